@@ -1,0 +1,56 @@
+package domain
+
+import "time"
+
+// InvitationStatus is where an invitation stands. The spec shows only OPEN;
+// the others are the reference service's.
+type InvitationStatus string
+
+const (
+	InvitationOpen     InvitationStatus = "OPEN"
+	InvitationAccepted InvitationStatus = "ACCEPTED"
+	InvitationExpired  InvitationStatus = "EXPIRED"
+)
+
+// Language of the invitation e-mail.
+type Language string
+
+const (
+	English Language = "en"
+	Dutch   Language = "nl"
+)
+
+// Invitation invites one e-mail recipient to one or more roles (spec 2.7).
+type Invitation struct {
+	ID                            int64
+	IntendedAuthority             Authority
+	Language                      Language
+	Status                        InvitationStatus
+	Email                         string
+	Message                       string
+	EnforceEmailEquality          bool
+	FedIDOnly                     bool
+	RequestedAuthnContext         string
+	GuestRoleIncluded             bool
+	CreatedAt                     time.Time
+	ExpiryDate                    time.Time
+	RoleExpiryDate                *time.Time
+	AcceptedAt                    *time.Time
+	OrganizationGUID              string
+	InternalPlaceholderIdentifier string
+	RemoteAPIUser                 string
+	CRMContactID                  string
+	CRMOrganisationID             string
+	RoleIDs                       []int64
+	// InviterUserID is 0 when an API token or machine caller invited.
+	InviterUserID int64
+	InviterName   string
+	InviterEmail  string
+	// HashDigest is the SHA-256 of the secret in the invitation link; the
+	// secret itself is only ever in the e-mail and the create response.
+	HashDigest string
+	Version    int64
+}
+
+// Expired reports whether the invitation can no longer be accepted at now.
+func (i Invitation) Expired(now time.Time) bool { return !now.Before(i.ExpiryDate) }

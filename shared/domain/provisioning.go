@@ -1,0 +1,91 @@
+package domain
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"time"
+)
+
+// DeliveryKind is one SCIM change that must reach one SP (spec 6).
+type DeliveryKind string
+
+const (
+	DeliverGroupCreate  DeliveryKind = "group.create"
+	DeliverGroupDelete  DeliveryKind = "group.delete"
+	DeliverUserCreate   DeliveryKind = "user.create"
+	DeliverUserUpdate   DeliveryKind = "user.update"
+	DeliverUserDelete   DeliveryKind = "user.delete"
+	DeliverMemberAdd    DeliveryKind = "member.add"
+	DeliverMemberRemove DeliveryKind = "member.remove"
+)
+
+// DeliveryStatus is where an outbox item stands.
+type DeliveryStatus string
+
+const (
+	DeliveryPending   DeliveryStatus = "pending"   // written with the domain change, not yet on the queue
+	DeliverySent      DeliveryStatus = "sent"      // on the queue
+	DeliveryDelivered DeliveryStatus = "delivered" // in effect at the SP
+	DeliveryFailed    DeliveryStatus = "failed"    // dead-lettered; needs a replay
+)
+
+// Delivery is an outbox item: written in the same transaction as the domain
+// change that causes it, then put on the queue. It names what to change, not
+// how: the provisioner reads the current state when it delivers, so a late or
+// repeated delivery still leaves the SP as the service says.
+type Delivery struct {
+	ID            string
+	SPID          string
+	Kind          DeliveryKind
+	UserID        int64
+	RoleID        int64
+	CorrelationID string
+	CreatedAt     time.Time
+	Status        DeliveryStatus
+	Attempts      int
+	LastError     string
+	UpdatedAt     time.Time
+}
+
+// NewDeliveryID returns an id that sorts by creation time and is unique
+// without coordination; it is also the SQS deduplication id.
+func NewDeliveryID(now time.Time) string {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return fmt.Sprintf("%013d-%s", now.UnixMilli(), hex.EncodeToString(b[:]))
+}
+
+// ResourceKind is what an SP link points at.
+type ResourceKind string
+
+const (
+	ResourceUser  ResourceKind = "USER"
+	ResourceGroup ResourceKind = "GROUP"
+)
+
+// ProvisioningStatus of a user or group at one SP.
+type ProvisioningStatus string
+
+const (
+	StatusPending       ProvisioningStatus = "pending"
+	StatusProvisioned   ProvisioningStatus = "provisioned"
+	StatusFailed        ProvisioningStatus = "failed"
+	StatusDeprovisioned ProvisioningStatus = "deprovisioned"
+)
+
+// SPLink is the service's knowledge of one user or group at one SP: the
+// SP-side id once it exists there, and how provisioning stands.
+type SPLink struct {
+	Kind          ResourceKind
+	LocalID       int64
+	SPID          string
+	RemoteID      string
+	Status        ProvisioningStatus
+	ProvisionedAt *time.Time
+	UpdatedAt     time.Time
+	Attempts      int
+	LastError     string
+}
