@@ -1,0 +1,37 @@
+package mail
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// invitationView is an Invitation with what the templates cannot work out
+// themselves: dates in the reader's language and the role names for the subject.
+type invitationView struct {
+	Invitation
+	RoleNames  []string
+	ExpiresOn  string
+	RoleEndsOn string // empty when the access does not end
+}
+
+// Invitation renders the mail that invites m.To to m.Roles.
+func (r *Renderer) Invitation(m Invitation) (domain.Email, error) {
+	if len(m.Roles) == 0 {
+		return domain.Email{}, errors.New("mail: invitation: at least one role is required")
+	}
+	// Without the link the invitation cannot be accepted; better not to send it.
+	if strings.TrimSpace(m.URL) == "" {
+		return domain.Email{}, errors.New("mail: invitation: accept URL is required")
+	}
+	lang := resolveLanguage(m.Language)
+	v := invitationView{Invitation: m, ExpiresOn: formatDate(lang, m.ExpiresAt)}
+	for _, role := range m.Roles {
+		v.RoleNames = append(v.RoleNames, role.Name)
+	}
+	if m.RoleEndDate != nil {
+		v.RoleEndsOn = formatDate(lang, *m.RoleEndDate)
+	}
+	return render(r, lang, invitationMail, m.To, v)
+}
