@@ -1,0 +1,113 @@
+package auth
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"net/http"
+	"strings"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// APITokenHeader carries API tokens, as in the reference service.
+const APITokenHeader = "X-API-TOKEN"
+
+// PersonVerifier validates a bearer access token and returns the person.
+type PersonVerifier interface {
+	VerifyPerson(ctx context.Context, rawToken string) (Person, error)
+}
+
+// Authenticator turns request credentials into a Principal.
+type Authenticator struct {
+	Tokens domain.TokenStore
+	Users  domain.UserStore
+	// People verifies OIDC bearer tokens; nil when no issuer is configured.
+	People PersonVerifier
+	// BootstrapTokenHash is the SHA-256 (hex) of a super-user token given to
+	// the deployment (BOOTSTRAP_API_TOKEN); empty disables it.
+	BootstrapTokenHash string
+}
+
+// HashToken is how API tokens are stored: SHA-256, hex. Tokens are long
+// random values, so a fast hash is enough (no dictionary to guard against).
+func HashToken(raw string) string {
+	sum := sha256.Sum256([]byte(raw))
+	return hex.EncodeToString(sum[:])
+}
+
+// Authenticate returns the caller, nil for an anonymous request, or an
+// unauthenticated error for credentials that do not check out.
+func (a *Authenticator) Authenticate(r *http.Request) (*Principal, error) {
+	ctx := r.Context()
+	if raw := r.Header.Get(APITokenHeader); raw != "" {
+		return a.apiToken(ctx, raw)
+	}
+	if h := r.Header.Get("Authorization"); h != "" {
+		scheme, raw, ok := strings.Cut(h, " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(raw) == "" {
+			return nil, domain.Unauthenticatedf("unsupported Authorization header")
+		}
+		return a.person(ctx, strings.TrimSpace(raw))
+	}
+	return nil, nil
+}
+
+func (a *Authenticator) apiToken(ctx context.Context, raw string) (*Principal, error) {
+	hashed := HashToken(raw)
+	if a.BootstrapTokenHash != "" && subtle.ConstantTimeCompare([]byte(hashed), []byte(a.BootstrapTokenHash)) == 1 {
+		return &Principal{Kind: KindAPIToken, SuperUser: true, Name: "bootstrap-token"}, nil
+	}
+	t, err := a.Tokens.GetAPITokenByHash(ctx, hashed)
+	if domain.IsNotFound(err) {
+		return nil, domain.Unauthenticatedf("invalid API token")
+	}
+	if err != nil {
+		return nil, err
+	}
+	name := t.Description
+	if t.Owner != "" {
+		name = t.Owner
+	}
+	return &Principal{Kind: KindAPIToken, SuperUser: t.SuperUserToken, OrganizationGUID: t.OrganizationGUID, Name: name}, nil
+}
+
+func (a *Authenticator) person(ctx context.Context, raw string) (*Principal, error) {
+	if a.People == nil {
+		return nil, domain.Unauthenticatedf("bearer tokens are not accepted: no OIDC issuer configured")
+	}
+	person, err := a.People.VerifyPerson(ctx, raw)
+	if err != nil {
+		return nil, domain.Unauthenticatedf("invalid bearer token")
+	}
+	p := &Principal{Kind: KindPerson, Person: &person, Name: firstNonEmpty(person.EduPersonPrincipalName, person.Email, person.Sub)}
+	u, err := a.Users.GetUserBySub(ctx, person.Sub)
+	if domain.IsNotFound(err) {
+		return p, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	urs, err := a.Users.ListUserRolesOfUser(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	p.User = &u
+	p.SuperUser = u.SuperUser
+	p.OrganizationGUID = u.OrganizationGUID
+	p.Memberships = make(map[int64]domain.Authority, len(urs))
+	for _, ur := range urs {
+		p.Memberships[ur.RoleID] = ur.Authority
+	}
+	return p, nil
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
