@@ -1,0 +1,78 @@
+// Package httpapi is the service's REST API: one http.Handler per resource
+// group (users, roles, invitations, CRM, tokens and audit, system), each
+// deployed as its own Lambda behind API Gateway and mounted together on one
+// server by the local stack.
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+// API holds what the handlers need.
+type API struct {
+	Service       *service.Service
+	Authenticator *auth.Authenticator
+}
+
+// Group names a resource group, i.e. one API Lambda.
+type Group string
+
+const (
+	GroupUsers       Group = "users"
+	GroupRoles       Group = "roles"
+	GroupInvitations Group = "invitations"
+	GroupCRM         Group = "crm"
+	GroupTokens      Group = "tokens"
+	GroupSystem      Group = "system"
+)
+
+// Prefixes are the path prefixes API Gateway routes to each group's Lambda
+// (the CDK stack declares the same routes).
+var Prefixes = map[Group][]string{
+	GroupUsers:       {"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles"},
+	GroupRoles:       {"/api/v1/roles", "/api/internal/roles", "/api/external/v1/roles", "/api/external/v1/internal/invite/roles"},
+	GroupInvitations: {"/api/v1/invitations", "/api/internal/invitations", "/api/external/v1/invitations", "/api/external/v1/internal/invite/invitations"},
+	GroupCRM:         {"/crm", "/api/profile", "/api/external/v1/invite/crm"},
+	GroupTokens:      {"/api/v1/tokens", "/api/v1/user_roles_audit"},
+	GroupSystem:      {"/api/v1/system", "/api/v1/manage", "/api/docs", "/health"},
+}
+
+// Handler returns the handler of one resource group.
+func (a *API) Handler(g Group) http.Handler {
+	mux := http.NewServeMux()
+	switch g {
+	case GroupRoles:
+		a.roleRoutes(mux)
+	case GroupInvitations:
+		a.invitationRoutes(mux)
+	case GroupSystem:
+		mux.HandleFunc("GET /health", health)
+	}
+	mux.HandleFunc("/", notFound)
+	return a.middleware(mux)
+}
+
+// Local mounts every group on one handler by prefix, as API Gateway does.
+func (a *API) Local() http.Handler {
+	mux := http.NewServeMux()
+	for g, prefixes := range Prefixes {
+		h := a.Handler(g)
+		for _, p := range prefixes {
+			mux.Handle(p, h)
+			mux.Handle(p+"/", h)
+		}
+	}
+	mux.Handle("/", a.middleware(http.HandlerFunc(notFound)))
+	return mux
+}
+
+func health(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "UP"})
+}
+
+func notFound(w http.ResponseWriter, r *http.Request) {
+	writeErrorStatus(w, r, http.StatusNotFound, "NotFoundException", "no such operation: "+r.Method+" "+r.URL.Path)
+}

@@ -1,0 +1,53 @@
+package httpapi
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// ErrorBody is the REST API's error body (spec 7).
+type ErrorBody struct {
+	Timestamp int64  `json:"timestamp"`
+	Status    int    `json:"status"`
+	Error     string `json:"error"`
+	Exception string `json:"exception"`
+	Message   string `json:"message"`
+	Path      string `json:"path"`
+}
+
+var kindStatus = map[domain.ErrorKind]struct {
+	status    int
+	exception string
+}{
+	domain.KindInvalid:         {http.StatusBadRequest, "InvalidInputException"},
+	domain.KindUnauthenticated: {http.StatusUnauthorized, "UserRestrictionException"},
+	domain.KindForbidden:       {http.StatusForbidden, "UserRestrictionException"},
+	domain.KindNotFound:        {http.StatusNotFound, "NotFoundException"},
+	domain.KindConflict:        {http.StatusConflict, "ConflictException"},
+	domain.KindGone:            {http.StatusGone, "InvitationExpiredException"},
+}
+
+// writeError answers with the spec's error body. Domain errors carry a
+// message for the caller; anything else is logged and answered with a
+// generic 500 so that internals never leak.
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var de *domain.Error
+	if errors.As(err, &de) {
+		m := kindStatus[de.Kind]
+		writeErrorStatus(w, r, m.status, m.exception, de.Message)
+		return
+	}
+	slog.ErrorContext(r.Context(), "request failed", "path", r.URL.Path, "error", err)
+	writeErrorStatus(w, r, http.StatusInternalServerError, "InternalServerError", "internal error; the request id is in the X-Correlation-Id header")
+}
+
+func writeErrorStatus(w http.ResponseWriter, r *http.Request, status int, exception, message string) {
+	writeJSON(w, status, ErrorBody{
+		Timestamp: time.Now().UnixMilli(), Status: status, Error: http.StatusText(status),
+		Exception: exception, Message: message, Path: r.URL.Path,
+	})
+}

@@ -1,0 +1,127 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+func (a *API) invitationRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("POST /api/v1/invitations", a.invite(false))
+	mux.HandleFunc("POST /api/external/v1/invitations", a.invite(false))
+	mux.HandleFunc("POST /api/external/v1/internal/invite/invitations", a.invite(true))
+	mux.HandleFunc("POST /api/internal/invitations", a.invite(true))
+	mux.HandleFunc("GET /api/v1/invitations/public", a.openInvitation)
+	mux.HandleFunc("POST /api/v1/invitations/accept", a.accept)
+}
+
+// invitationRequest is spec 2.8. The internal variant (I3) names the list
+// of recipients with internal ids `invitations`.
+type invitationRequest struct {
+	IntendedAuthority     string                 `json:"intendedAuthority"`
+	Message               string                 `json:"message"`
+	Language              string                 `json:"language"`
+	EnforceEmailEquality  *bool                  `json:"enforceEmailEquality"`
+	FedIDOnly             *bool                  `json:"fedIDOnly"`
+	RequestedAuthnContext string                 `json:"requestedAuthnContext"`
+	GuestRoleIncluded     bool                   `json:"guestRoleIncluded"`
+	SuppressSendingEmails bool                   `json:"suppressSendingEmails"`
+	Invites               []string               `json:"invites"`
+	WithPlaceholders      []placeholderRecipient `json:"invitesWithInternalPlaceholderIdentifiers"`
+	Invitations           []placeholderRecipient `json:"invitations"`
+	RoleIdentifiers       []int64                `json:"roleIdentifiers"`
+	OrganizationGUID      string                 `json:"organizationGUID"`
+	RoleExpiryDate        *FlexTime              `json:"roleExpiryDate"`
+	ExpiryDate            *FlexTime              `json:"expiryDate"`
+}
+
+type placeholderRecipient struct {
+	Email                         string `json:"email"`
+	InternalPlaceholderIdentifier string `json:"internalPlaceholderIdentifier"`
+}
+
+type recipientURL struct {
+	Recipient     string `json:"recipient"`
+	InvitationURL string `json:"invitationURL"`
+}
+
+func (a *API) invite(internal bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		p, ok := requireCaller(w, r)
+		if !ok {
+			return
+		}
+		var req invitationRequest
+		if err := decodeJSON(w, r, &req); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		listed, other := req.WithPlaceholders, req.Invitations
+		name, otherName := "invitesWithInternalPlaceholderIdentifiers", "invitations"
+		if internal {
+			listed, other, name, otherName = other, listed, otherName, name
+		}
+		if len(other) > 0 {
+			writeError(w, r, domain.Invalidf("unknown field %q: this operation takes %q", otherName, name))
+			return
+		}
+		in := service.InvitationInput{IntendedAuthority: req.IntendedAuthority, Message: req.Message, Language: req.Language,
+			EnforceEmailEquality: req.EnforceEmailEquality, FedIDOnly: req.FedIDOnly, RequestedAuthnContext: req.RequestedAuthnContext,
+			GuestRoleIncluded: req.GuestRoleIncluded, SuppressSendingEmails: req.SuppressSendingEmails, Invites: req.Invites,
+			RoleIDs: req.RoleIdentifiers, OrganizationGUID: req.OrganizationGUID, RoleExpiryDate: req.RoleExpiryDate.Ptr(),
+			ExpiryDate: req.ExpiryDate.Ptr()}
+		for _, l := range listed {
+			in.WithPlaceholders = append(in.WithPlaceholders, service.PlaceholderRecipient{Email: l.Email, InternalPlaceholderIdentifier: l.InternalPlaceholderIdentifier})
+		}
+		res, err := a.Service.Invite(r.Context(), p, in)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		urls := make([]recipientURL, 0, len(res.URLs))
+		for _, u := range res.URLs {
+			urls = append(urls, recipientURL{Recipient: u.Recipient, InvitationURL: u.InvitationURL})
+		}
+		writeJSON(w, http.StatusCreated, map[string]any{"status": res.Status, "recipientInvitationURLs": urls})
+	}
+}
+
+// openInvitation is I6: anyone holding the link may read the invitation.
+func (a *API) openInvitation(w http.ResponseWriter, r *http.Request) {
+	inv, roles, err := a.Service.OpenInvitation(r.Context(), r.URL.Query().Get("hash"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, invitationJSON(inv, roles))
+}
+
+type acceptRequest struct {
+	Hash         string `json:"hash"`
+	InvitationID int64  `json:"invitationId"`
+}
+
+// accept is I1: the signed-in person accepts.
+func (a *API) accept(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	var req acceptRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	res, err := a.Service.Accept(r.Context(), p, req.Hash, req.InvitationID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	urs := make([]UserRoleJSON, 0, len(res.UserRoles))
+	for _, ur := range res.UserRoles {
+		role := res.Roles[ur.RoleID]
+		urs = append(urs, userRoleJSON(ur, &role))
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{"userId": res.User.ID, "userRoles": urs})
+}

@@ -1,0 +1,100 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+func (a *API) roleRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("POST /api/v1/roles", a.createRole)
+	mux.HandleFunc("POST /api/external/v1/roles", a.createRole)
+	mux.HandleFunc("GET /api/v1/roles/{id}", a.getRole)
+	mux.HandleFunc("GET /api/external/v1/roles/{id}", a.getRole)
+	mux.HandleFunc("DELETE /api/v1/roles/{id}", a.deleteRole)
+	mux.HandleFunc("DELETE /api/internal/roles/{id}", a.deleteRole)
+	mux.HandleFunc("DELETE /api/external/v1/roles/{id}", a.deleteRole)
+}
+
+// roleRequest is the body of R3/R6.
+type roleRequest struct {
+	Name                    string                 `json:"name"`
+	Description             string                 `json:"description"`
+	DefaultExpiryDays       int                    `json:"defaultExpiryDays"`
+	DefaultExpiryDate       *FlexTime              `json:"defaultExpiryDate"`
+	EnforceEmailEquality    bool                   `json:"enforceEmailEquality"`
+	FedIDOnly               bool                   `json:"fedIDOnly"`
+	OverrideSettingsAllowed bool                   `json:"overrideSettingsAllowed"`
+	OrganizationGUID        string                 `json:"organizationGUID"`
+	InviterDisplayName      string                 `json:"inviterDisplayName"`
+	RequestedAuthnContext   string                 `json:"requestedAuthnContext"`
+	ApplicationUsages       []ApplicationUsageJSON `json:"applicationUsages"`
+}
+
+func (a *API) createRole(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	var req roleRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	in := service.RoleInput{Name: req.Name, Description: req.Description, DefaultExpiryDays: req.DefaultExpiryDays,
+		DefaultExpiryDate: req.DefaultExpiryDate.Ptr(), EnforceEmailEquality: req.EnforceEmailEquality, FedIDOnly: req.FedIDOnly,
+		OverrideSettingsAllowed: req.OverrideSettingsAllowed, OrganizationGUID: req.OrganizationGUID,
+		InviterDisplayName: req.InviterDisplayName, RequestedAuthnContext: req.RequestedAuthnContext}
+	for _, u := range req.ApplicationUsages {
+		in.ApplicationUsages = append(in.ApplicationUsages, service.ApplicationUsageInput{
+			ManageID: u.Application.ManageID, ManageType: u.Application.ManageType, LandingPage: u.LandingPage})
+	}
+	role, err := a.Service.CreateRole(r.Context(), p, in)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, roleJSON(role))
+}
+
+func (a *API) getRole(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	id, err := pathID(r, "id")
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	role, err := a.Service.GetRole(r.Context(), p, id)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, roleJSON(role))
+}
+
+// deleteRole answers 204. A caller without access to the role gets 400, as
+// the reference does (spec 7).
+func (a *API) deleteRole(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	id, err := pathID(r, "id")
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if err := a.Service.DeleteRole(r.Context(), p, id); err != nil {
+		if domain.KindOf(err) == domain.KindForbidden {
+			writeErrorStatus(w, r, http.StatusBadRequest, "UserRestrictionException", err.Error())
+			return
+		}
+		writeError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}

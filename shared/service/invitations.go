@@ -1,0 +1,326 @@
+package service
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"net/mail"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+	invitemail "github.com/edu-invite/invite/shared/mail"
+)
+
+// InvitationInput is an invitation request (spec 2.8).
+type InvitationInput struct {
+	IntendedAuthority     string
+	Message               string
+	Language              string
+	EnforceEmailEquality  *bool
+	FedIDOnly             *bool
+	RequestedAuthnContext string
+	GuestRoleIncluded     bool
+	SuppressSendingEmails bool
+	Invites               []string
+	WithPlaceholders      []PlaceholderRecipient
+	RoleIDs               []int64
+	OrganizationGUID      string
+	RoleExpiryDate        *time.Time
+	ExpiryDate            *time.Time
+}
+
+// PlaceholderRecipient is a recipient with the institution's own id for
+// them, passed to SPs at user creation (spec 1.7).
+type PlaceholderRecipient struct {
+	Email                         string
+	InternalPlaceholderIdentifier string
+}
+
+// InvitationResult is the response of I2/I3.
+type InvitationResult struct {
+	Status int
+	URLs   []RecipientURL
+}
+
+// RecipientURL is where one recipient accepts.
+type RecipientURL struct {
+	Recipient     string
+	InvitationURL string
+}
+
+// maxRecipients bounds one request; the spec leaves it open and the
+// reference does not limit it, but one request must fit a Lambda's time.
+const maxRecipients = 500
+
+// Invite creates one invitation per recipient and e-mails each of them.
+func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationInput) (InvitationResult, error) {
+	if p == nil {
+		return InvitationResult{}, domain.Unauthenticatedf("authentication required")
+	}
+	recipients, err := recipientsOf(in)
+	if err != nil {
+		return InvitationResult{}, err
+	}
+	intended, err := domain.ParseAuthority(in.IntendedAuthority)
+	if err != nil {
+		return InvitationResult{}, err
+	}
+	now := s.now()
+	if in.ExpiryDate == nil {
+		return InvitationResult{}, domain.Invalidf("expiryDate is required")
+	}
+	if !in.ExpiryDate.After(now) {
+		return InvitationResult{}, domain.Invalidf("expiryDate must be in the future")
+	}
+	if in.RoleExpiryDate != nil && !in.RoleExpiryDate.After(now) {
+		return InvitationResult{}, domain.Invalidf("roleExpiryDate must be in the future")
+	}
+	lang := domain.Language(in.Language)
+	switch lang {
+	case "":
+		lang = domain.English
+	case domain.English, domain.Dutch:
+	default:
+		return InvitationResult{}, domain.Invalidf("language must be en or nl")
+	}
+	roles, err := s.rolesToInviteTo(ctx, p, in.RoleIDs, intended)
+	if err != nil {
+		return InvitationResult{}, err
+	}
+
+	first, err := s.Store.NextIDs(ctx, "invitation", len(recipients))
+	if err != nil {
+		return InvitationResult{}, err
+	}
+	invs := make([]domain.Invitation, len(recipients))
+	secrets := make([]string, len(recipients))
+	for i, r := range recipients {
+		secret, digest := newInvitationSecret()
+		secrets[i] = secret
+		invs[i] = domain.Invitation{
+			ID: first + int64(i), IntendedAuthority: intended, Language: lang, Status: domain.InvitationOpen,
+			Email: r.Email, Message: in.Message, RequestedAuthnContext: in.RequestedAuthnContext,
+			EnforceEmailEquality: boolOr(in.EnforceEmailEquality, anyRole(roles, func(r domain.Role) bool { return r.EnforceEmailEquality })),
+			FedIDOnly:            boolOr(in.FedIDOnly, anyRole(roles, func(r domain.Role) bool { return r.FedIDOnly })),
+			GuestRoleIncluded:    in.GuestRoleIncluded, CreatedAt: now, ExpiryDate: in.ExpiryDate.UTC(), RoleExpiryDate: in.RoleExpiryDate,
+			OrganizationGUID: firstNonEmpty(in.OrganizationGUID, p.OrganizationGUID), InternalPlaceholderIdentifier: r.InternalPlaceholderIdentifier,
+			RoleIDs: roleIDs(roles), InviterName: p.Name, HashDigest: digest,
+		}
+		if p.Kind == auth.KindAPIToken {
+			invs[i].RemoteAPIUser = p.Name
+		}
+		if p.User != nil {
+			invs[i].InviterUserID = p.User.ID
+			invs[i].InviterEmail = p.User.Email
+		}
+	}
+	if err := s.Store.CreateInvitations(ctx, invs); err != nil {
+		return InvitationResult{}, err
+	}
+
+	result := InvitationResult{Status: 201}
+	for i, inv := range invs {
+		link := s.invitationURL(secrets[i])
+		result.URLs = append(result.URLs, RecipientURL{Recipient: inv.Email, InvitationURL: link})
+		if !in.SuppressSendingEmails {
+			s.sendInvitationMail(ctx, inv, roles, link)
+		}
+	}
+	return result, nil
+}
+
+func recipientsOf(in InvitationInput) ([]PlaceholderRecipient, error) {
+	if len(in.Invites) > 0 && len(in.WithPlaceholders) > 0 {
+		return nil, domain.Invalidf("invites and invitesWithInternalPlaceholderIdentifiers are mutually exclusive")
+	}
+	var out []PlaceholderRecipient
+	for _, e := range in.Invites {
+		out = append(out, PlaceholderRecipient{Email: e})
+	}
+	out = append(out, in.WithPlaceholders...)
+	if len(out) == 0 {
+		return nil, domain.Invalidf("at least one recipient is required")
+	}
+	if len(out) > maxRecipients {
+		return nil, domain.Invalidf("at most %d recipients per request", maxRecipients)
+	}
+	seen := map[string]bool{}
+	for i, r := range out {
+		email, err := normalizeEmail(r.Email)
+		if err != nil {
+			return nil, err
+		}
+		if seen[email] {
+			return nil, domain.Invalidf("recipient %q is listed twice", email)
+		}
+		seen[email] = true
+		out[i].Email = email
+		out[i].InternalPlaceholderIdentifier = strings.TrimSpace(r.InternalPlaceholderIdentifier)
+		if len(in.WithPlaceholders) > 0 && out[i].InternalPlaceholderIdentifier == "" {
+			return nil, domain.Invalidf("internalPlaceholderIdentifier is required for %q", email)
+		}
+	}
+	return out, nil
+}
+
+// normalizeEmail accepts a bare address only ("Name <a@b>" is not an
+// address to invite) and lower-cases its domain.
+func normalizeEmail(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	addr, err := mail.ParseAddress(s)
+	if err != nil || addr.Address != s || addr.Name != "" {
+		return "", domain.Invalidf("%q is not a valid e-mail address", s)
+	}
+	local, host, _ := strings.Cut(s, "@")
+	return local + "@" + strings.ToLower(host), nil
+}
+
+func (s *Service) rolesToInviteTo(ctx context.Context, p *auth.Principal, ids []int64, intended domain.Authority) ([]domain.Role, error) {
+	if len(ids) == 0 {
+		return nil, domain.Invalidf("roleIdentifiers must name at least one role")
+	}
+	unique := map[int64]bool{}
+	for _, id := range ids {
+		unique[id] = true
+	}
+	roles, err := s.Store.GetRoles(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	if len(roles) != len(unique) {
+		found := map[int64]bool{}
+		for _, r := range roles {
+			found[r.ID] = true
+		}
+		var missing []string
+		for _, id := range ids {
+			if !found[id] {
+				missing = append(missing, itoa(id))
+			}
+		}
+		return nil, domain.Invalidf("unknown role ids: %s", strings.Join(missing, ", "))
+	}
+	for _, r := range roles {
+		if !p.CanInvite(r, intended) {
+			return nil, domain.Forbiddenf("not allowed to invite %s to role %d", intended, r.ID)
+		}
+	}
+	return roles, nil
+}
+
+func (s *Service) sendInvitationMail(ctx context.Context, inv domain.Invitation, roles []domain.Role, link string) {
+	if s.Mailer == nil || s.Renderer == nil {
+		return
+	}
+	m := invitemail.Invitation{Language: string(inv.Language), To: inv.Email, InviterName: inv.InviterName,
+		Message: inv.Message, ExpiresAt: inv.ExpiryDate, RoleEndDate: inv.RoleExpiryDate, URL: link}
+	for _, r := range roles {
+		if r.InviterDisplayName != "" {
+			m.InviterName = r.InviterDisplayName
+		}
+		info := invitemail.RoleInfo{Name: r.Name}
+		for _, u := range r.ApplicationUsages {
+			info.Applications = append(info.Applications, invitemail.AppInfo{Name: firstNonEmpty(u.Application.Name, u.Application.ManageID), LandingPage: u.LandingPage})
+		}
+		m.Roles = append(m.Roles, info)
+	}
+	email, err := s.Renderer.Invitation(m)
+	if err == nil {
+		err = s.Mailer.Send(ctx, email)
+	}
+	if err != nil {
+		// The invitation exists and its link is in the response; a failed
+		// e-mail must not undo it. Never log the address (personal data).
+		s.log().ErrorContext(ctx, "invitation e-mail not sent", "invitation", inv.ID, "error", err)
+	}
+}
+
+func (s *Service) invitationURL(secret string) string {
+	base := strings.TrimRight(s.PublicBaseURL, "/")
+	return base + "/invitation/accept?hash=" + url.QueryEscape(secret)
+}
+
+// newInvitationSecret returns the secret of an invitation link and its
+// digest; only the digest is stored.
+func newInvitationSecret() (secret, digest string) {
+	var b [32]byte
+	_, _ = rand.Read(b[:])
+	secret = base64.RawURLEncoding.EncodeToString(b[:])
+	return secret, HashDigest(secret)
+}
+
+// HashDigest is how invitation secrets are looked up.
+func HashDigest(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:])
+}
+
+// OpenInvitation returns an invitation by the secret of its link (I6).
+func (s *Service) OpenInvitation(ctx context.Context, secret string) (domain.Invitation, []domain.Role, error) {
+	if strings.TrimSpace(secret) == "" {
+		return domain.Invitation{}, nil, domain.Invalidf("hash is required")
+	}
+	inv, err := s.Store.GetInvitationByHashDigest(ctx, HashDigest(secret))
+	if err != nil {
+		if domain.IsNotFound(err) {
+			return domain.Invitation{}, nil, domain.NotFoundf("no invitation for this link")
+		}
+		return domain.Invitation{}, nil, err
+	}
+	if err := checkOpen(inv, s.now()); err != nil {
+		return domain.Invitation{}, nil, err
+	}
+	roles, err := s.Store.GetRoles(ctx, inv.RoleIDs)
+	if err != nil {
+		return domain.Invitation{}, nil, err
+	}
+	return inv, roles, nil
+}
+
+func checkOpen(inv domain.Invitation, now time.Time) error {
+	switch {
+	case inv.Status == domain.InvitationAccepted:
+		return domain.Conflictf("invitation %d has already been accepted", inv.ID)
+	case inv.Status != domain.InvitationOpen || inv.Expired(now):
+		return domain.Gonef("invitation %d has expired", inv.ID)
+	}
+	return nil
+}
+
+func boolOr(v *bool, def bool) bool {
+	if v != nil {
+		return *v
+	}
+	return def
+}
+
+func anyRole(roles []domain.Role, f func(domain.Role) bool) bool {
+	for _, r := range roles {
+		if f(r) {
+			return true
+		}
+	}
+	return false
+}
+
+func roleIDs(roles []domain.Role) []int64 {
+	ids := make([]int64, len(roles))
+	for i, r := range roles {
+		ids[i] = r.ID
+	}
+	return ids
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
