@@ -1,0 +1,64 @@
+package dynamo
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// SaveAcceptance applies an acceptance in one transaction: the invitation
+// (only while it is still OPEN at the version read), the user (new and
+// unique by sub, or version-checked), the memberships, audit entries and
+// deliveries. Nothing is written unless everything is. The invitation is the
+// first write, so when it was accepted concurrently that is the reported
+// reason even if other conditions failed too.
+func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
+	inv, u := a.Invitation, a.User
+	t := s.newTxn()
+
+	stillOpen := versionIs(inv.Version).And(expression.Name("status").Equal(expression.Value(string(domain.InvitationOpen))))
+	t.putIf(newInvitationRecord(inv, inv.Version+1), stillOpen, s.acceptedInvitationFailure(inv))
+
+	if a.NewUser {
+		if u.Sub == "" {
+			return domain.Invalidf("a new user needs a sub")
+		}
+		t.putNew(newUserRecord(u, 1), always(domain.Conflictf("user %d already exists", u.ID)))
+		t.putNew(newUserSubRecord(u), always(domain.Conflictf("a user with sub %q already exists", u.Sub)))
+	} else {
+		sameUser := versionIs(u.Version).And(expression.Name("sub").Equal(expression.Value(u.Sub)))
+		t.putIf(newUserRecord(u, u.Version+1), sameUser, s.userUpdateFailure(u))
+	}
+
+	for _, ur := range a.NewUserRoles {
+		t.putNew(newUserRoleRecord(ur, 1), always(domain.Conflictf("user %d already has role %d", ur.UserID, ur.RoleID)))
+	}
+	for _, ur := range a.UpdatedUserRoles {
+		key := userRoleKey(ur.UserID, ur.RoleID)
+		t.putVersion(newUserRoleRecord(ur, ur.Version+1), ur.Version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
+	}
+	t.putAudit(a.Audit)
+	t.putDeliveries(a.Deliveries)
+	return t.commit(ctx)
+}
+
+// acceptedInvitationFailure explains why an invitation could not be
+// accepted. An invitation that is no longer open is Gone (410): it was used
+// or withdrawn, and retrying cannot help. One that is open but at another
+// version changed under the caller, who may read it again and retry.
+func (s *Store) acceptedInvitationFailure(inv domain.Invitation) failure {
+	return func(ctx context.Context) error {
+		stored, err := s.GetInvitation(ctx, inv.ID)
+		switch {
+		case err != nil:
+			return err
+		case stored.Status == domain.InvitationAccepted:
+			return domain.Gonef("invitation %d is already accepted", inv.ID)
+		case stored.Status != domain.InvitationOpen:
+			return domain.Gonef("invitation %d is no longer open", inv.ID)
+		}
+		return domain.ErrVersionConflict
+	}
+}

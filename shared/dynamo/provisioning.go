@@ -1,0 +1,109 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// GetDelivery reads one outbox item.
+func (s *Store) GetDelivery(ctx context.Context, deliveryID string) (domain.Delivery, error) {
+	var rec deliveryRecord
+	found, err := s.getItem(ctx, deliveryKey(deliveryID), &rec)
+	if err != nil {
+		return domain.Delivery{}, err
+	}
+	if !found {
+		return domain.Delivery{}, deliveryNotFound(deliveryID)
+	}
+	return rec.domain()
+}
+
+// UpdateDeliveryStatus records Status, Attempts, LastError and UpdatedAt
+// (now when zero) of d on the stored delivery; the other fields are kept as
+// stored, so a caller may pass only the id and the status fields. The item
+// is rewritten whole rather than updated because its index keys depend on
+// the status and an index key must disappear (no REMOVE: the local
+// substitute used in tests ignores it).
+func (s *Store) UpdateDeliveryStatus(ctx context.Context, d domain.Delivery) error {
+	stored, err := s.GetDelivery(ctx, d.ID)
+	if err != nil {
+		return err
+	}
+	stored.Status = d.Status
+	stored.Attempts = d.Attempts
+	stored.LastError = d.LastError
+	stored.UpdatedAt = d.UpdatedAt
+	if stored.UpdatedAt.IsZero() {
+		stored.UpdatedAt = s.now()
+	}
+	av, err := marshal(s.deliveryRecord(stored))
+	if err != nil {
+		return err
+	}
+	expr, err := expression.NewBuilder().WithCondition(expression.AttributeExists(expression.Name(attrPK))).Build()
+	if err != nil {
+		return fmt.Errorf("delivery condition: %w", err)
+	}
+	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName:                 aws.String(s.table),
+		Item:                      av,
+		ConditionExpression:       expr.Condition(),
+		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeValues: expr.Values(),
+	})
+	if isConditionFailed(err) {
+		return deliveryNotFound(d.ID) // TTL removed it between the read and the write
+	}
+	if err != nil {
+		return fmt.Errorf("update delivery %s: %w", d.ID, err)
+	}
+	return nil
+}
+
+// ListUnsentDeliveries returns up to limit pending deliveries created
+// strictly before createdBefore, oldest first (gsi1, eventually consistent:
+// the sweep runs well after the writes it looks for).
+func (s *Store) ListUnsentDeliveries(ctx context.Context, createdBefore time.Time, limit int) ([]domain.Delivery, error) {
+	if limit <= 0 {
+		limit = defaultPageSize
+	}
+	in, err := s.partitionQuery(indexGSI1, outboxPK(domain.DeliveryPending), sortKeyBefore(sortableTime(createdBefore)))
+	if err != nil {
+		return nil, err
+	}
+	var deliveries []domain.Delivery
+	for len(deliveries) < limit {
+		in.Limit = aws.Int32(int32(limit - len(deliveries)))
+		out, err := s.db.Query(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("query pending deliveries: %w", err)
+		}
+		for _, av := range out.Items {
+			var rec deliveryRecord
+			if err := unmarshal(av, &rec); err != nil {
+				return nil, err
+			}
+			d, err := rec.domain()
+			if err != nil {
+				return nil, err
+			}
+			deliveries = append(deliveries, d)
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			break
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+	return deliveries, nil
+}
+
+func deliveryNotFound(deliveryID string) error {
+	return domain.NotFoundf("delivery %s not found", deliveryID)
+}

@@ -1,0 +1,134 @@
+package dynamo
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// item is one stored item in wire form.
+type item = map[string]types.AttributeValue
+
+// itemKey is the primary key of an item.
+type itemKey struct {
+	PK string `dynamodbav:"pk"`
+	SK string `dynamodbav:"sk"`
+}
+
+// attributes returns the key in wire form, for GetItem, DeleteItem and
+// BatchGetItem.
+func (k itemKey) attributes() item {
+	return item{
+		attrPK: &types.AttributeValueMemberS{Value: k.PK},
+		attrSK: &types.AttributeValueMemberS{Value: k.SK},
+	}
+}
+
+// indexKeys are the secondary-index keys and the expiry of an item. Empty
+// keys are omitted, which keeps the item out of that index: DynamoDB rejects
+// empty strings in key attributes.
+type indexKeys struct {
+	GSI1PK string `dynamodbav:"gsi1pk,omitempty"`
+	GSI1SK string `dynamodbav:"gsi1sk,omitempty"`
+	GSI2PK string `dynamodbav:"gsi2pk,omitempty"`
+	GSI2SK string `dynamodbav:"gsi2sk,omitempty"`
+	GSI3PK string `dynamodbav:"gsi3pk,omitempty"`
+	GSI3SK string `dynamodbav:"gsi3sk,omitempty"`
+	// TTL is the epoch second after which DynamoDB may delete the item.
+	TTL int64 `dynamodbav:"ttl,omitempty"`
+}
+
+// Entity names, stored in every item's "entity" attribute so that an item
+// read from a shared index can be told apart, and for operators reading the
+// table.
+const (
+	entitySequence       = "Sequence"
+	entityRole           = "Role"
+	entityRoleName       = "RoleName"
+	entityApplicationRef = "ApplicationRole"
+	entityUser           = "User"
+	entityUserSub        = "UserSub"
+	entityUserRole       = "UserRole"
+	entityInvitation     = "Invitation"
+	entityInvitationRole = "InvitationRole"
+	entitySPLink         = "SPLink"
+	entityDelivery       = "Delivery"
+	entityAPIToken       = "APIToken"
+	entityAudit          = "AuditEntry"
+)
+
+func marshal(record any) (item, error) {
+	av, err := attributevalue.MarshalMap(record)
+	if err != nil {
+		return nil, fmt.Errorf("marshal %T: %w", record, err)
+	}
+	return av, nil
+}
+
+func unmarshal(av item, record any) error {
+	if err := attributevalue.UnmarshalMap(av, record); err != nil {
+		return fmt.Errorf("unmarshal %T: %w", record, err)
+	}
+	return nil
+}
+
+// Times are stored as RFC 3339 strings with nanoseconds, in UTC. A zero
+// time and a nil pointer are stored as absent.
+
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
+}
+
+func formatTimePtr(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return formatTime(*t)
+}
+
+func parseTime(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("stored time %q: %w", s, err)
+	}
+	return t, nil
+}
+
+func parseTimePtr(s string) (*time.Time, error) {
+	if s == "" {
+		return nil, nil
+	}
+	t, err := parseTime(s)
+	if err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// timeParser collects the first parse error so that a record with many time
+// fields converts in straight-line code.
+type timeParser struct{ err error }
+
+func (p *timeParser) time(s string) time.Time {
+	t, err := parseTime(s)
+	if err != nil && p.err == nil {
+		p.err = err
+	}
+	return t
+}
+
+func (p *timeParser) ptr(s string) *time.Time {
+	t, err := parseTimePtr(s)
+	if err != nil && p.err == nil {
+		p.err = err
+	}
+	return t
+}

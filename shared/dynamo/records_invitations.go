@@ -1,0 +1,157 @@
+package dynamo
+
+import (
+	"time"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// invitationRetention is how long an invitation is kept after it expires
+// (so that a late click reads "expired", not "unknown") before TTL removes it.
+const invitationRetention = 30 * 24 * time.Hour
+
+// invitationRecord is an invitation. gsi1 finds it by the digest of its
+// secret; gsi2 lists the invitations of an inviter.
+type invitationRecord struct {
+	itemKey
+	indexKeys
+	Entity                        string  `dynamodbav:"entity"`
+	ID                            int64   `dynamodbav:"id"`
+	IntendedAuthority             string  `dynamodbav:"intendedAuthority"`
+	Language                      string  `dynamodbav:"language,omitempty"`
+	Status                        string  `dynamodbav:"status"`
+	Email                         string  `dynamodbav:"email"`
+	Message                       string  `dynamodbav:"message,omitempty"`
+	EnforceEmailEquality          bool    `dynamodbav:"enforceEmailEquality,omitempty"`
+	FedIDOnly                     bool    `dynamodbav:"fedIdOnly,omitempty"`
+	RequestedAuthnContext         string  `dynamodbav:"requestedAuthnContext,omitempty"`
+	GuestRoleIncluded             bool    `dynamodbav:"guestRoleIncluded,omitempty"`
+	CreatedAt                     string  `dynamodbav:"createdAt,omitempty"`
+	ExpiryDate                    string  `dynamodbav:"expiryDate"`
+	RoleExpiryDate                string  `dynamodbav:"roleExpiryDate,omitempty"`
+	AcceptedAt                    string  `dynamodbav:"acceptedAt,omitempty"`
+	OrganizationGUID              string  `dynamodbav:"organizationGUID,omitempty"`
+	InternalPlaceholderIdentifier string  `dynamodbav:"internalPlaceholderIdentifier,omitempty"`
+	RemoteAPIUser                 string  `dynamodbav:"remoteApiUser,omitempty"`
+	CRMContactID                  string  `dynamodbav:"crmContactId,omitempty"`
+	CRMOrganisationID             string  `dynamodbav:"crmOrganisationId,omitempty"`
+	RoleIDs                       []int64 `dynamodbav:"roleIds,omitempty"`
+	InviterUserID                 int64   `dynamodbav:"inviterUserId,omitempty"`
+	InviterName                   string  `dynamodbav:"inviterName,omitempty"`
+	InviterEmail                  string  `dynamodbav:"inviterEmail,omitempty"`
+	HashDigest                    string  `dynamodbav:"hashDigest"`
+	Version                       int64   `dynamodbav:"version"`
+}
+
+// invitationRoleRecord links an invitation to one of its roles; gsi1 lists
+// the invitations of a role. It expires with its invitation.
+type invitationRoleRecord struct {
+	itemKey
+	indexKeys
+	Entity       string `dynamodbav:"entity"`
+	InvitationID int64  `dynamodbav:"invitationId"`
+	RoleID       int64  `dynamodbav:"roleId"`
+}
+
+func invitationTTL(inv domain.Invitation) int64 {
+	if inv.ExpiryDate.IsZero() {
+		return 0
+	}
+	return inv.ExpiryDate.Add(invitationRetention).Unix()
+}
+
+func newInvitationRecord(inv domain.Invitation, version int64) invitationRecord {
+	rec := invitationRecord{
+		itemKey: invitationKey(inv.ID),
+		indexKeys: indexKeys{
+			GSI1PK: invitationHashPK(inv.HashDigest),
+			GSI1SK: skInvitation,
+			TTL:    invitationTTL(inv),
+		},
+		Entity:                        entityInvitation,
+		ID:                            inv.ID,
+		IntendedAuthority:             string(inv.IntendedAuthority),
+		Language:                      string(inv.Language),
+		Status:                        string(inv.Status),
+		Email:                         inv.Email,
+		Message:                       inv.Message,
+		EnforceEmailEquality:          inv.EnforceEmailEquality,
+		FedIDOnly:                     inv.FedIDOnly,
+		RequestedAuthnContext:         inv.RequestedAuthnContext,
+		GuestRoleIncluded:             inv.GuestRoleIncluded,
+		CreatedAt:                     formatTime(inv.CreatedAt),
+		ExpiryDate:                    formatTime(inv.ExpiryDate),
+		RoleExpiryDate:                formatTimePtr(inv.RoleExpiryDate),
+		AcceptedAt:                    formatTimePtr(inv.AcceptedAt),
+		OrganizationGUID:              inv.OrganizationGUID,
+		InternalPlaceholderIdentifier: inv.InternalPlaceholderIdentifier,
+		RemoteAPIUser:                 inv.RemoteAPIUser,
+		CRMContactID:                  inv.CRMContactID,
+		CRMOrganisationID:             inv.CRMOrganisationID,
+		RoleIDs:                       inv.RoleIDs,
+		InviterUserID:                 inv.InviterUserID,
+		InviterName:                   inv.InviterName,
+		InviterEmail:                  inv.InviterEmail,
+		HashDigest:                    inv.HashDigest,
+		Version:                       version,
+	}
+	if inv.InviterUserID != 0 {
+		rec.GSI2PK = "INVITER#" + id(inv.InviterUserID)
+		rec.GSI2SK = invitationPK(inv.ID)
+	}
+	return rec
+}
+
+func (rec invitationRecord) domain() (domain.Invitation, error) {
+	var p timeParser
+	inv := domain.Invitation{
+		ID:                            rec.ID,
+		IntendedAuthority:             domain.Authority(rec.IntendedAuthority),
+		Language:                      domain.Language(rec.Language),
+		Status:                        domain.InvitationStatus(rec.Status),
+		Email:                         rec.Email,
+		Message:                       rec.Message,
+		EnforceEmailEquality:          rec.EnforceEmailEquality,
+		FedIDOnly:                     rec.FedIDOnly,
+		RequestedAuthnContext:         rec.RequestedAuthnContext,
+		GuestRoleIncluded:             rec.GuestRoleIncluded,
+		CreatedAt:                     p.time(rec.CreatedAt),
+		ExpiryDate:                    p.time(rec.ExpiryDate),
+		RoleExpiryDate:                p.ptr(rec.RoleExpiryDate),
+		AcceptedAt:                    p.ptr(rec.AcceptedAt),
+		OrganizationGUID:              rec.OrganizationGUID,
+		InternalPlaceholderIdentifier: rec.InternalPlaceholderIdentifier,
+		RemoteAPIUser:                 rec.RemoteAPIUser,
+		CRMContactID:                  rec.CRMContactID,
+		CRMOrganisationID:             rec.CRMOrganisationID,
+		RoleIDs:                       rec.RoleIDs,
+		InviterUserID:                 rec.InviterUserID,
+		InviterName:                   rec.InviterName,
+		InviterEmail:                  rec.InviterEmail,
+		HashDigest:                    rec.HashDigest,
+		Version:                       rec.Version,
+	}
+	return inv, p.err
+}
+
+func newInvitationRoleRecord(inv domain.Invitation, roleID int64) invitationRoleRecord {
+	return invitationRoleRecord{
+		itemKey: invitationRoleKey(inv.ID, roleID),
+		indexKeys: indexKeys{
+			GSI1PK: prefixRole + id(roleID),
+			GSI1SK: invitationPK(inv.ID),
+			TTL:    invitationTTL(inv),
+		},
+		Entity:       entityInvitationRole,
+		InvitationID: inv.ID,
+		RoleID:       roleID,
+	}
+}
+
+func decodeInvitation(av item) (domain.Invitation, error) {
+	var rec invitationRecord
+	if err := unmarshal(av, &rec); err != nil {
+		return domain.Invitation{}, err
+	}
+	return rec.domain()
+}

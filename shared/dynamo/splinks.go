@@ -1,0 +1,78 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// GetLink reads what the service knows of a user or group at one SP.
+func (s *Store) GetLink(ctx context.Context, kind domain.ResourceKind, localID int64, spID string) (domain.SPLink, error) {
+	var rec spLinkRecord
+	found, err := s.getItem(ctx, spLinkKey(kind, localID, spID), &rec)
+	if err != nil {
+		return domain.SPLink{}, err
+	}
+	if !found {
+		return domain.SPLink{}, domain.NotFoundf("%s %d has no link to SP %s", kind, localID, spID)
+	}
+	return rec.domain()
+}
+
+// PutLink writes a link whatever is stored: the provisioner is its only
+// writer and handles one resource per SP at a time (the queue is ordered
+// per SP).
+func (s *Store) PutLink(ctx context.Context, l domain.SPLink) error {
+	if l.Kind != domain.ResourceUser && l.Kind != domain.ResourceGroup {
+		return domain.Invalidf("unknown resource kind %q", l.Kind)
+	}
+	av, err := marshal(newSPLinkRecord(l))
+	if err != nil {
+		return err
+	}
+	if _, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: av}); err != nil {
+		return fmt.Errorf("put link %s %d at %s: %w", l.Kind, l.LocalID, l.SPID, err)
+	}
+	return nil
+}
+
+// DeleteLink removes a link; removing an absent link is not an error.
+func (s *Store) DeleteLink(ctx context.Context, kind domain.ResourceKind, localID int64, spID string) error {
+	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+		TableName: aws.String(s.table),
+		Key:       spLinkKey(kind, localID, spID).attributes(),
+	})
+	if err != nil {
+		return fmt.Errorf("delete link %s %d at %s: %w", kind, localID, spID, err)
+	}
+	return nil
+}
+
+// ListLinks returns the links of a user or group to all SPs, by SP id.
+func (s *Store) ListLinks(ctx context.Context, kind domain.ResourceKind, localID int64) ([]domain.SPLink, error) {
+	in, err := s.partitionQuery("", spLinkPK(kind, localID), nil)
+	if err != nil {
+		return nil, err
+	}
+	items, err := s.queryAll(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	links := make([]domain.SPLink, 0, len(items))
+	for _, av := range items {
+		var rec spLinkRecord
+		if err := unmarshal(av, &rec); err != nil {
+			return nil, err
+		}
+		l, err := rec.domain()
+		if err != nil {
+			return nil, err
+		}
+		links = append(links, l)
+	}
+	return links, nil
+}

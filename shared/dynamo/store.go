@@ -1,0 +1,118 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// Store is domain.Store on one DynamoDB table.
+type Store struct {
+	db    *dynamodb.Client
+	table string
+	now   domain.Clock
+}
+
+var _ domain.Store = (*Store)(nil)
+
+// New returns a Store on the named table. The clock stamps UpdatedAt of
+// deliveries when the caller leaves it zero.
+func New(client *dynamodb.Client, table string, clock domain.Clock) *Store {
+	if clock == nil {
+		clock = time.Now
+	}
+	return &Store{db: client, table: table, now: clock}
+}
+
+// getItem reads one item with a strongly consistent read, because callers
+// read before a version-checked write; found is false when it is absent.
+func (s *Store) getItem(ctx context.Context, key itemKey, record any) (found bool, err error) {
+	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:      aws.String(s.table),
+		Key:            key.attributes(),
+		ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return false, fmt.Errorf("get %s/%s: %w", key.PK, key.SK, err)
+	}
+	if len(out.Item) == 0 {
+		return false, nil
+	}
+	return true, unmarshal(out.Item, record)
+}
+
+// queryAll runs a query to its end, following LastEvaluatedKey.
+func (s *Store) queryAll(ctx context.Context, in *dynamodb.QueryInput) ([]item, error) {
+	in.TableName = aws.String(s.table)
+	var items []item
+	for {
+		out, err := s.db.Query(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("query %s: %w", aws.ToString(in.IndexName), err)
+		}
+		items = append(items, out.Items...)
+		if len(out.LastEvaluatedKey) == 0 {
+			return items, nil
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+}
+
+// batchGetLimit is DynamoDB's maximum number of keys per BatchGetItem.
+const batchGetLimit = 100
+
+// batchGet reads the items with the given keys, in no particular order;
+// absent items are left out. Keys must be distinct.
+func (s *Store) batchGet(ctx context.Context, keys []itemKey) ([]item, error) {
+	var items []item
+	for start := 0; start < len(keys); start += batchGetLimit {
+		chunk := keys[start:min(start+batchGetLimit, len(keys))]
+		wire := make([]item, len(chunk))
+		for i, k := range chunk {
+			wire[i] = k.attributes()
+		}
+		got, err := s.batchGetChunk(ctx, wire)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, got...)
+	}
+	return items, nil
+}
+
+// batchGetChunk reads up to 100 keys, retrying the keys DynamoDB leaves
+// unprocessed under throttling with a growing pause.
+func (s *Store) batchGetChunk(ctx context.Context, keys []item) ([]item, error) {
+	var items []item
+	pause := 20 * time.Millisecond
+	for attempt := 0; len(keys) > 0; attempt++ {
+		if attempt > 0 {
+			if attempt > 8 {
+				return nil, fmt.Errorf("batch get: %d keys still unprocessed after %d attempts", len(keys), attempt)
+			}
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(pause):
+			}
+			pause *= 2
+		}
+		out, err := s.db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
+			RequestItems: map[string]types.KeysAndAttributes{
+				s.table: {Keys: keys, ConsistentRead: aws.Bool(true)},
+			},
+		})
+		if err != nil {
+			return nil, fmt.Errorf("batch get: %w", err)
+		}
+		items = append(items, out.Responses[s.table]...)
+		keys = out.UnprocessedKeys[s.table].Keys
+	}
+	return items, nil
+}
