@@ -28,12 +28,14 @@ const (
 
 // Client talks to one SP. It is safe for concurrent use.
 type Client struct {
-	target Target
-	hc     *http.Client
-	base   string // BaseURL without trailing slash, plus "/" + version
-	auth   string // Authorization header value
-	err    error  // configuration problem, returned by every operation
-	now    func() time.Time
+	targetID string
+	hc       *http.Client
+	base     string // BaseURL without trailing slash, plus "/" + version
+	// auth returns the Authorization header value. It is a func so that
+	// fmt, even on a copied Client, prints an address and not the secret.
+	auth func() string
+	err  error // configuration problem, returned by every operation
+	now  func() time.Time
 }
 
 // NewClient returns a client for t. hc nil means an http.Client with
@@ -44,8 +46,10 @@ func NewClient(t Target, hc *http.Client) *Client {
 	if hc == nil {
 		hc = &http.Client{Timeout: DefaultTimeout}
 	}
-	c := &Client{target: t, hc: hc, now: time.Now}
-	c.auth, c.err = t.Credentials.authorization()
+	c := &Client{targetID: t.ID, hc: hc, now: time.Now}
+	auth, err := t.Credentials.authorization()
+	c.auth = func() string { return auth }
+	c.err = err
 	if c.err == nil {
 		c.base, c.err = baseURL(t)
 	}
@@ -73,14 +77,13 @@ func baseURL(t Target) (string, error) {
 }
 
 // TargetID is the id of the SP this client talks to.
-func (c *Client) TargetID() string { return c.target.ID }
+func (c *Client) TargetID() string { return c.targetID }
 
-// String, GoString and LogValue keep the credentials the client holds out of
-// printed output: fmt prints unexported fields without their methods.
-func (c *Client) String() string   { return fmt.Sprintf("scim.Client{target:%s}", c.target.ID) }
+// String, GoString and LogValue describe the client by its target only.
+func (c *Client) String() string   { return fmt.Sprintf("scim.Client{target:%s}", c.targetID) }
 func (c *Client) GoString() string { return c.String() }
 func (c *Client) LogValue() slog.Value {
-	return slog.GroupValue(slog.String("target", c.target.ID))
+	return slog.GroupValue(slog.String("target", c.targetID))
 }
 
 // request is one SCIM call.
@@ -118,7 +121,7 @@ func (c *Client) do(ctx context.Context, r request) error {
 		return fmt.Errorf("scim %s: %w", op, err)
 	}
 	req.Header.Set("Accept", "application/json")
-	req.Header.Set("Authorization", c.auth)
+	req.Header.Set("Authorization", c.auth())
 	req.Header.Set("User-Agent", userAgent)
 	if r.body != nil {
 		req.Header.Set("Content-Type", "application/json")
