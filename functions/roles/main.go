@@ -1,0 +1,9 @@
+// Command roles is the Lambda of the roles resource group of the REST API.
+package main
+
+import (
+	"github.com/edu-invite/invite/shared/app"
+	"github.com/edu-invite/invite/shared/httpapi"
+)
+
+func main() { app.RunAPI(httpapi.GroupRoles) }

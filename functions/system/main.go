@@ -1,0 +1,9 @@
+// Command system is the Lambda of the system resource group of the REST API.
+package main
+
+import (
+	"github.com/edu-invite/invite/shared/app"
+	"github.com/edu-invite/invite/shared/httpapi"
+)
+
+func main() { app.RunAPI(httpapi.GroupSystem) }

@@ -1,0 +1,136 @@
+// Package app wires the service from its environment: the same wiring for
+// every Lambda and for the local stack. Only endpoints differ between AWS,
+// LocalStack and the embedded stack, and those come from the standard SDK
+// configuration (AWS_ENDPOINT_URL, AWS_ENDPOINT_URL_DYNAMODB, ...).
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+	"github.com/aws/aws-sdk-go-v2/service/sesv2"
+	awssqs "github.com/aws/aws-sdk-go-v2/service/sqs"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/config"
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/dynamo"
+	"github.com/edu-invite/invite/shared/httpapi"
+	"github.com/edu-invite/invite/shared/mail"
+	"github.com/edu-invite/invite/shared/oidc"
+	"github.com/edu-invite/invite/shared/provisioner"
+	"github.com/edu-invite/invite/shared/secrets"
+	"github.com/edu-invite/invite/shared/ses"
+	"github.com/edu-invite/invite/shared/sqs"
+)
+
+// Settings are the environment of a function.
+type Settings struct {
+	TableName        string
+	QueueURL         string
+	DeadLetterURL    string
+	MailFrom         string
+	ConfigurationSet string
+	PublicBaseURL    string
+	OIDCIssuer       string
+	OIDCAudience     string
+	BootstrapToken   string
+	GroupURNPrefix   string
+}
+
+// SettingsFromEnv reads the settings; TABLE_NAME is the only one every
+// function needs.
+func SettingsFromEnv() (Settings, error) {
+	s := Settings{
+		TableName: os.Getenv("TABLE_NAME"), QueueURL: os.Getenv("SCIM_QUEUE_URL"), DeadLetterURL: os.Getenv("SCIM_DLQ_URL"),
+		MailFrom: os.Getenv("MAIL_FROM"), ConfigurationSet: os.Getenv("SES_CONFIGURATION_SET"),
+		PublicBaseURL: os.Getenv("PUBLIC_BASE_URL"), OIDCIssuer: os.Getenv("OIDC_ISSUER"), OIDCAudience: os.Getenv("OIDC_AUDIENCE"),
+		BootstrapToken: os.Getenv("BOOTSTRAP_API_TOKEN"), GroupURNPrefix: os.Getenv("GROUP_URN_PREFIX"),
+	}
+	if s.TableName == "" {
+		return s, fmt.Errorf("TABLE_NAME is required")
+	}
+	return s, nil
+}
+
+// App is the wired service.
+type App struct {
+	Settings    Settings
+	Logger      *slog.Logger
+	AWS         aws.Config
+	DynamoDB    *dynamodb.Client
+	SQS         *awssqs.Client
+	Store       *dynamo.Store
+	Registry    *config.Registry
+	Service     *domainService
+	API         *httpapi.API
+	Provisioner *provisioner.Provisioner
+}
+
+// FromEnv wires the service from the process environment.
+func FromEnv(ctx context.Context) (*App, error) {
+	settings, err := SettingsFromEnv()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := awsconfig.LoadDefaultConfig(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("AWS configuration: %w", err)
+	}
+	registry, err := config.Load()
+	if err != nil {
+		return nil, err
+	}
+	return New(ctx, settings, cfg, registry, nil)
+}
+
+// New wires the service from explicit parts; clock nil means wall time.
+func New(ctx context.Context, s Settings, cfg aws.Config, registry *config.Registry, clock domain.Clock) (*App, error) {
+	if clock == nil {
+		clock = time.Now
+	}
+	logger := NewLogger()
+	ddb := dynamodb.NewFromConfig(cfg)
+	sqsClient := awssqs.NewFromConfig(cfg)
+	store := dynamo.New(ddb, s.TableName, clock)
+	renderer, err := mail.NewRenderer("Invite")
+	if err != nil {
+		return nil, err
+	}
+	var mailer domain.Mailer
+	if s.MailFrom != "" {
+		mailer = ses.NewSender(sesv2.NewFromConfig(cfg), s.MailFrom, s.ConfigurationSet)
+	}
+	svc := &domainService{
+		Store: store, Queue: sqs.NewQueue(sqsClient, s.QueueURL), Registry: registry, Mailer: mailer, Renderer: renderer,
+		Clock: clock, Logger: logger, PublicBaseURL: s.PublicBaseURL, GroupURNPrefix: s.GroupURNPrefix,
+	}
+	authn := &auth.Authenticator{Tokens: store, Users: store}
+	if s.BootstrapToken != "" {
+		authn.BootstrapTokenHash = auth.HashToken(s.BootstrapToken)
+	}
+	if s.OIDCIssuer != "" {
+		v, err := oidc.NewVerifier(ctx, s.OIDCIssuer, s.OIDCAudience)
+		if err != nil {
+			return nil, err
+		}
+		authn.People = personVerifier{v}
+	}
+	prov := &provisioner.Provisioner{
+		Store: store, Clock: clock, Logger: logger,
+		Clients:     &provisioner.Targets{Registry: registry, Secrets: secrets.NewResolver(secretsmanager.NewFromConfig(cfg), 5*time.Minute), HTTP: &http.Client{Timeout: 30 * time.Second}},
+		DeadLetters: sqs.NewDeadLetters(sqsClient, s.DeadLetterURL),
+	}
+	return &App{
+		Settings: s, Logger: logger, AWS: cfg, DynamoDB: ddb, SQS: sqsClient, Store: store, Registry: registry, Service: svc,
+		API: &httpapi.API{Service: svc, Authenticator: authn}, Provisioner: prov,
+	}, nil
+}

@@ -1,0 +1,24 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+
+	"github.com/edu-invite/invite/shared/httpapi"
+)
+
+// RunAPI is the whole main of an API Lambda: wire from the environment and
+// serve one resource group behind API Gateway's HTTP API (payload 2.0).
+func RunAPI(g httpapi.Group) {
+	a, err := FromEnv(context.Background())
+	if err != nil {
+		slog.Error("start-up failed", "error", err)
+		os.Exit(1)
+	}
+	slog.SetDefault(a.Logger)
+	lambda.Start(httpadapter.NewV2(a.API.Handler(g)).ProxyWithContext)
+}

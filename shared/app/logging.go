@@ -1,0 +1,45 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// NewLogger returns a JSON logger at LOG_LEVEL (debug, info, warn, error)
+// that adds the request's correlation id to every record.
+func NewLogger() *slog.Logger {
+	var level slog.Level
+	switch strings.ToLower(os.Getenv("LOG_LEVEL")) {
+	case "debug":
+		level = slog.LevelDebug
+	case "warn":
+		level = slog.LevelWarn
+	case "error":
+		level = slog.LevelError
+	default:
+		level = slog.LevelInfo
+	}
+	return slog.New(correlationHandler{slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: level})})
+}
+
+// correlationHandler adds the correlation id from the context.
+type correlationHandler struct{ slog.Handler }
+
+func (h correlationHandler) Handle(ctx context.Context, r slog.Record) error {
+	if id := domain.CorrelationID(ctx); id != "" {
+		r.AddAttrs(slog.String("correlationId", id))
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h correlationHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return correlationHandler{h.Handler.WithAttrs(attrs)}
+}
+
+func (h correlationHandler) WithGroup(name string) slog.Handler {
+	return correlationHandler{h.Handler.WithGroup(name)}
+}

@@ -1,0 +1,23 @@
+package app
+
+import (
+	"context"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/oidc"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+type domainService = service.Service
+
+// personVerifier adapts the OIDC verifier to the authenticator's port.
+type personVerifier struct{ v *oidc.Verifier }
+
+func (p personVerifier) VerifyPerson(ctx context.Context, raw string) (auth.Person, error) {
+	c, err := p.v.Verify(ctx, raw)
+	if err != nil {
+		return auth.Person{}, err
+	}
+	return auth.Person{Sub: c.Subject, EduPersonPrincipalName: c.EduPersonPrincipalName, SchacHomeOrganization: c.SchacHomeOrganization,
+		Email: c.Email, GivenName: c.GivenName, FamilyName: c.FamilyName, Name: c.Name, SubjectID: c.SubjectID, UID: c.UID, FedID: c.FedID}, nil
+}

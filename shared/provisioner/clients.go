@@ -1,0 +1,55 @@
+package provisioner
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/edu-invite/invite/shared/config"
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/scim"
+)
+
+// SecretResolver resolves the secret references of the configuration.
+type SecretResolver interface {
+	Resolve(ctx context.Context, ref string) (string, error)
+}
+
+// Targets builds SCIM clients from the configuration, resolving credentials
+// when a delivery needs them (the resolver caches), so that a rotated
+// secret is picked up without a redeploy.
+type Targets struct {
+	Registry *config.Registry
+	Secrets  SecretResolver
+	HTTP     *http.Client
+}
+
+// Client returns the client and settings of an SP.
+func (t *Targets) Client(ctx context.Context, spID string) (SCIMClient, domain.ServiceProvider, error) {
+	target, ok := t.Registry.Target(spID)
+	if !ok {
+		return nil, domain.ServiceProvider{}, permanent("SP %q is not in the configuration", spID)
+	}
+	creds := scim.Credentials{Method: scim.AuthMethod(target.Auth.Method), Username: target.Auth.Username}
+	var err error
+	switch target.Auth.Method {
+	case "basic":
+		creds.Password, err = t.Secrets.Resolve(ctx, target.Auth.Password)
+	case "bearer":
+		creds.Token, err = t.Secrets.Resolve(ctx, target.Auth.Token)
+	}
+	if err != nil {
+		// A missing secret is an operator's job to fix; keep retrying until
+		// it is (the message dead-letters after the queue's receive count).
+		return nil, domain.ServiceProvider{}, err
+	}
+	hc := t.HTTP
+	if target.TimeoutSeconds > 0 {
+		hc = &http.Client{Timeout: time.Duration(target.TimeoutSeconds) * time.Second}
+		if t.HTTP != nil {
+			hc.Transport = t.HTTP.Transport
+		}
+	}
+	c := scim.NewClient(scim.Target{ID: spID, BaseURL: target.BaseURL, Version: target.Version, Credentials: creds}, hc)
+	return c, target.SP, nil
+}

@@ -1,0 +1,99 @@
+package provisioner
+
+import (
+	"context"
+	"strconv"
+	"sync"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/sqs"
+)
+
+// HandleSQS is the Lambda handler of the provisioning queue. Messages of one
+// SP (one FIFO message group) are delivered in order; once one fails, the
+// rest of its group in this batch is reported failed too, so nothing
+// overtakes it. Groups run concurrently: a slow SP does not hold up others.
+func (p *Provisioner) HandleSQS(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+	var order []string
+	groups := map[string][]events.SQSMessage{}
+	for _, m := range ev.Records {
+		g := m.Attributes["MessageGroupId"]
+		if _, ok := groups[g]; !ok {
+			order = append(order, g)
+		}
+		groups[g] = append(groups[g], m)
+	}
+	var (
+		mu       sync.Mutex
+		failures []events.SQSBatchItemFailure
+		wg       sync.WaitGroup
+	)
+	for _, g := range order {
+		wg.Add(1)
+		go func(msgs []events.SQSMessage) {
+			defer wg.Done()
+			failed := p.handleGroup(ctx, msgs)
+			mu.Lock()
+			failures = append(failures, failed...)
+			mu.Unlock()
+		}(groups[g])
+	}
+	wg.Wait()
+	return events.SQSEventResponse{BatchItemFailures: failures}, nil
+}
+
+func (p *Provisioner) handleGroup(ctx context.Context, msgs []events.SQSMessage) []events.SQSBatchItemFailure {
+	var failed []events.SQSBatchItemFailure
+	for i, m := range msgs {
+		if err := p.handleMessage(ctx, m); err != nil {
+			for _, rest := range msgs[i:] {
+				failed = append(failed, events.SQSBatchItemFailure{ItemIdentifier: rest.MessageId})
+			}
+			return failed
+		}
+	}
+	return nil
+}
+
+// handleMessage returns an error only when the message must be retried.
+func (p *Provisioner) handleMessage(ctx context.Context, m events.SQSMessage) error {
+	d, err := sqs.DecodeDelivery(m.Body)
+	if err != nil {
+		// A malformed message cannot succeed; failing it lets the queue's
+		// redrive policy move it to the dead-letter queue untouched.
+		p.log().ErrorContext(ctx, "malformed provisioning message", "message", m.MessageId, "error", err)
+		return err
+	}
+	ctx = domain.WithCorrelationID(ctx, d.CorrelationID)
+	d.Attempts, _ = strconv.Atoi(m.Attributes["ApproximateReceiveCount"])
+	log := p.log().With("delivery", d.ID, "sp", d.SPID, "kind", d.Kind, "attempt", d.Attempts, "correlationId", d.CorrelationID)
+
+	err = p.Deliver(ctx, d)
+	now := p.now()
+	d.UpdatedAt = now
+	switch {
+	case err == nil:
+		d.Status, d.LastError = domain.DeliveryDelivered, ""
+		if uerr := p.Store.UpdateDeliveryStatus(ctx, d); uerr != nil {
+			log.WarnContext(ctx, "delivered but status not recorded", "error", uerr)
+		}
+		log.InfoContext(ctx, "delivered")
+		return nil
+	case IsPermanent(err):
+		d.Status, d.LastError = domain.DeliveryFailed, err.Error()
+		if derr := p.DeadLetters.Send(ctx, d, err.Error()); derr != nil {
+			log.ErrorContext(ctx, "dead-lettering failed; will retry", "error", derr)
+			return derr
+		}
+		if uerr := p.Store.UpdateDeliveryStatus(ctx, d); uerr != nil {
+			log.WarnContext(ctx, "dead-lettered but status not recorded", "error", uerr)
+		}
+		log.ErrorContext(ctx, "dead-lettered", "reason", err.Error())
+		return nil
+	default:
+		log.WarnContext(ctx, "delivery failed; will retry", "error", err)
+		return err
+	}
+}

@@ -1,0 +1,151 @@
+package provisioner
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/scim"
+)
+
+// ensureGroup makes sure the role's group exists at the SP and returns its
+// SP-side id; ok is false when the role no longer exists in the service.
+func (p *Provisioner) ensureGroup(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID int64) (string, bool, error) {
+	link, remoteID, err := p.activeLink(ctx, domain.ResourceGroup, roleID, sp.ID)
+	if err != nil || remoteID != "" {
+		return remoteID, err == nil, err
+	}
+	role, err := p.Store.GetRole(ctx, roleID)
+	if domain.IsNotFound(err) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	remoteID, err = p.findGroup(ctx, c, role.URN)
+	if err != nil {
+		return "", false, err
+	}
+	if remoteID == "" {
+		created, err := c.CreateGroup(ctx, scim.Group{Schemas: []string{groupSchema}, ExternalID: role.URN,
+			DisplayName: role.Name, Members: []scim.Member{}})
+		switch {
+		case scim.IsConflict(err):
+			if remoteID, err = p.findGroup(ctx, c, role.URN); err == nil && remoteID == "" {
+				err = permanent("SP reports a conflict for group of role %d but no group has its externalId", roleID)
+			}
+		case err == nil:
+			remoteID = created.ID
+		}
+		if err != nil {
+			return "", false, err
+		}
+		if remoteID == "" {
+			return "", false, permanent("SP created the group of role %d without an id", roleID)
+		}
+	}
+	return remoteID, true, p.storeProvisioned(ctx, link, remoteID)
+}
+
+func (p *Provisioner) findGroup(ctx context.Context, c SCIMClient, urn string) (string, error) {
+	found, err := c.FindGroups(ctx, "externalId", urn)
+	if err != nil || len(found) == 0 {
+		return "", err
+	}
+	return found[0].ID, nil
+}
+
+// deleteGroup removes the group at the SP; a group already gone is done.
+func (p *Provisioner) deleteGroup(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID int64) error {
+	link, remoteID, err := p.activeLink(ctx, domain.ResourceGroup, roleID, sp.ID)
+	if err != nil || remoteID == "" {
+		return err
+	}
+	if err := c.DeleteGroup(ctx, remoteID); err != nil && !scim.IsNotFound(err) {
+		return err
+	}
+	return p.storeDeprovisioned(ctx, link)
+}
+
+// addMember puts a user in a role's group, creating either first when the
+// SP does not know it yet: a membership never reaches an SP before both.
+func (p *Provisioner) addMember(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID, userID int64) error {
+	if _, err := p.Store.GetUserRole(ctx, userID, roleID); err != nil {
+		if domain.IsNotFound(err) {
+			return nil // the membership ended before it was delivered
+		}
+		return err
+	}
+	groupID, ok, err := p.ensureGroup(ctx, c, sp, roleID)
+	if err != nil || !ok {
+		return err
+	}
+	userRemoteID, ok, err := p.ensureUser(ctx, c, sp, userID)
+	if err != nil || !ok {
+		return err
+	}
+	if sp.MembershipMode == domain.MembershipPut {
+		return p.putGroup(ctx, c, sp, roleID, groupID)
+	}
+	return c.PatchGroupMembers(ctx, groupID, patchAdd, []scim.Member{{Value: userRemoteID}})
+}
+
+// removeMember takes a user out of a role's group at the SP.
+func (p *Provisioner) removeMember(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID, userID int64) error {
+	_, groupID, err := p.activeLink(ctx, domain.ResourceGroup, roleID, sp.ID)
+	if err != nil || groupID == "" {
+		return err
+	}
+	_, userRemoteID, err := p.activeLink(ctx, domain.ResourceUser, userID, sp.ID)
+	if err != nil || userRemoteID == "" {
+		return err
+	}
+	if sp.MembershipMode == domain.MembershipPut {
+		return p.putGroup(ctx, c, sp, roleID, groupID)
+	}
+	err = c.PatchGroupMembers(ctx, groupID, patchRemove, []scim.Member{{Value: userRemoteID}})
+	if scim.IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+// putGroup replaces the group at the SP with the role's current members
+// that exist there, read page by page.
+func (p *Provisioner) putGroup(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID int64, groupID string) error {
+	role, err := p.Store.GetRole(ctx, roleID)
+	if domain.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	limit := p.MembersPerPage
+	if limit <= 0 {
+		limit = defaultPageLimit
+	}
+	members := []scim.Member{}
+	token := ""
+	for {
+		page, next, err := p.Store.ListUserRolesOfRole(ctx, roleID, token, limit)
+		if err != nil {
+			return err
+		}
+		for _, ur := range page {
+			_, remoteID, err := p.activeLink(ctx, domain.ResourceUser, ur.UserID, sp.ID)
+			if err != nil {
+				return err
+			}
+			if remoteID != "" {
+				members = append(members, scim.Member{Value: remoteID, ExternalID: strconv.FormatInt(ur.UserID, 10)})
+			}
+		}
+		if next == "" {
+			break
+		}
+		token = next
+	}
+	_, err = c.ReplaceGroup(ctx, groupID, scim.Group{Schemas: []string{groupSchema}, ID: groupID, ExternalID: role.URN,
+		DisplayName: role.Name, Members: members})
+	return err
+}

@@ -1,0 +1,73 @@
+// Package provisioner delivers SCIM changes to SPs. It is the consumer of
+// the provisioning queue: each message names an outbox delivery, and the
+// provisioner brings the SP in line with the service's current state for
+// what the delivery is about. Every step is safe to repeat: a redelivered
+// message finds the SP-side ids already stored, and a creation whose answer
+// was lost is found at the SP by a lookup before creating again.
+package provisioner
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/scim"
+)
+
+// SCIMClient is what the provisioner needs of an SP.
+type SCIMClient interface {
+	CreateUser(ctx context.Context, u scim.User) (scim.User, error)
+	ReplaceUser(ctx context.Context, id string, u scim.User) (scim.User, error)
+	DeleteUser(ctx context.Context, id string) error
+	FindUsers(ctx context.Context, attribute, value string) ([]scim.User, error)
+	CreateGroup(ctx context.Context, g scim.Group) (scim.Group, error)
+	ReplaceGroup(ctx context.Context, id string, g scim.Group) (scim.Group, error)
+	DeleteGroup(ctx context.Context, id string) error
+	FindGroups(ctx context.Context, attribute, value string) ([]scim.Group, error)
+	PatchGroupMembers(ctx context.Context, groupID string, op scim.PatchOp, members []scim.Member) error
+}
+
+// Clients hands out a client per SP.
+type Clients interface {
+	Client(ctx context.Context, spID string) (SCIMClient, domain.ServiceProvider, error)
+}
+
+// DeadLetters keeps deliveries that cannot succeed, with the reason.
+type DeadLetters interface {
+	Send(ctx context.Context, d domain.Delivery, reason string) error
+}
+
+// Provisioner delivers outbox items to SPs.
+type Provisioner struct {
+	Store       domain.Store
+	Clients     Clients
+	DeadLetters DeadLetters
+	Clock       domain.Clock
+	Logger      *slog.Logger
+	// MembersPerPage bounds the memberships read per query when a whole
+	// group is PUT.
+	MembersPerPage int
+}
+
+func (p *Provisioner) now() time.Time {
+	if p.Clock != nil {
+		return p.Clock().UTC()
+	}
+	return time.Now().UTC()
+}
+
+func (p *Provisioner) log() *slog.Logger {
+	if p.Logger != nil {
+		return p.Logger
+	}
+	return slog.Default()
+}
+
+const (
+	userSchema       = "urn:ietf:params:scim:schemas:core:2.0:User"
+	groupSchema      = "urn:ietf:params:scim:schemas:core:2.0:Group"
+	patchAdd         = scim.PatchOp("add")
+	patchRemove      = scim.PatchOp("remove")
+	defaultPageLimit = 100
+)

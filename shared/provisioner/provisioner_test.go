@@ -1,0 +1,260 @@
+package provisioner_test
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/edu-invite/invite/localstack/scimsp"
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/config"
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
+	"github.com/edu-invite/invite/shared/provisioner"
+	"github.com/edu-invite/invite/shared/secrets"
+	"github.com/edu-invite/invite/shared/service"
+	"github.com/edu-invite/invite/shared/sqs"
+)
+
+// collectingQueue keeps what the use cases enqueue, so that the test decides
+// when (and how often) each delivery reaches the provisioner.
+type collectingQueue struct {
+	mu  sync.Mutex
+	got []domain.Delivery
+}
+
+func (q *collectingQueue) Enqueue(_ context.Context, ds []domain.Delivery) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.got = append(q.got, ds...)
+	return nil
+}
+
+func (q *collectingQueue) take() []domain.Delivery {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := q.got
+	q.got = nil
+	return out
+}
+
+type recordingDLQ struct {
+	reasons map[string]string
+}
+
+func (r *recordingDLQ) Send(_ context.Context, d domain.Delivery, reason string) error {
+	r.reasons[d.ID] = reason
+	return nil
+}
+
+type fixture struct {
+	svc   *service.Service
+	prov  *provisioner.Provisioner
+	queue *collectingQueue
+	dlq   *recordingDLQ
+	sp    *scimsp.SP
+	store domain.Store
+}
+
+func newFixture(t *testing.T, membership string, spToken string) *fixture {
+	t.Helper()
+	sp := scimsp.New(scimsp.Options{BearerToken: "right-token"})
+	srv := httptest.NewServer(sp.Handler())
+	t.Cleanup(srv.Close)
+	t.Setenv("TEST_SP_TOKEN", spToken)
+	reg, err := config.Parse([]byte(fmt.Sprintf(`{
+	  "applications": [{"manageId": "wiki", "manageType": "SAML20_SP", "provisionings": ["wiki-sp", "down-sp"]}],
+	  "provisionings": [
+	    {"id": "wiki-sp", "baseUrl": %q, "membership": %q, "auth": {"method": "bearer", "token": "env:TEST_SP_TOKEN"}},
+	    {"id": "down-sp", "baseUrl": "http://127.0.0.1:1", "auth": {"method": "bearer", "token": "env:TEST_SP_TOKEN"}}
+	  ]}`, srv.URL, membership)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := dynamotest.NewStore(t, nil)
+	q := &collectingQueue{}
+	dlq := &recordingDLQ{reasons: map[string]string{}}
+	return &fixture{
+		svc:   &service.Service{Store: store, Queue: q, Registry: reg, PublicBaseURL: "http://invite.test"},
+		prov:  &provisioner.Provisioner{Store: store, Clients: &provisioner.Targets{Registry: reg, Secrets: secrets.NewResolver(nil, 0)}, DeadLetters: dlq},
+		queue: q, dlq: dlq, sp: sp, store: store,
+	}
+}
+
+var superUser = &auth.Principal{Kind: auth.KindAPIToken, SuperUser: true, Name: "test"}
+
+// acceptedGuest creates a role, invites and accepts; it returns the role id.
+func (f *fixture) acceptedGuest(t *testing.T, email string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	role, err := f.svc.CreateRole(ctx, superUser, service.RoleInput{Name: "Wiki editors " + email,
+		ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expiry := time.Now().Add(time.Hour)
+	res, err := f.svc.Invite(ctx, superUser, service.InvitationInput{IntendedAuthority: "GUEST", Invites: []string{email},
+		RoleIDs: []int64{role.ID}, ExpiryDate: &expiry, SuppressSendingEmails: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := res.URLs[0].InvitationURL[strings.Index(res.URLs[0].InvitationURL, "hash=")+5:]
+	person := &auth.Principal{Kind: auth.KindPerson, Person: &auth.Person{Sub: "sub-" + email, EduPersonPrincipalName: email,
+		Email: email, GivenName: "Given", FamilyName: "Family"}}
+	if _, err := f.svc.Accept(ctx, person, secret, 0); err != nil {
+		t.Fatal(err)
+	}
+	return role.ID
+}
+
+// batch renders deliveries of one SP as an SQS event, each received n times before.
+func batch(t *testing.T, ds []domain.Delivery, sp string, receiveCount int) events.SQSEvent {
+	t.Helper()
+	var ev events.SQSEvent
+	for _, d := range ds {
+		if d.SPID != sp {
+			continue
+		}
+		body, err := sqs.EncodeDelivery(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev.Records = append(ev.Records, events.SQSMessage{MessageId: d.ID, Body: body,
+			Attributes: map[string]string{"MessageGroupId": d.SPID, "ApproximateReceiveCount": fmt.Sprint(receiveCount)}})
+	}
+	return ev
+}
+
+func TestDeliveriesReachTheSPOnceInEffectWhenRepeated(t *testing.T) {
+	for _, membership := range []string{"PATCH", "PUT"} {
+		t.Run(membership, func(t *testing.T) {
+			f := newFixture(t, membership, "right-token")
+			f.acceptedGuest(t, "alice@example.org")
+			ds := f.queue.take()
+			kinds := []string{}
+			for _, d := range ds {
+				if d.SPID == "wiki-sp" {
+					kinds = append(kinds, string(d.Kind))
+				}
+			}
+			if strings.Join(kinds, ",") != "group.create,user.create,member.add" {
+				t.Fatalf("deliveries for the SP = %v, want group, user, then membership", kinds)
+			}
+			// Deliver everything twice: a redelivery after success.
+			for attempt := 1; attempt <= 2; attempt++ {
+				resp, err := f.prov.HandleSQS(context.Background(), batch(t, ds, "wiki-sp", attempt))
+				if err != nil || len(resp.BatchItemFailures) != 0 {
+					t.Fatalf("attempt %d: failures %v, err %v", attempt, resp.BatchItemFailures, err)
+				}
+			}
+			users, groups := f.sp.Users(), f.sp.Groups()
+			if len(users) != 1 || len(groups) != 1 || len(groups[0].Members) != 1 || groups[0].Members[0].Value != users[0].ID {
+				t.Fatalf("SP state users=%+v groups=%+v, want one user who is the one member of one group", users, groups)
+			}
+			if users[0].UserName != "alice@example.org" || users[0].ExternalID != "alice@example.org" {
+				t.Fatalf("SP user = %+v", users[0])
+			}
+			method := "PATCH"
+			if membership == "PUT" {
+				method = "PUT"
+			}
+			found := false
+			for _, r := range f.sp.Requests() {
+				if r.Method == method && strings.Contains(r.Path, "/Groups/") {
+					found = true
+				}
+			}
+			if !found {
+				t.Fatalf("no %s on the group among %+v", method, f.sp.Requests())
+			}
+		})
+	}
+}
+
+func TestLostCreateAnswerIsResolvedByLookup(t *testing.T) {
+	f := newFixture(t, "PATCH", "right-token")
+	roleID := f.acceptedGuest(t, "bob@example.org")
+	ds := f.queue.take()
+	if resp, _ := f.prov.HandleSQS(context.Background(), batch(t, ds, "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("failures: %v", resp.BatchItemFailures)
+	}
+	groupLink, err := f.store.GetLink(context.Background(), domain.ResourceGroup, roleID, "wiki-sp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The SP created the group and user, but the service never stored their
+	// ids (the answer was lost, or the worker died before writing).
+	for _, kind := range []domain.ResourceKind{domain.ResourceGroup, domain.ResourceUser} {
+		links, _ := f.store.ListLinks(context.Background(), kind, map[domain.ResourceKind]int64{domain.ResourceGroup: roleID, domain.ResourceUser: ds[1].UserID}[kind])
+		for _, l := range links {
+			if err := f.store.DeleteLink(context.Background(), l.Kind, l.LocalID, l.SPID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if resp, _ := f.prov.HandleSQS(context.Background(), batch(t, ds, "wiki-sp", 2)); len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("failures on redelivery: %v", resp.BatchItemFailures)
+	}
+	if n, g := len(f.sp.Users()), len(f.sp.Groups()); n != 1 || g != 1 {
+		t.Fatalf("SP has %d users and %d groups after redelivery, want 1 and 1", n, g)
+	}
+	again, err := f.store.GetLink(context.Background(), domain.ResourceGroup, roleID, "wiki-sp")
+	if err != nil || again.RemoteID != groupLink.RemoteID {
+		t.Fatalf("group link after lookup = %+v, %v; want remote id %s", again, err, groupLink.RemoteID)
+	}
+}
+
+func TestPermanentFailureIsDeadLetteredWithReason(t *testing.T) {
+	f := newFixture(t, "PATCH", "wrong-token")
+	f.acceptedGuest(t, "carol@example.org")
+	ds := f.queue.take()
+	resp, err := f.prov.HandleSQS(context.Background(), batch(t, ds, "wiki-sp", 1))
+	if err != nil || len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("a 401 must not be retried through the queue: failures %v, err %v", resp.BatchItemFailures, err)
+	}
+	first := ds[0]
+	if reason := f.dlq.reasons[first.ID]; !strings.Contains(reason, "401") {
+		t.Fatalf("dead-letter reason = %q, want the SP's 401", reason)
+	}
+	got, err := f.store.GetDelivery(context.Background(), first.ID)
+	if err != nil || got.Status != domain.DeliveryFailed || !strings.Contains(got.LastError, "401") {
+		t.Fatalf("delivery = %+v, %v; want failed with the reason", got, err)
+	}
+	if strings.Contains(f.dlq.reasons[first.ID], "wrong-token") {
+		t.Fatal("the reason leaks the bearer token")
+	}
+}
+
+func TestRetryableFailureHoldsBackTheRestOfItsGroupOnly(t *testing.T) {
+	f := newFixture(t, "PATCH", "right-token")
+	f.acceptedGuest(t, "dave@example.org")
+	ds := f.queue.take()
+	ev := batch(t, ds, "down-sp", 1)
+	ok := batch(t, ds, "wiki-sp", 1)
+	ev.Records = append(ev.Records, ok.Records...)
+	resp, err := f.prov.HandleSQS(context.Background(), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := map[string]bool{}
+	for _, f := range resp.BatchItemFailures {
+		failed[f.ItemIdentifier] = true
+	}
+	for _, d := range ds {
+		if (d.SPID == "down-sp") != failed[d.ID] {
+			t.Errorf("delivery %s to %s: failed=%v, want only the unreachable SP's deliveries failed", d.Kind, d.SPID, failed[d.ID])
+		}
+	}
+	if len(f.sp.Groups()) != 1 || len(f.sp.Users()) != 1 {
+		t.Fatalf("the reachable SP was held up by the unreachable one")
+	}
+	if len(f.dlq.reasons) != 0 {
+		t.Fatalf("a transient failure was dead-lettered: %v", f.dlq.reasons)
+	}
+}
