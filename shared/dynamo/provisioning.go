@@ -36,6 +36,13 @@ func (s *Store) UpdateDeliveryStatus(ctx context.Context, d domain.Delivery) err
 	if err != nil {
 		return err
 	}
+	// "sent" is recorded by the writer after SQS accepted the message; the
+	// provisioner may already have delivered it by then, and a final status
+	// must not be overwritten by that late bookkeeping.
+	markingSent := d.Status == domain.DeliverySent
+	if markingSent && stored.Status != domain.DeliveryPending {
+		return nil
+	}
 	stored.Status = d.Status
 	stored.Attempts = d.Attempts
 	stored.LastError = d.LastError
@@ -47,7 +54,11 @@ func (s *Store) UpdateDeliveryStatus(ctx context.Context, d domain.Delivery) err
 	if err != nil {
 		return err
 	}
-	expr, err := expression.NewBuilder().WithCondition(expression.AttributeExists(expression.Name(attrPK))).Build()
+	cond := expression.AttributeExists(expression.Name(attrPK))
+	if markingSent {
+		cond = cond.And(expression.Name("status").Equal(expression.Value(string(domain.DeliveryPending))))
+	}
+	expr, err := expression.NewBuilder().WithCondition(cond).Build()
 	if err != nil {
 		return fmt.Errorf("delivery condition: %w", err)
 	}
@@ -59,6 +70,9 @@ func (s *Store) UpdateDeliveryStatus(ctx context.Context, d domain.Delivery) err
 		ExpressionAttributeValues: expr.Values(),
 	})
 	if isConditionFailed(err) {
+		if markingSent {
+			return nil // delivered (or failed) between the read and the write
+		}
 		return deliveryNotFound(d.ID) // TTL removed it between the read and the write
 	}
 	if err != nil {

@@ -121,3 +121,21 @@ func TestSPLinks(t *testing.T) {
 	}
 	mustKind(t, s.PutLink(ctx(t), domain.SPLink{Kind: "ROLE", LocalID: 1, SPID: "sp-a"}), domain.KindInvalid)
 }
+
+// The writer marks a delivery sent after SQS took it; the provisioner may
+// have delivered it already, and that final status must stay.
+func TestLateSentMarkDoesNotOverwriteFinalStatus(t *testing.T) {
+	for _, final := range []domain.DeliveryStatus{domain.DeliveryDelivered, domain.DeliveryFailed} {
+		t.Run(string(final), func(t *testing.T) {
+			s := newStore(t)
+			must(t, s.CreateRole(ctx(t), role(1, "One"), []domain.Delivery{delivery("d1", domain.DeliverGroupCreate, testNow.Add(-time.Hour))}))
+			must(t, s.UpdateDeliveryStatus(ctx(t), domain.Delivery{ID: "d1", Status: final, Attempts: 1}))
+			must(t, s.UpdateDeliveryStatus(ctx(t), domain.Delivery{ID: "d1", Status: domain.DeliverySent}))
+			d, err := s.GetDelivery(ctx(t), "d1")
+			must(t, err)
+			if d.Status != final {
+				t.Fatalf("status = %s after a late sent mark, want %s", d.Status, final)
+			}
+		})
+	}
+}
