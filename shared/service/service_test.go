@@ -1,0 +1,252 @@
+package service_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/config"
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+type recordingQueue struct {
+	mu  sync.Mutex
+	got []domain.Delivery
+}
+
+func (q *recordingQueue) Enqueue(_ context.Context, ds []domain.Delivery) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.got = append(q.got, ds...)
+	return nil
+}
+
+var now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+func newService(t *testing.T) (*service.Service, *recordingQueue) {
+	t.Helper()
+	reg, err := config.Parse([]byte(`{
+	  "applications": [{"manageId": "wiki", "manageType": "SAML20_SP", "landingPage": "https://wiki.example.org", "provisionings": ["sp-a", "sp-b"]},
+	                   {"manageId": "lms", "manageType": "OIDC10_RP"}],
+	  "provisionings": [{"id": "sp-a", "baseUrl": "https://a.example.org", "auth": {"method": "bearer", "token": "env:A"}},
+	                    {"id": "sp-b", "baseUrl": "https://b.example.org", "auth": {"method": "bearer", "token": "env:B"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := &recordingQueue{}
+	clock := func() time.Time { return now }
+	return &service.Service{Store: dynamotest.NewStore(t, clock), Queue: q, Registry: reg, Clock: clock, PublicBaseURL: "https://invite.example.org"}, q
+}
+
+var root = &auth.Principal{Kind: auth.KindAPIToken, SuperUser: true, Name: "root"}
+
+func wikiRole(name string) service.RoleInput {
+	return service.RoleInput{Name: name, ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki", ManageType: "SAML20_SP"}}}
+}
+
+func TestCreateRoleSendsGroupToEachSP(t *testing.T) {
+	s, q := newService(t)
+	role, err := s.CreateRole(context.Background(), root, wikiRole("Wiki editors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if role.ShortName != "wiki-editors" || !strings.HasSuffix(role.URN, ":wiki-editors") || role.Identifier == "" ||
+		role.ApplicationUsages[0].LandingPage != "https://wiki.example.org" {
+		t.Errorf("role = %+v", role)
+	}
+	if len(q.got) != 2 || q.got[0].SPID != "sp-a" || q.got[1].SPID != "sp-b" || q.got[0].Kind != domain.DeliverGroupCreate {
+		t.Fatalf("deliveries = %+v, want group.create at sp-a and sp-b", q.got)
+	}
+	// A role of an application without SCIM target sends nothing.
+	if _, err := s.CreateRole(context.Background(), root, service.RoleInput{Name: "LMS",
+		ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "lms"}}}); err != nil || len(q.got) != 2 {
+		t.Fatalf("err %v, deliveries %d", err, len(q.got))
+	}
+}
+
+func TestCreateRoleRejectsBadInputAndChangesNothing(t *testing.T) {
+	future := now.Add(24 * time.Hour)
+	tests := []struct {
+		name string
+		in   service.RoleInput
+		p    *auth.Principal
+		kind domain.ErrorKind
+	}{
+		{"empty name", service.RoleInput{Name: "  ", ApplicationUsages: wikiRole("").ApplicationUsages}, root, domain.KindInvalid},
+		{"both expiries", func() service.RoleInput {
+			r := wikiRole("x")
+			r.DefaultExpiryDays = 3
+			r.DefaultExpiryDate = &future
+			return r
+		}(), root, domain.KindInvalid},
+		{"negative days", func() service.RoleInput { r := wikiRole("x"); r.DefaultExpiryDays = -1; return r }(), root, domain.KindInvalid},
+		{"no application", service.RoleInput{Name: "x"}, root, domain.KindInvalid},
+		{"unknown application", service.RoleInput{Name: "x", ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "nope"}}}, root, domain.KindInvalid},
+		{"wrong manage type", service.RoleInput{Name: "x", ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki", ManageType: "OIDC10_RP"}}}, root, domain.KindInvalid},
+		{"application twice", service.RoleInput{Name: "x", ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki"}, {ManageID: "wiki"}}}, root, domain.KindInvalid},
+		{"other organization", func() service.RoleInput { r := wikiRole("x"); r.OrganizationGUID = "org-b"; return r }(),
+			&auth.Principal{Kind: auth.KindAPIToken, OrganizationGUID: "org-a"}, domain.KindForbidden},
+		{"anonymous", wikiRole("x"), nil, domain.KindUnauthenticated},
+		{"taken name", wikiRole("EXISTING"), root, domain.KindConflict},
+	}
+	s, q := newService(t)
+	if _, err := s.CreateRole(context.Background(), root, wikiRole("existing")); err != nil {
+		t.Fatal(err)
+	}
+	before := len(q.got)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := s.CreateRole(context.Background(), tc.p, tc.in)
+			if domain.KindOf(err) != tc.kind {
+				t.Fatalf("err = %v, want kind %d", err, tc.kind)
+			}
+			if len(q.got) != before {
+				t.Fatalf("a refused role sent %d deliveries", len(q.got)-before)
+			}
+		})
+	}
+	roles, err := s.Store.ListRolesByManageID(context.Background(), "wiki")
+	if err != nil || len(roles) != 1 {
+		t.Fatalf("roles of wiki = %d, %v; want only the one created", len(roles), err)
+	}
+}
+
+func TestInviteRejectsBadInputAndChangesNothing(t *testing.T) {
+	s, _ := newService(t)
+	role, err := s.CreateRole(context.Background(), root, wikiRole("Wiki"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	future, past := now.Add(time.Hour), now.Add(-time.Hour)
+	valid := func() service.InvitationInput {
+		return service.InvitationInput{IntendedAuthority: "GUEST", Invites: []string{"a@example.org"}, RoleIDs: []int64{role.ID},
+			ExpiryDate: &future, SuppressSendingEmails: true}
+	}
+	tests := []struct {
+		name   string
+		change func(*service.InvitationInput)
+		p      *auth.Principal
+		kind   domain.ErrorKind
+		reason string
+	}{
+		{"both recipient lists", func(in *service.InvitationInput) {
+			in.WithPlaceholders = []service.PlaceholderRecipient{{Email: "b@example.org", InternalPlaceholderIdentifier: "1"}}
+		}, root, domain.KindInvalid, "mutually exclusive"},
+		{"no recipient", func(in *service.InvitationInput) { in.Invites = nil }, root, domain.KindInvalid, "at least one recipient"},
+		{"bad e-mail", func(in *service.InvitationInput) { in.Invites = []string{"not-an-address"} }, root, domain.KindInvalid, "valid e-mail"},
+		{"named address", func(in *service.InvitationInput) { in.Invites = []string{"Alice <a@example.org>"} }, root, domain.KindInvalid, "valid e-mail"},
+		{"duplicate recipient", func(in *service.InvitationInput) { in.Invites = []string{"a@example.org", "a@EXAMPLE.org"} }, root, domain.KindInvalid, "twice"},
+		{"placeholder without id", func(in *service.InvitationInput) {
+			in.Invites = nil
+			in.WithPlaceholders = []service.PlaceholderRecipient{{Email: "b@example.org"}}
+		}, root, domain.KindInvalid, "internalPlaceholderIdentifier"},
+		{"no expiry", func(in *service.InvitationInput) { in.ExpiryDate = nil }, root, domain.KindInvalid, "expiryDate"},
+		{"past expiry", func(in *service.InvitationInput) { in.ExpiryDate = &past }, root, domain.KindInvalid, "future"},
+		{"past role expiry", func(in *service.InvitationInput) { in.RoleExpiryDate = &past }, root, domain.KindInvalid, "roleExpiryDate"},
+		{"unknown authority", func(in *service.InvitationInput) { in.IntendedAuthority = "OWNER" }, root, domain.KindInvalid, "authority"},
+		{"bad language", func(in *service.InvitationInput) { in.Language = "de" }, root, domain.KindInvalid, "language"},
+		{"no roles", func(in *service.InvitationInput) { in.RoleIDs = nil }, root, domain.KindInvalid, "roleIdentifiers"},
+		{"unknown role", func(in *service.InvitationInput) { in.RoleIDs = []int64{role.ID, 999} }, root, domain.KindInvalid, "999"},
+		{"not allowed", func(in *service.InvitationInput) {}, &auth.Principal{Kind: auth.KindAPIToken, OrganizationGUID: "other"}, domain.KindForbidden, "not allowed"},
+		{"anonymous", func(in *service.InvitationInput) {}, nil, domain.KindUnauthenticated, "authentication"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := valid()
+			tc.change(&in)
+			_, err := s.Invite(context.Background(), tc.p, in)
+			if domain.KindOf(err) != tc.kind || !strings.Contains(err.Error(), tc.reason) {
+				t.Fatalf("err = %v, want kind %d mentioning %q", err, tc.kind, tc.reason)
+			}
+		})
+	}
+	open, err := s.Store.ListOpenInvitationsOfRole(context.Background(), role.ID)
+	if err != nil || len(open) != 0 {
+		t.Fatalf("refused requests left %d invitations (%v)", len(open), err)
+	}
+	// And a valid one works, with the link's secret only in the response.
+	res, err := s.Invite(context.Background(), root, valid())
+	if err != nil || res.Status != 201 || len(res.URLs) != 1 || !strings.HasPrefix(res.URLs[0].InvitationURL, "https://invite.example.org/invitation/accept?hash=") {
+		t.Fatalf("valid invite = %+v, %v", res, err)
+	}
+	secret := res.URLs[0].InvitationURL[strings.Index(res.URLs[0].InvitationURL, "hash=")+5:]
+	inv, _, err := s.OpenInvitation(context.Background(), secret)
+	if err != nil || inv.HashDigest == secret || inv.HashDigest != service.HashDigest(secret) {
+		t.Fatalf("stored invitation %+v, %v: only the digest may be stored", inv, err)
+	}
+}
+
+func TestMembershipEndDate(t *testing.T) {
+	fixed := now.AddDate(0, 3, 0)
+	invExpiry := now.AddDate(0, 1, 0)
+	tests := []struct {
+		name    string
+		role    func(*service.RoleInput)
+		roleExp *time.Time
+		wantEnd *time.Time
+	}{
+		{"invitation's roleExpiryDate wins", func(r *service.RoleInput) { r.DefaultExpiryDays = 10 }, &invExpiry, &invExpiry},
+		{"role's fixed date", func(r *service.RoleInput) { r.DefaultExpiryDate = &fixed }, nil, &fixed},
+		{"role's default days", func(r *service.RoleInput) { r.DefaultExpiryDays = 10 }, nil, ptr(now.AddDate(0, 0, 10))},
+		{"no end", func(r *service.RoleInput) {}, nil, nil},
+	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := newService(t)
+			in := wikiRole("role")
+			tc.role(&in)
+			role, err := s.CreateRole(context.Background(), root, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			expiry := now.Add(time.Hour)
+			res, err := s.Invite(context.Background(), root, service.InvitationInput{IntendedAuthority: "GUEST", Invites: []string{"x@example.org"},
+				RoleIDs: []int64{role.ID}, ExpiryDate: &expiry, RoleExpiryDate: tc.roleExp, SuppressSendingEmails: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			secret := res.URLs[0].InvitationURL[strings.Index(res.URLs[0].InvitationURL, "hash=")+5:]
+			person := &auth.Principal{Kind: auth.KindPerson, Person: &auth.Person{Sub: "s" + string(rune('a'+i)), Email: "x@example.org"}}
+			acc, err := s.Accept(context.Background(), person, secret, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := acc.UserRoles[0].EndDate
+			if (got == nil) != (tc.wantEnd == nil) || (got != nil && !got.Equal(*tc.wantEnd)) {
+				t.Fatalf("endDate = %v, want %v", got, tc.wantEnd)
+			}
+		})
+	}
+}
+
+func TestAcceptEnforcesEmailEquality(t *testing.T) {
+	s, q := newService(t)
+	in := wikiRole("Strict")
+	in.EnforceEmailEquality = true
+	role, _ := s.CreateRole(context.Background(), root, in)
+	expiry := now.Add(time.Hour)
+	res, err := s.Invite(context.Background(), root, service.InvitationInput{IntendedAuthority: "GUEST", Invites: []string{"x@example.org"},
+		RoleIDs: []int64{role.ID}, ExpiryDate: &expiry, SuppressSendingEmails: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := len(q.got)
+	secret := res.URLs[0].InvitationURL[strings.Index(res.URLs[0].InvitationURL, "hash=")+5:]
+	other := &auth.Principal{Kind: auth.KindPerson, Person: &auth.Person{Sub: "mallory", Email: "mallory@example.org"}}
+	if _, err := s.Accept(context.Background(), other, secret, 0); domain.KindOf(err) != domain.KindForbidden {
+		t.Fatalf("err = %v, want forbidden", err)
+	}
+	if len(q.got) != before {
+		t.Fatal("a refused acceptance sent deliveries")
+	}
+	if _, err := s.Store.GetUserBySub(context.Background(), "mallory"); !domain.IsNotFound(err) {
+		t.Fatalf("a refused acceptance created the user: %v", err)
+	}
+}
+
+func ptr(t time.Time) *time.Time { return &t }
