@@ -1,0 +1,72 @@
+package scimsp
+
+import (
+	"net/http"
+	"sync"
+	"time"
+
+	elimity "github.com/elimity-com/scim"
+)
+
+// Options configure authentication: exactly one of Basic (user and
+// password) or BearerToken.
+type Options struct {
+	BasicUser     string
+	BasicPassword string
+	BearerToken   string
+}
+
+// SP is an in-memory SCIM Service Provider. It is safe for concurrent use.
+type SP struct {
+	auth    authenticator
+	handler http.Handler
+
+	mu     sync.Mutex // guards users and groups together: deleting a user edits groups
+	users  map[string]*userRecord
+	groups map[string]*groupRecord
+	now    func() time.Time
+
+	log requestLog
+}
+
+// New returns an SP. It panics when Options do not configure exactly one
+// authentication method: that is a programming error in the caller.
+func New(opts Options) *SP {
+	auth, err := newAuthenticator(opts)
+	if err != nil {
+		panic("scimsp: " + err.Error())
+	}
+	sp := &SP{
+		auth:   auth,
+		users:  map[string]*userRecord{},
+		groups: map[string]*groupRecord{},
+		now:    func() time.Time { return time.Now().UTC().Truncate(time.Second) },
+	}
+	server, err := elimity.NewServer(&elimity.ServerArgs{
+		ServiceProviderConfig: serviceProviderConfig(auth),
+		ResourceTypes:         resourceTypes(sp),
+	})
+	if err != nil {
+		panic("scimsp: " + err.Error()) // only on missing arguments, which are constant here
+	}
+	sp.handler = sp.routes(server)
+	return sp
+}
+
+// Handler serves the SCIM endpoints under /v1 and GET /state. It may be
+// mounted below a prefix with http.StripPrefix; Location headers keep it.
+func (sp *SP) Handler() http.Handler { return sp.handler }
+
+// Reset forgets all users, groups and recorded requests. Ids are not
+// reused afterwards, so an id remembered from before never finds a new
+// resource.
+func (sp *SP) Reset() {
+	sp.mu.Lock()
+	sp.users = map[string]*userRecord{}
+	sp.groups = map[string]*groupRecord{}
+	sp.mu.Unlock()
+	sp.log.reset()
+}
+
+// Requests returns every SCIM request received so far, oldest first.
+func (sp *SP) Requests() []RecordedRequest { return sp.log.snapshot() }
