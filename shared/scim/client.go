@@ -160,10 +160,8 @@ func accepted(status int, ok []int) bool {
 
 // statusError builds the *Error of an unexpected status.
 func (c *Client) statusError(op string, resp *http.Response) error {
-	e := &Error{Op: op, Status: resp.StatusCode}
-	if resp.StatusCode >= 400 || resp.Header.Get("Retry-After") != "" {
-		e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), c.now())
-	}
+	e := &Error{Op: op, Status: resp.StatusCode,
+		RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), c.now())}
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	var body errorResponse
 	if json.Unmarshal(raw, &body) == nil {
