@@ -1,0 +1,52 @@
+package main
+
+import (
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatch"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatchactions"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssns"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssnssubscriptions"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+)
+
+// newQueueAlarms watches SCIM delivery: any dead letter needs an operator,
+// and an old message at the head of the work queue means an SP is stuck or
+// the provisioner is failing. Both notify the alarm topic.
+func newQueueAlarms(scope constructs.Construct, cfg StackConfig, queues scimQueues) awssns.Topic {
+	topic := awssns.NewTopic(scope, jsii.String("AlarmTopic"), &awssns.TopicProps{
+		DisplayName: jsii.String("invite alarms"),
+		EnforceSSL:  jsii.Bool(true),
+	})
+	if cfg.AlarmEmail != "" {
+		topic.AddSubscription(awssnssubscriptions.NewEmailSubscription(jsii.String(cfg.AlarmEmail), nil))
+	}
+	action := awscloudwatchactions.NewSnsAction(topic)
+	period := awscdk.Duration_Minutes(jsii.Number(1))
+
+	deadLetters := awscloudwatch.NewAlarm(scope, jsii.String("ScimDeadLettersAlarm"), &awscloudwatch.AlarmProps{
+		AlarmDescription: jsii.String("SCIM deliveries reached the dead-letter queue " + scimDeadLetterQueueName + "; inspect and redrive them."),
+		Metric: queues.DeadLetters.MetricApproximateNumberOfMessagesVisible(&awscloudwatch.MetricOptions{
+			Period: period, Statistic: jsii.String("Maximum"),
+		}),
+		Threshold:          jsii.Number(1),
+		EvaluationPeriods:  jsii.Number(1),
+		ComparisonOperator: awscloudwatch.ComparisonOperator_GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+		TreatMissingData:   awscloudwatch.TreatMissingData_NOT_BREACHING,
+	})
+	oldest := awscloudwatch.NewAlarm(scope, jsii.String("ScimQueueAgeAlarm"), &awscloudwatch.AlarmProps{
+		AlarmDescription: jsii.String("The oldest SCIM delivery in " + scimQueueName + " waits too long; an SP or the provisioner is failing."),
+		Metric: queues.Work.MetricApproximateAgeOfOldestMessage(&awscloudwatch.MetricOptions{
+			Period: period, Statistic: jsii.String("Maximum"),
+		}),
+		Threshold:          jsii.Number(float64(cfg.QueueAgeAlarmSeconds)),
+		EvaluationPeriods:  jsii.Number(1),
+		ComparisonOperator: awscloudwatch.ComparisonOperator_GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+		TreatMissingData:   awscloudwatch.TreatMissingData_NOT_BREACHING,
+	})
+	for _, alarm := range []awscloudwatch.Alarm{deadLetters, oldest} {
+		alarm.AddAlarmAction(action)
+		alarm.AddOkAction(action)
+	}
+	return topic
+}

@@ -1,0 +1,244 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// StackConfig is everything the stack takes from CDK context (cdk.json or
+// `-c key=value`). Values arrive as strings from the command line and as
+// JSON numbers or booleans from cdk.json, so every reader accepts both.
+type StackConfig struct {
+	// CodeDir holds build/<function>.zip; relative paths resolve against the
+	// infra directory, which is the working directory of the CDK app.
+	CodeDir string
+	// RequireFunctionCode makes a missing zip a synth error instead of a
+	// placeholder; deployments set it so a placeholder never reaches AWS.
+	RequireFunctionCode bool
+
+	DeletionProtection bool
+	LogRetentionDays   int
+	LogLevel           string
+
+	MaxReceiveCount      int
+	QueueAgeAlarmSeconds int
+	AlarmEmail           string
+
+	// ApplicationsConfig is the compacted JSON document, "{}" when no file
+	// was given; ApplicationsConfigPath is where it came from.
+	ApplicationsConfig     string
+	ApplicationsConfigPath string
+
+	// PublicBaseURL is empty when not given: the stack then uses the URL of
+	// its own HTTP API.
+	PublicBaseURL string
+	OIDCIssuer    string
+	OIDCAudience  string
+
+	MailDomain string
+	MailFrom   string
+
+	SPIDs []string
+
+	ThrottleRate  float64
+	ThrottleBurst float64
+}
+
+// Context keys, one per field of StackConfig.
+const (
+	ctxCodeDir              = "codeDir"
+	ctxRequireFunctionCode  = "requireFunctionCode"
+	ctxDeletionProtection   = "deletionProtection"
+	ctxLogRetentionDays     = "logRetentionDays"
+	ctxLogLevel             = "logLevel"
+	ctxMaxReceiveCount      = "maxReceiveCount"
+	ctxQueueAgeAlarmSeconds = "queueAgeAlarmSeconds"
+	ctxAlarmEmail           = "alarmEmail"
+	ctxApplicationsConfig   = "applicationsConfig"
+	ctxPublicBaseURL        = "publicBaseUrl"
+	ctxOIDCIssuer           = "oidcIssuer"
+	ctxOIDCAudience         = "oidcAudience"
+	ctxMailDomain           = "mailDomain"
+	ctxMailFrom             = "mailFrom"
+	ctxSPIDs                = "spIds"
+	ctxThrottleRate         = "throttleRate"
+	ctxThrottleBurst        = "throttleBurst"
+)
+
+// Defaults of the context keys that have one.
+const (
+	defaultCodeDir              = "../build"
+	defaultLogRetentionDays     = 30
+	defaultLogLevel             = "info"
+	defaultMaxReceiveCount      = 10
+	defaultQueueAgeAlarmSeconds = 300
+	defaultMailDomain           = "example.org"
+	defaultThrottleRate         = 50
+	defaultThrottleBurst        = 100
+)
+
+// ContextLookup returns the raw context value of key, nil when unset.
+type ContextLookup func(key string) any
+
+// spIDPattern keeps SP ids usable inside a secret name (invite/sp/<id>) and
+// an IAM resource pattern.
+var spIDPattern = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
+
+var logLevels = map[string]bool{"debug": true, "info": true, "warn": true, "error": true}
+
+// LoadStackConfig reads and validates every context key. All problems are
+// reported together so that an operator fixes them in one go.
+func LoadStackConfig(lookup ContextLookup) (StackConfig, error) {
+	r := contextReader{lookup: lookup}
+	cfg := StackConfig{
+		CodeDir:              r.str(ctxCodeDir, defaultCodeDir),
+		RequireFunctionCode:  r.boolean(ctxRequireFunctionCode, false),
+		DeletionProtection:   r.boolean(ctxDeletionProtection, true),
+		LogRetentionDays:     r.integer(ctxLogRetentionDays, defaultLogRetentionDays),
+		LogLevel:             strings.ToLower(r.str(ctxLogLevel, defaultLogLevel)),
+		MaxReceiveCount:      r.integer(ctxMaxReceiveCount, defaultMaxReceiveCount),
+		QueueAgeAlarmSeconds: r.integer(ctxQueueAgeAlarmSeconds, defaultQueueAgeAlarmSeconds),
+		AlarmEmail:           r.str(ctxAlarmEmail, ""),
+		PublicBaseURL:        strings.TrimRight(r.str(ctxPublicBaseURL, ""), "/"),
+		OIDCIssuer:           r.str(ctxOIDCIssuer, ""),
+		OIDCAudience:         r.str(ctxOIDCAudience, ""),
+		MailDomain:           r.str(ctxMailDomain, defaultMailDomain),
+		ThrottleRate:         r.number(ctxThrottleRate, defaultThrottleRate),
+		ThrottleBurst:        r.number(ctxThrottleBurst, defaultThrottleBurst),
+		SPIDs:                splitList(r.str(ctxSPIDs, "")),
+	}
+	cfg.MailFrom = r.str(ctxMailFrom, "noreply@"+cfg.MailDomain)
+	cfg.ApplicationsConfigPath = r.str(ctxApplicationsConfig, "")
+
+	if _, ok := logRetentions[cfg.LogRetentionDays]; !ok {
+		r.fail("%s: %d is not a CloudWatch Logs retention (use one of %s)", ctxLogRetentionDays, cfg.LogRetentionDays, retentionChoices())
+	}
+	if !logLevels[cfg.LogLevel] {
+		r.fail("%s: %q is not one of debug, info, warn, error", ctxLogLevel, cfg.LogLevel)
+	}
+	if cfg.MaxReceiveCount < 1 || cfg.MaxReceiveCount > 1000 {
+		r.fail("%s: %d is outside 1..1000", ctxMaxReceiveCount, cfg.MaxReceiveCount)
+	}
+	if cfg.QueueAgeAlarmSeconds < 60 {
+		r.fail("%s: %d is below 60 seconds, the metric's resolution", ctxQueueAgeAlarmSeconds, cfg.QueueAgeAlarmSeconds)
+	}
+	if cfg.ThrottleRate <= 0 || cfg.ThrottleBurst <= 0 {
+		r.fail("%s and %s must be positive", ctxThrottleRate, ctxThrottleBurst)
+	}
+	if cfg.AlarmEmail != "" && !strings.Contains(cfg.AlarmEmail, "@") {
+		r.fail("%s: %q is not an e-mail address", ctxAlarmEmail, cfg.AlarmEmail)
+	}
+	if !strings.Contains(cfg.MailFrom, "@") {
+		r.fail("%s: %q is not an e-mail address", ctxMailFrom, cfg.MailFrom)
+	}
+	if cfg.MailDomain == "" || strings.ContainsAny(cfg.MailDomain, "@/ ") {
+		r.fail("%s: %q is not a domain", ctxMailDomain, cfg.MailDomain)
+	}
+	if cfg.PublicBaseURL != "" && !strings.HasPrefix(cfg.PublicBaseURL, "https://") && !strings.HasPrefix(cfg.PublicBaseURL, "http://") {
+		r.fail("%s: %q is not an http(s) URL", ctxPublicBaseURL, cfg.PublicBaseURL)
+	}
+	seen := map[string]bool{}
+	for _, id := range cfg.SPIDs {
+		if !spIDPattern.MatchString(id) {
+			r.fail("%s: %q may hold only letters, digits, '.', '_' and '-'", ctxSPIDs, id)
+		}
+		if seen[id] {
+			r.fail("%s: %q is listed twice", ctxSPIDs, id)
+		}
+		seen[id] = true
+	}
+
+	doc, err := loadApplicationsConfig(cfg.ApplicationsConfigPath)
+	if err != nil {
+		r.fail("%s: %v", ctxApplicationsConfig, err)
+	}
+	cfg.ApplicationsConfig = doc
+
+	if len(r.problems) > 0 {
+		return StackConfig{}, fmt.Errorf("invalid CDK context:\n  - %s", strings.Join(r.problems, "\n  - "))
+	}
+	return cfg, nil
+}
+
+// contextReader converts raw context values and collects conversion errors.
+type contextReader struct {
+	lookup   ContextLookup
+	problems []string
+}
+
+func (r *contextReader) fail(format string, args ...any) {
+	r.problems = append(r.problems, fmt.Sprintf(format, args...))
+}
+
+func (r *contextReader) str(key, def string) string {
+	switch v := r.lookup(key).(type) {
+	case nil:
+		return def
+	case string:
+		return strings.TrimSpace(v)
+	default:
+		return strings.TrimSpace(fmt.Sprint(v))
+	}
+}
+
+func (r *contextReader) boolean(key string, def bool) bool {
+	switch v := r.lookup(key).(type) {
+	case nil:
+		return def
+	case bool:
+		return v
+	case string:
+		b, err := strconv.ParseBool(strings.TrimSpace(v))
+		if err != nil {
+			r.fail("%s: %q is not true or false", key, v)
+			return def
+		}
+		return b
+	default:
+		r.fail("%s: %v is not true or false", key, v)
+		return def
+	}
+}
+
+func (r *contextReader) number(key string, def float64) float64 {
+	switch v := r.lookup(key).(type) {
+	case nil:
+		return def
+	case float64:
+		return v
+	case int:
+		return float64(v)
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil {
+			r.fail("%s: %q is not a number", key, v)
+			return def
+		}
+		return f
+	default:
+		r.fail("%s: %v is not a number", key, v)
+		return def
+	}
+}
+
+func (r *contextReader) integer(key string, def int) int {
+	f := r.number(key, float64(def))
+	if f != float64(int(f)) {
+		r.fail("%s: %v is not a whole number", key, f)
+		return def
+	}
+	return int(f)
+}
+
+// splitList splits a comma-separated context value, dropping empty entries.
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}

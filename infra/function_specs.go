@@ -1,0 +1,127 @@
+package main
+
+// functionKind says how a function is invoked.
+type functionKind int
+
+const (
+	apiFunction functionKind = iota
+	queueConsumer
+	scheduledJob
+)
+
+// tableAccess is what a function may do with the table.
+type tableAccess int
+
+const (
+	tableReadOnly tableAccess = iota
+	tableReadWrite
+	// tableReadWriteByLeadingKey: reads everywhere, writes only to the
+	// partitions whose key starts with one of functionSpec.WritablePartitions.
+	tableReadWriteByLeadingKey
+)
+
+// Partition key prefixes that the background workers may write. They match
+// the key prefixes of shared/dynamo.
+const (
+	partitionSPLink   = "SPLINK#"
+	partitionDelivery = "DELIVERY#"
+	partitionAudit    = "AUDIT#"
+)
+
+// functionSpec is one directory under functions/: how it is invoked and
+// every capability it has. Environment and IAM grants are derived from it,
+// so a capability missing here is neither configured nor permitted.
+type functionSpec struct {
+	Name           string
+	Kind           functionKind
+	TimeoutSeconds int
+	MemoryMB       int
+
+	Table              tableAccess
+	WritablePartitions []string
+
+	SendsToQueue        bool // SCIM_QUEUE_URL and sqs:SendMessage on the work queue
+	SendsToDeadLetters  bool // SCIM_DLQ_URL and sqs:SendMessage on the DLQ
+	SendsMail           bool // MAIL_FROM, SES_CONFIGURATION_SET and ses:SendEmail
+	ReadsMachineCallers bool // MACHINE_CALLERS_SECRET_ARN and read of that secret
+	ReadsSPSecrets      bool // secretsmanager:GetSecretValue on invite/sp/*
+	NeedsApplications   bool // APPLICATIONS_CONFIG
+	NeedsPublicURL      bool // PUBLIC_BASE_URL, for links in e-mails and responses
+
+	// Routes are HTTP API path prefixes; each gets ANY on the prefix and on
+	// prefix/{proxy+}.
+	Routes []string
+	// Schedule is an EventBridge schedule expression for scheduled jobs.
+	Schedule string
+}
+
+const (
+	apiTimeoutSeconds         = 10
+	provisionerTimeoutSeconds = 60
+	defaultMemoryMB           = 256
+)
+
+// functionSpecs lists every function of the service.
+var functionSpecs = []functionSpec{
+	{
+		Name: "users", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
+		Table: tableReadWrite, SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
+		NeedsApplications: true, NeedsPublicURL: true,
+		Routes: []string{"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles"},
+	},
+	{
+		Name: "roles", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
+		Table: tableReadWrite, SendsToQueue: true, ReadsMachineCallers: true,
+		NeedsApplications: true,
+		Routes:            []string{"/api/v1/roles", "/api/internal/roles", "/api/external/v1/roles", "/api/external/v1/internal/invite/roles"},
+	},
+	{
+		Name: "invitations", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
+		Table: tableReadWrite, SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
+		NeedsApplications: true, NeedsPublicURL: true,
+		Routes: []string{"/api/v1/invitations", "/api/internal/invitations", "/api/external/v1/invitations", "/api/external/v1/internal/invite/invitations"},
+	},
+	{
+		Name: "crm", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
+		Table: tableReadWrite, SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
+		NeedsApplications: true, NeedsPublicURL: true,
+		Routes: []string{"/crm", "/api/profile", "/api/external/v1/invite/crm"},
+	},
+	{
+		Name: "tokens", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
+		Table:  tableReadWrite,
+		Routes: []string{"/api/v1/tokens", "/api/v1/user_roles_audit"},
+	},
+	{
+		Name: "system", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
+		Table: tableReadWrite, SendsToQueue: true, SendsMail: true,
+		NeedsApplications: true, NeedsPublicURL: true,
+		Routes: []string{"/api/v1/system", "/api/v1/manage", "/api/docs", "/health"},
+	},
+	{
+		Name: "provisioner", Kind: queueConsumer, TimeoutSeconds: provisionerTimeoutSeconds, MemoryMB: defaultMemoryMB,
+		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionSPLink, partitionDelivery, partitionAudit},
+		SendsToDeadLetters: true, ReadsSPSecrets: true, NeedsApplications: true,
+	},
+	{
+		// Hourly: ends expired user-roles, notifies users and queues SCIM updates.
+		Name: "expiry", Kind: scheduledJob, TimeoutSeconds: 300, MemoryMB: defaultMemoryMB,
+		Table: tableReadWrite, SendsToQueue: true, SendsMail: true,
+		NeedsApplications: true, NeedsPublicURL: true,
+		Schedule: "rate(1 hour)",
+	},
+	{
+		// Daily: removes expired invitations and tokens.
+		Name: "cleanup", Kind: scheduledJob, TimeoutSeconds: 300, MemoryMB: defaultMemoryMB,
+		Table:    tableReadWrite,
+		Schedule: "cron(0 3 * * ? *)",
+	},
+	{
+		// Every minute: re-queues outbox deliveries whose send did not happen.
+		// The timeout stays below the interval so that runs do not overlap.
+		Name: "outbox-sweep", Kind: scheduledJob, TimeoutSeconds: 50, MemoryMB: defaultMemoryMB,
+		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionDelivery},
+		SendsToQueue: true,
+		Schedule:     "rate(1 minute)",
+	},
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+)
+
+// Secret names. SP credentials live under one prefix so that the
+// provisioner's permission is a single pattern that also covers SPs added
+// by operators after the deployment.
+const (
+	machineCallersSecretName = "invite/machine-callers"
+	spSecretPrefix           = "invite/sp/"
+)
+
+// serviceSecrets are created with generated placeholder values: the template
+// never holds a secret, and operators put the real values in after deploy.
+type serviceSecrets struct {
+	MachineCallers awssecretsmanager.Secret
+	SPs            map[string]awssecretsmanager.Secret
+	// SPArnPattern matches every invite/sp/* secret; Secrets Manager appends
+	// a random suffix to secret ARNs, which the trailing * covers.
+	SPArnPattern *string
+}
+
+func newSecrets(scope constructs.Construct, cfg StackConfig) serviceSecrets {
+	secrets := serviceSecrets{
+		MachineCallers: placeholderSecret(scope, "MachineCallersSecret", machineCallersSecretName,
+			"Credentials of machine callers of the invite API; replace the generated value after deployment.", cfg),
+		SPs: map[string]awssecretsmanager.Secret{},
+	}
+	for _, id := range cfg.SPIDs {
+		secrets.SPs[id] = placeholderSecret(scope, "SpSecret-"+id, spSecretPrefix+id,
+			"SCIM credentials of SP "+id+"; replace the generated value after deployment.", cfg)
+	}
+	secrets.SPArnPattern = awscdk.Stack_Of(scope).FormatArn(&awscdk.ArnComponents{
+		Service:      jsii.String("secretsmanager"),
+		Resource:     jsii.String("secret"),
+		ResourceName: jsii.String(spSecretPrefix + "*"),
+		ArnFormat:    awscdk.ArnFormat_COLON_RESOURCE_NAME,
+	})
+	return secrets
+}
+
+func placeholderSecret(scope constructs.Construct, id, name, description string, cfg StackConfig) awssecretsmanager.Secret {
+	return awssecretsmanager.NewSecret(scope, jsii.String(id), &awssecretsmanager.SecretProps{
+		SecretName:  jsii.String(name),
+		Description: jsii.String(description),
+		GenerateSecretString: &awssecretsmanager.SecretStringGenerator{
+			PasswordLength:     jsii.Number(40),
+			ExcludePunctuation: jsii.Bool(true),
+		},
+		RemovalPolicy: dataRemovalPolicy(cfg),
+	})
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslambdaeventsources"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+)
+
+// InviteStackProps configures the stack.
+type InviteStackProps struct {
+	awscdk.StackProps
+	Config StackConfig
+}
+
+// provisionerBatchSize is the most a FIFO event source accepts.
+const provisionerBatchSize = 10
+
+// NewInviteStack creates the whole service: table, SCIM queues and alarms,
+// mail, secrets, the functions, their HTTP routes and schedules.
+func NewInviteStack(scope constructs.Construct, id string, props *InviteStackProps) (awscdk.Stack, error) {
+	stack := awscdk.NewStack(scope, jsii.String(id), &props.StackProps)
+	cfg := props.Config
+
+	table := newTable(stack, cfg)
+	queues := newSCIMQueues(stack, cfg, consumerTimeoutSeconds())
+	alarmTopic := newQueueAlarms(stack, cfg, queues)
+	api := newHTTPAPI(stack, cfg)
+
+	publicBaseURL := api.ApiEndpoint()
+	if cfg.PublicBaseURL != "" {
+		publicBaseURL = jsii.String(cfg.PublicBaseURL)
+	}
+	res := serviceResources{
+		Table: tableRefs{
+			Name:       table.TableName(),
+			Arn:        table.TableArn(),
+			IndexesArn: jsii.String(*table.TableArn() + "/index/*"),
+		},
+		Queues:        queues,
+		Mail:          newMail(stack, cfg),
+		Secrets:       newSecrets(stack, cfg),
+		PublicBaseURL: publicBaseURL,
+	}
+
+	for _, spec := range functionSpecs {
+		fn, err := newServiceFunction(stack, spec, cfg, res)
+		if err != nil {
+			return nil, err
+		}
+		addFunctionRoutes(api, fn)
+		addSchedule(stack, fn)
+		if spec.Kind == queueConsumer {
+			// The event source also grants the consumer (and only it) the
+			// receive, delete and visibility actions on the work queue.
+			fn.Function.AddEventSource(awslambdaeventsources.NewSqsEventSource(queues.Work, &awslambdaeventsources.SqsEventSourceProps{
+				BatchSize:               jsii.Number(provisionerBatchSize),
+				ReportBatchItemFailures: jsii.Bool(true),
+			}))
+		}
+	}
+
+	if cfg.OIDCIssuer == "" || cfg.OIDCAudience == "" {
+		awscdk.Annotations_Of(stack).AddWarningV2(jsii.String("invite:oidcUnset"), jsii.String(
+			"context oidcIssuer or oidcAudience is not set: the API will reject every user token"))
+	}
+
+	output(stack, "ApiUrl", api.ApiEndpoint(), "Base URL of the HTTP API")
+	output(stack, "TableName", table.TableName(), "DynamoDB table of the service")
+	output(stack, "ScimQueueUrl", queues.Work.QueueUrl(), "FIFO queue of SCIM deliveries")
+	output(stack, "ScimDeadLetterQueueUrl", queues.DeadLetters.QueueUrl(), "Dead letters of SCIM deliveries")
+	output(stack, "AlarmTopicArn", alarmTopic.TopicArn(), "SNS topic of the operational alarms")
+	output(stack, "MachineCallersSecretArn", res.Secrets.MachineCallers.SecretArn(), "Put the machine callers' credentials here")
+	return stack, nil
+}
+
+// consumerTimeoutSeconds is the timeout of the queue consumer, from which
+// the work queue's visibility timeout is derived.
+func consumerTimeoutSeconds() int {
+	for _, spec := range functionSpecs {
+		if spec.Kind == queueConsumer {
+			return spec.TimeoutSeconds
+		}
+	}
+	return provisionerTimeoutSeconds
+}
+
+func output(stack awscdk.Stack, id string, value *string, description string) {
+	awscdk.NewCfnOutput(stack, jsii.String(id), &awscdk.CfnOutputProps{
+		Value:       value,
+		Description: jsii.String(description),
+	})
+}
