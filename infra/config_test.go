@@ -1,0 +1,203 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+)
+
+func lookupFrom(values map[string]any) ContextLookup {
+	return func(key string) any { return values[key] }
+}
+
+func TestStackConfigDefaults(t *testing.T) {
+	cfg, err := LoadStackConfig(lookupFrom(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := StackConfig{
+		CodeDir:              "../build",
+		DeletionProtection:   true,
+		LogRetentionDays:     30,
+		LogLevel:             "info",
+		MaxReceiveCount:      10,
+		QueueAgeAlarmSeconds: 300,
+		ApplicationsConfig:   "{}",
+		MailDomain:           "example.org",
+		MailFrom:             "noreply@example.org",
+		ThrottleRate:         50,
+		ThrottleBurst:        100,
+	}
+	if !reflect.DeepEqual(cfg, want) {
+		t.Errorf("defaults\n  got  %+v\n  want %+v", cfg, want)
+	}
+}
+
+// TestStackConfigAcceptsCLIAndJSONForms: `-c key=value` gives strings,
+// cdk.json gives numbers and booleans; both mean the same.
+func TestStackConfigAcceptsCLIAndJSONForms(t *testing.T) {
+	forms := []map[string]any{
+		{"deletionProtection": "false", "maxReceiveCount": "3", "throttleRate": "12.5", "spIds": "a, b,,c", "mailDomain": "x.edu"},
+		{"deletionProtection": false, "maxReceiveCount": float64(3), "throttleRate": 12.5, "spIds": "a,b,c", "mailDomain": "x.edu"},
+	}
+	for _, form := range forms {
+		cfg, err := LoadStackConfig(lookupFrom(form))
+		if err != nil {
+			t.Fatalf("%v: %v", form, err)
+		}
+		if cfg.DeletionProtection || cfg.MaxReceiveCount != 3 || cfg.ThrottleRate != 12.5 ||
+			!reflect.DeepEqual(cfg.SPIDs, []string{"a", "b", "c"}) || cfg.MailFrom != "noreply@x.edu" {
+			t.Errorf("%v read as %+v", form, cfg)
+		}
+	}
+}
+
+func TestStackConfigRejectsBadValues(t *testing.T) {
+	cases := []struct {
+		key   string
+		value any
+		want  string
+	}{
+		{"logRetentionDays", "31", "not a CloudWatch Logs retention"},
+		{"maxReceiveCount", "0", "outside 1..1000"},
+		{"maxReceiveCount", "ten", "not a number"},
+		{"maxReceiveCount", "2.5", "not a whole number"},
+		{"deletionProtection", "maybe", "not true or false"},
+		{"queueAgeAlarmSeconds", "10", "below 60 seconds"},
+		{"throttleBurst", "-1", "must be positive"},
+		{"logLevel", "verbose", "not one of"},
+		{"alarmEmail", "ops", "not an e-mail address"},
+		{"mailFrom", "noreply", "not an e-mail address"},
+		{"publicBaseUrl", "invite.example.org", "not an http(s) URL"},
+		{"spIds", "good,bad id", `"bad id" may hold only`},
+		{"spIds", "a,a", "listed twice"},
+		{"applicationsConfig", "/does/not/exist.json", "read /does/not/exist.json"},
+	}
+	for _, c := range cases {
+		t.Run(c.key+"="+fmt.Sprint(c.value), func(t *testing.T) {
+			_, err := LoadStackConfig(lookupFrom(map[string]any{c.key: c.value}))
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.key) {
+				t.Errorf("error = %v, want it to name %s and say %q", err, c.key, c.want)
+			}
+		})
+	}
+}
+
+func TestStackConfigReportsAllProblemsAtOnce(t *testing.T) {
+	_, err := LoadStackConfig(lookupFrom(map[string]any{"maxReceiveCount": "0", "logLevel": "loud"}))
+	if err == nil || !strings.Contains(err.Error(), "maxReceiveCount") || !strings.Contains(err.Error(), "logLevel") {
+		t.Errorf("error = %v, want both problems", err)
+	}
+}
+
+func TestApplicationsConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cases := []struct {
+		name, content, want, wantErr string
+	}{
+		{"valid", "{\n  \"applications\": [],\n  \"provisionings\": [{\"id\": \"sp\", \"auth\": {\"password\": \"secretsmanager:invite/sp/sp#password\", \"token\": \"env:SP_TOKEN\"}}]\n}\n",
+			`{"applications":[],"provisionings":[{"id":"sp","auth":{"password":"secretsmanager:invite/sp/sp#password","token":"env:SP_TOKEN"}}]}`, ""},
+		{"invalid", `{"applications": [`, "", "is not valid JSON"},
+		{"array", `[]`, "", "must hold a JSON object"},
+		{"literal-secret", `{"provisionings": [{"auth": {"method": "basic", "password": "hunter2"}}]}`, "", "secret values instead of references (secretsmanager:<name>[#key] or env:<VAR>) at .provisionings[0].auth.password"},
+		{"too-big", `{"applications": [{"name": "` + strings.Repeat("x", maxApplicationsConfigBytes) + `"}]}`, "", "fit into the Lambda environment"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := write(c.name+".json", c.content)
+			cfg, err := LoadStackConfig(lookupFrom(map[string]any{"applicationsConfig": path}))
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) || !strings.Contains(err.Error(), path) {
+					t.Fatalf("error = %v, want one naming %s and saying %q", err, path, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.ApplicationsConfig != c.want {
+				t.Errorf("document = %s\nwant       %s", cfg.ApplicationsConfig, c.want)
+			}
+		})
+	}
+}
+
+// TestBuildFailsOnInvalidContext: the app stops before synthesizing, with
+// the reason, instead of deploying a broken configuration.
+func TestBuildFailsOnInvalidContext(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "apps.json")
+	if err := os.WriteFile(bad, []byte("not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	app := awscdk.NewApp(&awscdk.AppProps{Context: &map[string]any{"applicationsConfig": bad}})
+	err := build(app)
+	if err == nil || !strings.Contains(err.Error(), "is not valid JSON") {
+		t.Errorf("build error = %v, want invalid JSON", err)
+	}
+	if children := len(*app.Node().Children()); children != 0 {
+		t.Errorf("app has %d children after a failed build, want none", children)
+	}
+}
+
+func TestDeploymentsRequireTheFunctionCode(t *testing.T) {
+	cfg, err := LoadStackConfig(lookupFrom(map[string]any{"codeDir": t.TempDir(), "requireFunctionCode": "true"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewInviteStack(awscdk.NewApp(nil), stackName, &InviteStackProps{Config: cfg})
+	if err == nil || !strings.Contains(err.Error(), "users.zip is missing: run 'make build'") {
+		t.Errorf("error = %v, want the missing zip named", err)
+	}
+}
+
+func TestResolveFunctionCode(t *testing.T) {
+	dir := t.TempDir()
+	zip := filepath.Join(dir, "roles.zip")
+	if err := os.WriteFile(zip, []byte("zip"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "users.zip"), 0o755); err != nil { // a directory is not a zip
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name     string
+		required bool
+		want     functionCode
+		wantErr  bool
+	}{
+		{"roles", false, functionCode{Path: zip}, false},
+		{"roles", true, functionCode{Path: zip}, false},
+		{"users", false, functionCode{Path: placeholderDir, Placeholder: true}, false},
+		{"crm", false, functionCode{Path: placeholderDir, Placeholder: true}, false},
+		{"crm", true, functionCode{}, true},
+	}
+	for _, c := range cases {
+		got, err := resolveFunctionCode(dir, c.name, c.required)
+		if (err != nil) != c.wantErr || got != c.want {
+			t.Errorf("%s required=%v: got %+v, %v", c.name, c.required, got, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(placeholderDir, "bootstrap")); err != nil {
+		t.Errorf("placeholder bootstrap missing: %v", err)
+	}
+}
+
+func TestPascalCase(t *testing.T) {
+	for in, want := range map[string]string{"outbox-sweep": "OutboxSweep", "users": "Users", "a_b-c": "ABC"} {
+		if got := pascalCase(in); got != want {
+			t.Errorf("pascalCase(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

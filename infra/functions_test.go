@@ -1,0 +1,232 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
+	"github.com/aws/jsii-runtime-go"
+)
+
+// expectedFunctionNames are the directories under functions/.
+var expectedFunctionNames = []string{
+	"users", "roles", "invitations", "crm", "tokens", "system",
+	"provisioner", "expiry", "cleanup", "outbox-sweep",
+}
+
+var apiFunctionNames = map[string]bool{"users": true, "roles": true, "invitations": true, "crm": true, "tokens": true, "system": true}
+
+func TestOneFunctionPerDirectory(t *testing.T) {
+	s := defaultScenario.synth(t)
+	expect(t, func() {
+		s.template.ResourceCountIs(jsii.String("AWS::Lambda::Function"), jsii.Number(len(expectedFunctionNames)))
+	})
+	for _, name := range expectedFunctionNames {
+		s.functionID(t, name) // fails unless exactly one function carries the name
+	}
+}
+
+func TestFunctionRuntimeAndLimits(t *testing.T) {
+	s := defaultScenario.synth(t)
+	timeouts := map[string]float64{"provisioner": 60, "expiry": 300, "cleanup": 300, "outbox-sweep": 50}
+	for _, name := range expectedFunctionNames {
+		t.Run(name, func(t *testing.T) {
+			fn := s.function(t, name)
+			want := map[string]any{
+				"Runtime":       "provided.al2023",
+				"Architectures": []any{"arm64"},
+				"Handler":       "bootstrap",
+				"MemorySize":    float64(256),
+			}
+			for k, v := range want {
+				if fmt.Sprint(fn[k]) != fmt.Sprint(v) {
+					t.Errorf("%s = %v, want %v", k, fn[k], v)
+				}
+			}
+			wantTimeout := float64(10)
+			if tmo, ok := timeouts[name]; ok {
+				wantTimeout = tmo
+			}
+			if fn["Timeout"] != wantTimeout {
+				t.Errorf("Timeout = %v, want %v", fn["Timeout"], wantTimeout)
+			}
+		})
+	}
+}
+
+// TestFunctionEnvironment checks that each function gets exactly the
+// variables its work needs, with the values of the context.
+func TestFunctionEnvironment(t *testing.T) {
+	common := []string{"TABLE_NAME", "LOG_LEVEL"}
+	oidc := []string{"OIDC_ISSUER", "OIDC_AUDIENCE"}
+	mail := []string{"MAIL_FROM", "SES_CONFIGURATION_SET"}
+	want := map[string][]string{
+		"users":        join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
+		"roles":        join(common, oidc, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "MACHINE_CALLERS_SECRET_ARN"}),
+		"invitations":  join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
+		"crm":          join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
+		"tokens":       join(common, oidc),
+		"system":       join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL"}),
+		"provisioner":  join(common, []string{"SCIM_DLQ_URL", "APPLICATIONS_CONFIG"}),
+		"expiry":       join(common, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL"}),
+		"cleanup":      common,
+		"outbox-sweep": join(common, []string{"SCIM_QUEUE_URL"}),
+	}
+	bothScenarios(t, func(t *testing.T, s *scenario) {
+		for _, name := range expectedFunctionNames {
+			env := s.environment(t, name)
+			got := make([]string, 0, len(env))
+			for k := range env {
+				got = append(got, k)
+			}
+			sort.Strings(got)
+			w := append([]string(nil), want[name]...)
+			sort.Strings(w)
+			if strings.Join(got, ",") != strings.Join(w, ",") {
+				t.Errorf("%s environment\n  got  %v\n  want %v", name, got, w)
+			}
+		}
+	})
+}
+
+func TestEnvironmentReferencesTheStackResources(t *testing.T) {
+	s := defaultScenario.synth(t)
+	table := s.logicalID(t, "AWS::DynamoDB::Table", "TimeToLiveSpecification", map[string]any{"AttributeName": "ttl", "Enabled": true})
+	queue := s.logicalID(t, "AWS::SQS::Queue", "QueueName", scimQueueName)
+	dlq := s.logicalID(t, "AWS::SQS::Queue", "QueueName", scimDeadLetterQueueName)
+	secret := s.logicalID(t, "AWS::SecretsManager::Secret", "Name", machineCallersSecretName)
+	api := s.onlyID(t, "AWS::ApiGatewayV2::Api")
+	configSet := s.onlyID(t, "AWS::SES::ConfigurationSet")
+
+	users := s.environment(t, "users")
+	checks := []struct {
+		name string
+		env  map[string]any
+		key  string
+		want any
+	}{
+		{"users", users, "TABLE_NAME", map[string]any{"Ref": table}},
+		{"users", users, "SCIM_QUEUE_URL", map[string]any{"Ref": queue}},
+		{"users", users, "MACHINE_CALLERS_SECRET_ARN", map[string]any{"Ref": secret}},
+		{"users", users, "SES_CONFIGURATION_SET", map[string]any{"Ref": configSet}},
+		{"users", users, "MAIL_FROM", "noreply@example.org"},
+		{"users", users, "LOG_LEVEL", "info"},
+		{"users", users, "APPLICATIONS_CONFIG", "{}"},
+		// Without publicBaseUrl, links point at the API itself.
+		{"users", users, "PUBLIC_BASE_URL", map[string]any{"Fn::GetAtt": []any{api, "ApiEndpoint"}}},
+		{"provisioner", s.environment(t, "provisioner"), "SCIM_DLQ_URL", map[string]any{"Ref": dlq}},
+	}
+	for _, c := range checks {
+		if fmt.Sprint(c.env[c.key]) != fmt.Sprint(c.want) {
+			t.Errorf("%s %s = %v, want %v", c.name, c.key, c.env[c.key], c.want)
+		}
+	}
+}
+
+func TestEnvironmentTakesContextValues(t *testing.T) {
+	s := customScenario.synth(t)
+	compact := `{"applications":[{"manageId":"app-1","manageType":"SAML20_SP","name":"Wiki","landingPage":"https://wiki.example.org","provisionings":["sp-a"]}],"provisionings":[{"id":"sp-a","name":"Wiki SCIM","baseUrl":"https://scim.example.org","auth":{"method":"bearer","token":"secretsmanager:invite/sp/sp-a"}}]}`
+	invitations := s.environment(t, "invitations")
+	want := map[string]string{
+		"APPLICATIONS_CONFIG": compact,
+		"PUBLIC_BASE_URL":     "https://invite.example.edu",
+		"OIDC_ISSUER":         "https://login.example.edu",
+		"OIDC_AUDIENCE":       "invite-api",
+		"MAIL_FROM":           "guests@mail.example.edu",
+		"LOG_LEVEL":           "debug",
+	}
+	for k, v := range want {
+		if invitations[k] != v {
+			t.Errorf("invitations %s = %v, want %v", k, invitations[k], v)
+		}
+	}
+	if got := s.environment(t, "provisioner")["APPLICATIONS_CONFIG"]; got != compact {
+		t.Errorf("provisioner APPLICATIONS_CONFIG = %v", got)
+	}
+}
+
+func TestEachFunctionLogsToItsOwnGroupWithRetention(t *testing.T) {
+	bothScenarios(t, func(t *testing.T, s *scenario) {
+		wantDays := map[string]float64{"default": 30, "custom": 90}[s.name]
+		wantPolicy := map[string]string{"default": "Retain", "custom": "Delete"}[s.name]
+		groups := s.resources("AWS::Logs::LogGroup")
+		seen := map[string]string{}
+		for _, name := range expectedFunctionNames {
+			id := refID(s.function(t, name)["LoggingConfig"].(map[string]any)["LogGroup"])
+			group, ok := groups[id]
+			if !ok {
+				t.Fatalf("%s logs to %q, which is not a log group of the stack", name, id)
+			}
+			if other, dup := seen[id]; dup {
+				t.Errorf("%s and %s share log group %s", name, other, id)
+			}
+			seen[id] = name
+			if got := properties(group)["RetentionInDays"]; got != wantDays {
+				t.Errorf("%s log retention = %v, want %v", name, got, wantDays)
+			}
+			if got := group["DeletionPolicy"]; got != wantPolicy {
+				t.Errorf("%s log group DeletionPolicy = %v, want %v", name, got, wantPolicy)
+			}
+		}
+	})
+}
+
+// TestCodeComesFromTheZipsOrThePlaceholder: with zips, each function has its
+// own asset; without, all share the placeholder and synth warns per function.
+func TestCodeComesFromTheZipsOrThePlaceholder(t *testing.T) {
+	keys := func(s *scenario) map[string]bool {
+		out := map[string]bool{}
+		for _, name := range expectedFunctionNames {
+			out[fmt.Sprint(s.function(t, name)["Code"].(map[string]any)["S3Key"])] = true
+		}
+		return out
+	}
+	placeholder := assertions.Match_StringLikeRegexp(jsii.String("placeholder code"))
+
+	def := defaultScenario.synth(t)
+	if got := len(keys(def)); got != len(expectedFunctionNames) {
+		t.Errorf("default: %d distinct code assets, want one per function", got)
+	}
+	if found := assertions.Annotations_FromStack(def.stack).FindWarning(jsii.String("*"), placeholder); len(*found) != 0 {
+		t.Errorf("default: %d placeholder warnings, want none", len(*found))
+	}
+
+	custom := customScenario.synth(t)
+	if got := len(keys(custom)); got != 1 {
+		t.Errorf("custom: %d distinct code assets, want the one placeholder", got)
+	}
+	found := assertions.Annotations_FromStack(custom.stack).FindWarning(jsii.String("*"), placeholder)
+	if len(*found) != len(expectedFunctionNames) {
+		t.Errorf("custom: %d placeholder warnings, want one per function", len(*found))
+	}
+}
+
+func (s *scenario) environment(t *testing.T, name string) map[string]any {
+	t.Helper()
+	env, _ := s.function(t, name)["Environment"].(map[string]any)
+	vars, _ := env["Variables"].(map[string]any)
+	return vars
+}
+
+// onlyID returns the logical id of the only resource of typ.
+func (s *scenario) onlyID(t *testing.T, typ string) string {
+	t.Helper()
+	res := s.resources(typ)
+	if len(res) != 1 {
+		t.Fatalf("want one %s, found %d", typ, len(res))
+	}
+	for id := range res {
+		return id
+	}
+	return ""
+}
+
+func join(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}

@@ -1,0 +1,379 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
+	"github.com/aws/jsii-runtime-go"
+)
+
+// The expectations below are written out by hand rather than derived from
+// functionSpecs, so that a change of a spec that widens a function's
+// permissions fails here until the test is changed on purpose.
+
+var (
+	wantTableReads   = []string{"dynamodb:GetItem", "dynamodb:Query", "dynamodb:BatchGetItem", "dynamodb:ConditionCheckItem"}
+	wantTableWrites  = []string{"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"}
+	wantQueueConsume = []string{"sqs:ReceiveMessage", "sqs:ChangeMessageVisibility", "sqs:GetQueueUrl", "sqs:DeleteMessage", "sqs:GetQueueAttributes"}
+)
+
+// grantSet is a set of "action on resource-label" strings.
+type grantSet map[string]bool
+
+func grants(actions []string, labels ...string) grantSet {
+	g := grantSet{}
+	for _, a := range actions {
+		for _, l := range labels {
+			g[a+" on "+l] = true
+		}
+	}
+	return g
+}
+
+func union(sets ...grantSet) grantSet {
+	out := grantSet{}
+	for _, s := range sets {
+		for k := range s {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+func (g grantSet) sorted() []string {
+	out := make([]string, 0, len(g))
+	for k := range g {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Resource labels used by classifyResource.
+const (
+	lTable          = "table"
+	lIndexes        = "table-indexes"
+	lQueue          = "scim-queue"
+	lDLQ            = "scim-dlq"
+	lOwnLogs        = "own-log-group"
+	lSESIdentity    = "ses-identity"
+	lSESConfigSet   = "ses-configuration-set"
+	lMachineCallers = "machine-callers-secret"
+	lSPSecrets      = "invite/sp/* secrets"
+)
+
+func leadingKeys(prefixes ...string) string {
+	return lTable + " if LeadingKeys in " + strings.Join(prefixes, ",")
+}
+
+var (
+	logsWrite       = grants([]string{"logs:CreateLogStream", "logs:PutLogEvents"}, lOwnLogs)
+	tableRead       = grants(wantTableReads, lTable, lIndexes)
+	tableWrite      = grants(wantTableWrites, lTable)
+	queueSend       = grants([]string{"sqs:SendMessage"}, lQueue)
+	deadLetterSend  = grants([]string{"sqs:SendMessage"}, lDLQ)
+	queueConsume    = grants(wantQueueConsume, lQueue)
+	mailSend        = grants([]string{"ses:SendEmail"}, lSESIdentity, lSESConfigSet)
+	machineCallers  = grants([]string{"secretsmanager:GetSecretValue"}, lMachineCallers)
+	spSecrets       = grants([]string{"secretsmanager:GetSecretValue"}, lSPSecrets)
+	provisionerKeys = grants(wantTableWrites, leadingKeys("SPLINK#*", "DELIVERY#*", "AUDIT#*"))
+	outboxKeys      = grants(wantTableWrites, leadingKeys("DELIVERY#*"))
+)
+
+var expectedGrants = map[string]grantSet{
+	"users":        union(logsWrite, tableRead, tableWrite, queueSend, mailSend, machineCallers),
+	"roles":        union(logsWrite, tableRead, tableWrite, queueSend, machineCallers),
+	"invitations":  union(logsWrite, tableRead, tableWrite, queueSend, mailSend, machineCallers),
+	"crm":          union(logsWrite, tableRead, tableWrite, queueSend, mailSend, machineCallers),
+	"tokens":       union(logsWrite, tableRead, tableWrite),
+	"system":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
+	"provisioner":  union(logsWrite, tableRead, provisionerKeys, queueConsume, deadLetterSend, spSecrets),
+	"expiry":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
+	"cleanup":      union(logsWrite, tableRead, tableWrite),
+	"outbox-sweep": union(logsWrite, tableRead, outboxKeys, queueSend),
+}
+
+// TestEachFunctionHasExactlyItsGrants compares every allowed action and
+// resource of each function's role with the list above: a function may do
+// what it needs and nothing else.
+func TestEachFunctionHasExactlyItsGrants(t *testing.T) {
+	bothScenarios(t, func(t *testing.T, s *scenario) {
+		for _, name := range expectedFunctionNames {
+			t.Run(name, func(t *testing.T) {
+				got := s.functionGrants(t, name)
+				want := expectedGrants[name]
+				var extra, missing []string
+				for _, g := range got.sorted() {
+					if !want[g] {
+						extra = append(extra, g)
+					}
+				}
+				for _, g := range want.sorted() {
+					if !got[g] {
+						missing = append(missing, g)
+					}
+				}
+				if len(extra) > 0 || len(missing) > 0 {
+					t.Errorf("grants of %s differ\n  not expected: %v\n  missing: %v", name, extra, missing)
+				}
+			})
+		}
+	})
+}
+
+func TestNoAPIFunctionConsumesTheQueueOrReadsSPSecrets(t *testing.T) {
+	s := defaultScenario.synth(t)
+	for _, name := range []string{"users", "roles", "invitations", "crm", "tokens", "system"} {
+		got := s.functionGrants(t, name)
+		for g := range got {
+			for _, forbidden := range []string{"sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:ChangeMessageVisibility", lSPSecrets, lDLQ} {
+				if strings.Contains(g, forbidden) {
+					t.Errorf("API function %s may %s", name, g)
+				}
+			}
+		}
+	}
+}
+
+func TestTokensHasNoQueueMailOrSecretAccess(t *testing.T) {
+	s := defaultScenario.synth(t)
+	for g := range s.functionGrants(t, "tokens") {
+		if strings.HasPrefix(g, "sqs:") || strings.HasPrefix(g, "ses:") || strings.HasPrefix(g, "secretsmanager:") {
+			t.Errorf("tokens may %s", g)
+		}
+	}
+}
+
+func TestOnlyTheProvisionerReadsSPSecrets(t *testing.T) {
+	s := customScenario.synth(t)
+	var readers []string
+	for _, name := range expectedFunctionNames {
+		for g := range s.functionGrants(t, name) {
+			if strings.HasSuffix(g, " on "+lSPSecrets) || strings.Contains(g, "sp-secret:") {
+				readers = append(readers, name)
+				break
+			}
+		}
+	}
+	if len(readers) != 1 || readers[0] != "provisioner" {
+		t.Errorf("functions reading SP secrets: %v, want only provisioner", readers)
+	}
+}
+
+// TestProvisionerTableWritesAreLimitedToItsPartitions checks the policy
+// document itself, so that the condition operator and key are exactly the
+// ones IAM evaluates.
+func TestProvisionerTableWritesAreLimitedToItsPartitions(t *testing.T) {
+	s := defaultScenario.synth(t)
+	roleID := getAttID(s.function(t, "provisioner")["Role"])
+	expect(t, func() {
+		s.template.HasResourceProperties(jsii.String("AWS::IAM::Policy"), map[string]any{
+			"Roles": []any{map[string]any{"Ref": roleID}},
+			"PolicyDocument": map[string]any{
+				"Statement": assertions.Match_ArrayWith(&[]any{assertions.Match_ObjectLike(&map[string]any{
+					"Effect":   "Allow",
+					"Action":   []any{"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"},
+					"Resource": map[string]any{"Fn::GetAtt": []any{s.onlyID(t, "AWS::DynamoDB::Table"), "Arn"}},
+					"Condition": map[string]any{
+						"ForAllValues:StringLike": map[string]any{
+							"dynamodb:LeadingKeys": []any{"SPLINK#*", "DELIVERY#*", "AUDIT#*"},
+						},
+					},
+				})}),
+			},
+		})
+	})
+	// And no statement of the provisioner writes without that condition.
+	for _, st := range s.roleStatements(t, roleID) {
+		if hasAction(st, "dynamodb:PutItem") && st["Condition"] == nil {
+			t.Errorf("provisioner writes to the table without a LeadingKeys condition: %v", st)
+		}
+	}
+}
+
+func TestNoWildcardsAndNoManagedPolicies(t *testing.T) {
+	s := defaultScenario.synth(t)
+	for id, p := range s.resources("AWS::IAM::Policy") {
+		for _, st := range properties(p)["PolicyDocument"].(map[string]any)["Statement"].([]any) {
+			stmt := st.(map[string]any)
+			for _, a := range asList(stmt["Action"]) {
+				if strings.Contains(fmt.Sprint(a), "*") {
+					t.Errorf("%s allows wildcard action %v", id, a)
+				}
+			}
+			for _, r := range asList(stmt["Resource"]) {
+				if r == "*" {
+					t.Errorf("%s allows %v on every resource", id, stmt["Action"])
+				}
+			}
+		}
+	}
+	for id, r := range s.resources("AWS::IAM::Role") {
+		if mp := properties(r)["ManagedPolicyArns"]; mp != nil {
+			t.Errorf("role %s has managed policies %v; every grant must be an explicit statement", id, mp)
+		}
+	}
+}
+
+// --- policy analysis ---
+
+// functionGrants collects what a function's role allows, as labels.
+func (s *scenario) functionGrants(t *testing.T, name string) grantSet {
+	t.Helper()
+	fn := s.function(t, name)
+	roleID := getAttID(fn["Role"])
+	ownLogs := refID(fn["LoggingConfig"].(map[string]any)["LogGroup"])
+	got := grantSet{}
+	for _, st := range s.roleStatements(t, roleID) {
+		if st["Effect"] != "Allow" {
+			continue
+		}
+		label := func(resource any) string {
+			l := s.classifyResource(resource, ownLogs)
+			if cond, ok := st["Condition"].(map[string]any); ok {
+				l = describeCondition(l, cond)
+			}
+			return l
+		}
+		for _, a := range asList(st["Action"]) {
+			for _, r := range asList(st["Resource"]) {
+				got[fmt.Sprint(a)+" on "+label(r)] = true
+			}
+		}
+	}
+	return got
+}
+
+// roleStatements returns the statements of every policy attached to roleID.
+func (s *scenario) roleStatements(t *testing.T, roleID string) []map[string]any {
+	t.Helper()
+	if roleID == "" {
+		t.Fatal("function has no role of its own")
+	}
+	var out []map[string]any
+	for _, p := range s.resources("AWS::IAM::Policy") {
+		attached := false
+		for _, r := range asList(properties(p)["Roles"]) {
+			attached = attached || refID(r) == roleID
+		}
+		if !attached {
+			continue
+		}
+		for _, st := range properties(p)["PolicyDocument"].(map[string]any)["Statement"].([]any) {
+			out = append(out, st.(map[string]any))
+		}
+	}
+	return out
+}
+
+// classifyResource names the resource a statement refers to.
+func (s *scenario) classifyResource(resource any, ownLogGroup string) string {
+	all := s.raw["Resources"].(map[string]any)
+	if id := getAttID(resource); id != "" {
+		res := all[id].(map[string]any)
+		switch res["Type"] {
+		case "AWS::DynamoDB::Table":
+			return lTable
+		case "AWS::SQS::Queue":
+			switch properties(res)["QueueName"] {
+			case scimQueueName:
+				return lQueue
+			case scimDeadLetterQueueName:
+				return lDLQ
+			}
+		case "AWS::Logs::LogGroup":
+			if id == ownLogGroup {
+				return lOwnLogs
+			}
+			return "log group " + id
+		}
+		return "unknown " + id
+	}
+	if id := refID(resource); id != "" {
+		res := all[id].(map[string]any)
+		if res["Type"] == "AWS::SecretsManager::Secret" {
+			if name := properties(res)["Name"]; name == machineCallersSecretName {
+				return lMachineCallers
+			} else {
+				return fmt.Sprintf("secret:%v", name)
+			}
+		}
+		return "unknown " + id
+	}
+	if join, ok := resource.(map[string]any)["Fn::Join"].([]any); ok {
+		var literal strings.Builder
+		var refs []string
+		for _, part := range join[1].([]any) {
+			switch p := part.(type) {
+			case string:
+				literal.WriteString(p)
+			default:
+				if id := getAttID(p); id != "" {
+					refs = append(refs, id)
+				} else if id := refID(p); id != "" && !strings.HasPrefix(id, "AWS::") {
+					refs = append(refs, id)
+				}
+			}
+		}
+		typeOf := func(i int) any {
+			if i < len(refs) {
+				return all[refs[i]].(map[string]any)["Type"]
+			}
+			return nil
+		}
+		text := literal.String()
+		switch {
+		case len(refs) == 1 && typeOf(0) == "AWS::DynamoDB::Table" && strings.HasSuffix(text, "/index/*"):
+			return lIndexes
+		case len(refs) == 1 && typeOf(0) == "AWS::SES::EmailIdentity" && strings.Contains(text, ":ses:") && strings.HasSuffix(text, ":identity/"):
+			return lSESIdentity
+		case len(refs) == 1 && typeOf(0) == "AWS::SES::ConfigurationSet" && strings.HasSuffix(text, ":configuration-set/"):
+			return lSESConfigSet
+		case len(refs) == 0 && strings.Contains(text, ":secretsmanager:") && strings.HasSuffix(text, ":secret:invite/sp/*"):
+			return lSPSecrets
+		}
+	}
+	b, _ := json.Marshal(resource)
+	return "unknown " + string(b)
+}
+
+func describeCondition(label string, cond map[string]any) string {
+	if len(cond) == 1 {
+		if like, ok := cond["ForAllValues:StringLike"].(map[string]any); ok && len(like) == 1 {
+			var prefixes []string
+			for _, v := range asList(like["dynamodb:LeadingKeys"]) {
+				prefixes = append(prefixes, fmt.Sprint(v))
+			}
+			if len(prefixes) > 0 {
+				return label + " if LeadingKeys in " + strings.Join(prefixes, ",")
+			}
+		}
+	}
+	b, _ := json.Marshal(cond)
+	return label + " if " + string(b)
+}
+
+func hasAction(statement map[string]any, action string) bool {
+	for _, a := range asList(statement["Action"]) {
+		if a == action {
+			return true
+		}
+	}
+	return false
+}
+
+// asList treats a single IAM value and a list of them alike.
+func asList(v any) []any {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case []any:
+		return x
+	default:
+		return []any{x}
+	}
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
+	"github.com/aws/jsii-runtime-go"
+)
+
+func TestSCIMQueueIsHighThroughputFIFO(t *testing.T) {
+	bothScenarios(t, func(t *testing.T, s *scenario) {
+		maxReceive := map[string]float64{"default": 10, "custom": 5}[s.name]
+		dlq := s.logicalID(t, "AWS::SQS::Queue", "QueueName", scimDeadLetterQueueName)
+		expect(t, func() { s.template.ResourceCountIs(jsii.String("AWS::SQS::Queue"), jsii.Number(2)) })
+		expect(t, func() {
+			s.template.HasResourceProperties(jsii.String("AWS::SQS::Queue"), map[string]any{
+				"QueueName":                 scimQueueName,
+				"FifoQueue":                 true,
+				"ContentBasedDeduplication": false,
+				"DeduplicationScope":        "messageGroup",
+				"FifoThroughputLimit":       "perMessageGroupId",
+				// Six times the provisioner's 60 s timeout.
+				"VisibilityTimeout": float64(360),
+				"RedrivePolicy": map[string]any{
+					"deadLetterTargetArn": map[string]any{"Fn::GetAtt": []any{dlq, "Arn"}},
+					"maxReceiveCount":     maxReceive,
+				},
+			})
+		})
+		expect(t, func() {
+			s.template.HasResourceProperties(jsii.String("AWS::SQS::Queue"), map[string]any{
+				"QueueName":              scimDeadLetterQueueName,
+				"FifoQueue":              true,
+				"MessageRetentionPeriod": float64(14 * 24 * 3600),
+			})
+		})
+	})
+}
+
+func TestProvisionerConsumesTheQueueInBatchesWithPartialFailures(t *testing.T) {
+	s := defaultScenario.synth(t)
+	queue := s.logicalID(t, "AWS::SQS::Queue", "QueueName", scimQueueName)
+	expect(t, func() { s.template.ResourceCountIs(jsii.String("AWS::Lambda::EventSourceMapping"), jsii.Number(1)) })
+	expect(t, func() {
+		s.template.HasResourceProperties(jsii.String("AWS::Lambda::EventSourceMapping"), map[string]any{
+			"EventSourceArn":        map[string]any{"Fn::GetAtt": []any{queue, "Arn"}},
+			"FunctionName":          map[string]any{"Ref": s.functionID(t, "provisioner")},
+			"BatchSize":             float64(10),
+			"FunctionResponseTypes": []any{"ReportBatchItemFailures"},
+		})
+	})
+}
+
+func TestQueueAlarmsNotifyTheAlarmTopic(t *testing.T) {
+	bothScenarios(t, func(t *testing.T, s *scenario) {
+		ageThreshold := map[string]float64{"default": 300, "custom": 600}[s.name]
+		queue := s.logicalID(t, "AWS::SQS::Queue", "QueueName", scimQueueName)
+		dlq := s.logicalID(t, "AWS::SQS::Queue", "QueueName", scimDeadLetterQueueName)
+		topic := s.onlyID(t, "AWS::SNS::Topic")
+		alarm := func(metric string, queueID string, threshold float64) map[string]any {
+			return map[string]any{
+				"Namespace":          "AWS/SQS",
+				"MetricName":         metric,
+				"Dimensions":         []any{map[string]any{"Name": "QueueName", "Value": map[string]any{"Fn::GetAtt": []any{queueID, "QueueName"}}}},
+				"Threshold":          threshold,
+				"ComparisonOperator": "GreaterThanOrEqualToThreshold",
+				"AlarmActions":       []any{map[string]any{"Ref": topic}},
+			}
+		}
+		expect(t, func() { s.template.ResourceCountIs(jsii.String("AWS::CloudWatch::Alarm"), jsii.Number(2)) })
+		expect(t, func() {
+			s.template.HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), alarm("ApproximateNumberOfMessagesVisible", dlq, 1))
+		})
+		expect(t, func() {
+			s.template.HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), alarm("ApproximateAgeOfOldestMessage", queue, ageThreshold))
+		})
+	})
+}
+
+func TestAlarmEmailSubscriptionOnlyWhenGiven(t *testing.T) {
+	def := defaultScenario.synth(t)
+	expect(t, func() { def.template.ResourceCountIs(jsii.String("AWS::SNS::Subscription"), jsii.Number(0)) })
+	custom := customScenario.synth(t)
+	expect(t, func() {
+		custom.template.HasResourceProperties(jsii.String("AWS::SNS::Subscription"), map[string]any{
+			"Protocol": "email",
+			"Endpoint": "ops@example.org",
+			"TopicArn": assertions.Match_AnyValue(),
+		})
+	})
+}

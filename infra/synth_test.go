@@ -1,0 +1,248 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
+	"github.com/aws/jsii-runtime-go"
+)
+
+// Synthesis is the slow part of these tests (a Node process, a few seconds
+// per stack), so each scenario is synthesized once per test binary and its
+// template shared by every test.
+
+// scenario is one synthesized stack with the context it was built from.
+type scenario struct {
+	name     string
+	context  map[string]any
+	once     sync.Once
+	stack    awscdk.Stack
+	template assertions.Template
+	raw      map[string]any // the template as JSON, for checks Match cannot express
+	err      error
+}
+
+// customApplicationsConfig is the applications document of the custom
+// scenario, written pretty-printed so that the test sees it compacted.
+const customApplicationsConfig = `{
+  "applications": [{"manageId": "app-1", "manageType": "SAML20_SP", "name": "Wiki", "landingPage": "https://wiki.example.org", "provisionings": ["sp-a"]}],
+  "provisionings": [{"id": "sp-a", "name": "Wiki SCIM", "baseUrl": "https://scim.example.org",
+    "auth": {"method": "bearer", "token": "secretsmanager:invite/sp/sp-a"}}]
+}`
+
+var (
+	// workDir holds the code directories and the applications document.
+	workDir string
+
+	// defaultScenario sets only codeDir (to zips that exist), so every
+	// other key has its default.
+	defaultScenario = &scenario{name: "default"}
+
+	// customScenario sets every context key to a non-default value, in the
+	// string form the CDK CLI passes for `-c key=value`, and points codeDir
+	// at an empty directory so that every function gets the placeholder.
+	customScenario = &scenario{name: "custom"}
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(runTests(m))
+}
+
+func runTests(m *testing.M) int {
+	defer jsii.Close()
+	dir, err := os.MkdirTemp("", "invite-infra-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	workDir = dir
+	if err := prepareScenarios(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return m.Run()
+}
+
+func prepareScenarios(dir string) error {
+	zips := filepath.Join(dir, "build")
+	empty := filepath.Join(dir, "empty")
+	for _, d := range []string{zips, empty} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	for _, name := range expectedFunctionNames {
+		// The content does not matter to CDK: the zip is uploaded as it is.
+		if err := os.WriteFile(filepath.Join(zips, name+".zip"), []byte("zip of "+name), 0o644); err != nil {
+			return err
+		}
+	}
+	appsConfig := filepath.Join(dir, "applications.json")
+	if err := os.WriteFile(appsConfig, []byte(customApplicationsConfig), 0o644); err != nil {
+		return err
+	}
+
+	defaultScenario.context = map[string]any{ctxCodeDir: zips}
+	customScenario.context = map[string]any{
+		ctxCodeDir:              empty,
+		ctxDeletionProtection:   "false",
+		ctxLogRetentionDays:     "90",
+		ctxLogLevel:             "debug",
+		ctxMaxReceiveCount:      "5",
+		ctxQueueAgeAlarmSeconds: "600",
+		ctxAlarmEmail:           "ops@example.org",
+		ctxApplicationsConfig:   appsConfig,
+		ctxPublicBaseURL:        "https://invite.example.edu/",
+		ctxOIDCIssuer:           "https://login.example.edu",
+		ctxOIDCAudience:         "invite-api",
+		ctxMailDomain:           "mail.example.edu",
+		ctxMailFrom:             "guests@mail.example.edu",
+		ctxSPIDs:                "sp-a, sp-b",
+		ctxThrottleRate:         "20",
+		ctxThrottleBurst:        "40",
+	}
+	return nil
+}
+
+// synth returns the scenario's stack, synthesizing it on first use.
+func (s *scenario) synth(t *testing.T) *scenario {
+	t.Helper()
+	s.once.Do(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				s.err = fmt.Errorf("synth panicked: %v", r)
+			}
+		}()
+		cfg, err := LoadStackConfig(func(key string) any { return s.context[key] })
+		if err != nil {
+			s.err = err
+			return
+		}
+		app := awscdk.NewApp(nil)
+		s.stack, s.err = NewInviteStack(app, stackName, &InviteStackProps{Config: cfg})
+		if s.err != nil {
+			return
+		}
+		s.template = assertions.Template_FromStack(s.stack, nil)
+		// Round-trip through JSON so that the raw template holds plain
+		// maps, slices, strings and float64s.
+		b, err := json.Marshal(s.template.ToJSON())
+		if err != nil {
+			s.err = err
+			return
+		}
+		s.err = json.Unmarshal(b, &s.raw)
+	})
+	if s.err != nil {
+		t.Fatalf("%s scenario: %v", s.name, s.err)
+	}
+	return s
+}
+
+// expect runs a CDK assertion, which panics on mismatch, as a test error.
+func expect(t *testing.T, assertion func()) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Errorf("%v", r)
+		}
+	}()
+	assertion()
+}
+
+// bothScenarios runs a table of checks against the default and the custom
+// stack, for settings whose value depends on the context.
+func bothScenarios(t *testing.T, check func(t *testing.T, s *scenario)) {
+	for _, s := range []*scenario{defaultScenario, customScenario} {
+		t.Run(s.name, func(t *testing.T) { check(t, s.synth(t)) })
+	}
+}
+
+// --- raw template helpers ---
+
+// resources returns the resources of one type by logical id.
+func (s *scenario) resources(typ string) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for id, r := range s.raw["Resources"].(map[string]any) {
+		res := r.(map[string]any)
+		if res["Type"] == typ {
+			out[id] = res
+		}
+	}
+	return out
+}
+
+func properties(resource map[string]any) map[string]any {
+	p, _ := resource["Properties"].(map[string]any)
+	return p
+}
+
+// logicalID returns the only resource of typ whose property key equals
+// value, failing the test when there is not exactly one.
+func (s *scenario) logicalID(t *testing.T, typ, key string, value any) string {
+	t.Helper()
+	var found []string
+	for id, r := range s.resources(typ) {
+		if fmt.Sprint(properties(r)[key]) == fmt.Sprint(value) {
+			found = append(found, id)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("want one %s with %s=%v, found %v", typ, key, value, found)
+	}
+	return found[0]
+}
+
+// functionID finds a function by the tag every function carries.
+func (s *scenario) functionID(t *testing.T, name string) string {
+	t.Helper()
+	var found []string
+	for id, r := range s.resources("AWS::Lambda::Function") {
+		tags, _ := properties(r)["Tags"].([]any)
+		for _, tag := range tags {
+			kv := tag.(map[string]any)
+			if kv["Key"] == functionTagKey && kv["Value"] == name {
+				found = append(found, id)
+			}
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("want one function tagged %s=%s, found %v", functionTagKey, name, found)
+	}
+	return found[0]
+}
+
+func (s *scenario) function(t *testing.T, name string) map[string]any {
+	t.Helper()
+	return properties(s.raw["Resources"].(map[string]any)[s.functionID(t, name)].(map[string]any))
+}
+
+// getAttID returns X of {"Fn::GetAtt": [X, attr]}, or "".
+func getAttID(v any) string {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return ""
+	}
+	parts, ok := m["Fn::GetAtt"].([]any)
+	if !ok || len(parts) != 2 {
+		return ""
+	}
+	return parts[0].(string)
+}
+
+// refID returns X of {"Ref": X}, or "".
+func refID(v any) string {
+	if m, ok := v.(map[string]any); ok {
+		if id, ok := m["Ref"].(string); ok {
+			return id
+		}
+	}
+	return ""
+}
