@@ -165,7 +165,7 @@ func (s *Stack) startSubstitutes(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		s.closers = append(s.closers, ddb.Close)
+		s.closers = append(s.closers, func() { _ = ddb.Close() })
 		os.Setenv("AWS_ENDPOINT_URL_DYNAMODB", ddb.URL)
 	}
 	if need("SQS") || need("SESV2") {
@@ -182,7 +182,7 @@ func (s *Stack) startSubstitutes(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		s.closers = append(s.closers, q.Close)
+		s.closers = append(s.closers, func() { _ = q.Close() })
 		os.Setenv("AWS_ENDPOINT_URL_SQS", q.URL)
 	}
 	if need("SESV2") {
@@ -191,7 +191,7 @@ func (s *Stack) startSubstitutes(ctx context.Context) error {
 			return err
 		}
 		s.SES = mail
-		s.closers = append(s.closers, mail.Close)
+		s.closers = append(s.closers, func() { _ = mail.Close() })
 		os.Setenv("AWS_ENDPOINT_URL_SESV2", mail.URL)
 	}
 	return nil
@@ -225,8 +225,20 @@ func (s *Stack) mailPage(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
 	}
+	type view struct {
+		From    string    `json:"from"`
+		To      []string  `json:"to"`
+		Subject string    `json:"subject"`
+		Text    string    `json:"text"`
+		HTML    string    `json:"html"`
+		SentAt  time.Time `json:"sentAt"`
+	}
+	out := make([]view, 0, len(mails))
+	for _, m := range mails {
+		out = append(out, view{From: m.From, To: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML, SentAt: m.SentAt})
+	}
 	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(mails)
+	_ = json.NewEncoder(w).Encode(out)
 }
 
 // Close stops everything the stack started.

@@ -66,9 +66,11 @@ func (p *Provisioner) handleMessage(ctx context.Context, m events.SQSMessage) er
 		p.log().ErrorContext(ctx, "malformed provisioning message", "message", m.MessageId, "error", err)
 		return err
 	}
+	// The correlation id of the request that caused the delivery goes into
+	// every log record through the context.
 	ctx = domain.WithCorrelationID(ctx, d.CorrelationID)
 	d.Attempts, _ = strconv.Atoi(m.Attributes["ApproximateReceiveCount"])
-	log := p.log().With("delivery", d.ID, "sp", d.SPID, "kind", d.Kind, "attempt", d.Attempts, "correlationId", d.CorrelationID)
+	log := p.log().With("delivery", d.ID, "sp", d.SPID, "kind", d.Kind, "attempt", d.Attempts)
 
 	err = p.Deliver(ctx, d)
 	now := p.now()
