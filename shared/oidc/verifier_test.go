@@ -2,10 +2,13 @@ package oidc_test
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,129 +16,263 @@ import (
 	"github.com/edu-invite/invite/shared/oidc"
 )
 
-// startIdP serves a development IdP under /idp, as the local stack does.
-func startIdP(t *testing.T) (*idp.IdP, string) {
-	t.Helper()
-	mux := http.NewServeMux()
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	p, err := idp.New(srv.URL + "/idp")
-	if err != nil {
-		t.Fatal(err)
+func openConextClaims() map[string]any {
+	return map[string]any{
+		"sub":                      "urn:collab:person:example.org:jdoe",
+		"eduperson_principal_name": "jdoe@example.org",
+		"schac_home_organization":  "example.org",
+		"email":                    "jdoe@example.org",
+		"given_name":               []string{"John"}, // multi-valued, as OpenConext relays SAML
+		"family_name":              "Doe",
+		"name":                     "John Doe",
+		"subject_id":               "jdoe@example.org",
+		"uids":                     []string{"jdoe"},
+		"eduid":                    "c0ffee-eduid",
+		"acr":                      "http://test.surfconext.nl/assurance/loa2",
 	}
-	mux.Handle("/idp/", http.StripPrefix("/idp", p.Handler()))
-	return p, srv.URL + "/idp"
 }
 
-var alice = map[string]any{"sub": "urn:collab:person:example.org:alice", "eduperson_principal_name": "alice@example.org",
-	"email": "alice@example.org", "given_name": "Alice", "family_name": "Archer", "schac_home_organization": "example.org", "eduid": "fed-1"}
+func TestVerifyAcceptsValidToken(t *testing.T) {
+	p := serveIdP(t)
+	v := newVerifier(t, p.Issuer())
 
-func TestVerify(t *testing.T) {
-	p, issuer := startIdP(t)
-	other, _ := startIdP(t)
-	v, err := oidc.NewVerifier(context.Background(), issuer, "invite")
+	got, err := v.Verify(context.Background(), mint(t, p.IdP, openConextClaims()))
+	if err != nil {
+		t.Fatalf("Verify: %v", err)
+	}
+	want := oidc.Claims{
+		Subject:                "urn:collab:person:example.org:jdoe",
+		EduPersonPrincipalName: "jdoe@example.org",
+		SchacHomeOrganization:  "example.org",
+		Email:                  "jdoe@example.org",
+		GivenName:              "John",
+		FamilyName:             "Doe",
+		Name:                   "John Doe",
+		SubjectID:              "jdoe@example.org",
+		UID:                    "jdoe",
+		FedID:                  "c0ffee-eduid",
+		ACR:                    "http://test.surfconext.nl/assurance/loa2",
+	}
+	if got != want {
+		t.Fatalf("claims\n got %+v\nwant %+v", got, want)
+	}
+}
+
+func TestVerifyReadsSingleValuedUID(t *testing.T) {
+	p := serveIdP(t)
+	v := newVerifier(t, p.Issuer())
+	got, err := v.Verify(context.Background(), mint(t, p.IdP, map[string]any{"sub": "s", "uid": "jdoe"}))
+	if err != nil || got.UID != "jdoe" {
+		t.Fatalf("got %+v, %v; want UID jdoe", got, err)
+	}
+}
+
+func TestVerifyRejects(t *testing.T) {
+	p := serveIdP(t)
+	// Same issuer string, different key: what a forger without the IdP's key
+	// can produce.
+	impostor, err := idp.New(p.Issuer())
 	if err != nil {
 		t.Fatal(err)
 	}
-	mint := func(signer *idp.IdP, claims map[string]any, aud string, ttl time.Duration) string {
-		tok, err := signer.Mint(claims, aud, ttl)
+	valid := mint(t, p.IdP, openConextClaims())
+	header, payload, _ := strings.Cut(valid, ".")
+	payload, _, _ = strings.Cut(payload, ".")
+
+	minted := func(claims map[string]any, audience string, ttl time.Duration) string {
+		token, err := p.Mint(claims, audience, ttl)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return tok
+		return token
 	}
-	noSub := map[string]any{"email": "x@example.org"}
+	without := func(name string) map[string]any {
+		c := openConextClaims()
+		delete(c, name)
+		return c
+	}
+	with := func(name string, value any) map[string]any {
+		c := openConextClaims()
+		c[name] = value
+		return c
+	}
+	tampered := header + "." + encodeSegment(t, with("sub", "someone-else")) + "." + strings.Split(valid, ".")[2]
+
 	tests := []struct {
-		name  string
-		token string
-		ok    bool
+		name    string
+		token   string
+		expired bool
 	}{
-		{"valid", mint(p, alice, "invite", time.Hour), true},
-		{"wrong audience", mint(p, alice, "someone-else", time.Hour), false},
-		{"expired", mint(p, alice, "invite", -time.Minute), false},
-		{"other issuer's key and issuer", mint(other, alice, "invite", time.Hour), false},
-		{"no sub", mint(p, noSub, "invite", time.Hour), false},
-		{"garbage", "not.a.jwt", false},
-		{"alg none", "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.", false},
+		{name: "wrong audience", token: minted(openConextClaims(), "another-api", tokenTTL)},
+		{name: "no audience", token: minted(openConextClaims(), "", tokenTTL)},
+		{name: "wrong issuer", token: minted(with("iss", "https://evil.example.org"), testAudience, tokenTTL)},
+		{name: "expired", token: minted(openConextClaims(), testAudience, -time.Minute), expired: true},
+		{name: "not yet valid", token: minted(with("nbf", time.Now().Add(time.Hour).Unix()), testAudience, 2*time.Hour)},
+		{name: "signed by another key", token: mint(t, impostor, openConextClaims())},
+		{name: "payload tampered", token: tampered},
+		{name: "alg none", token: encodeSegment(t, map[string]any{"alg": "none", "typ": "JWT"}) + "." + payload + "."},
+		{name: "alg HS256", token: hs256(t, payload)},
+		{name: "garbage", token: "not-a-jwt"},
+		{name: "three garbage segments", token: "a.b.c"},
+		{name: "empty", token: ""},
+		{name: "too large", token: strings.Repeat("a", 17<<10)},
+		{name: "missing sub", token: mint(t, p.IdP, without("sub"))},
+		{name: "empty sub", token: mint(t, p.IdP, with("sub", ""))},
+		{name: "numeric sub", token: mint(t, p.IdP, with("sub", 42))},
+		{name: "claim of unexpected type", token: mint(t, p.IdP, with("email", map[string]any{"x": 1}))},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			c, err := v.Verify(context.Background(), tc.token)
-			if !tc.ok {
-				if err == nil || !errors.Is(err, oidc.ErrInvalidToken) {
-					t.Fatalf("err = %v, want ErrInvalidToken", err)
-				}
-				return
+	v := newVerifier(t, p.Issuer())
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			claims, err := v.Verify(context.Background(), tt.token)
+			t.Log(err)
+			if !errors.Is(err, oidc.ErrInvalidToken) {
+				t.Fatalf("Verify = %+v, %v; want ErrInvalidToken", claims, err)
 			}
-			if err != nil {
-				t.Fatal(err)
+			if errors.Is(err, oidc.ErrProviderUnavailable) {
+				t.Fatalf("Verify error %v also matches ErrProviderUnavailable", err)
 			}
-			if c.Subject != alice["sub"] || c.EduPersonPrincipalName != "alice@example.org" || c.GivenName != "Alice" ||
-				c.FamilyName != "Archer" || c.SchacHomeOrganization != "example.org" || c.FedID != "fed-1" {
-				t.Fatalf("claims = %+v", c)
+			if got := errors.Is(err, oidc.ErrTokenExpired); got != tt.expired {
+				t.Fatalf("errors.Is(err, ErrTokenExpired) = %v, want %v (%v)", got, tt.expired, err)
+			}
+			if claims != (oidc.Claims{}) {
+				t.Fatalf("claims returned with error: %+v", claims)
+			}
+			if tt.token != "" && len(tt.token) > 20 && strings.Contains(err.Error(), tt.token) {
+				t.Fatalf("error text contains the token")
 			}
 		})
 	}
 }
 
-func TestVerifyAfterKeyRotation(t *testing.T) {
-	p, issuer := startIdP(t)
-	v, _ := oidc.NewVerifier(context.Background(), issuer, "invite")
-	before, _ := p.Mint(alice, "invite", time.Hour)
-	if _, err := v.Verify(context.Background(), before); err != nil {
-		t.Fatal(err)
+// TestVerifyRefetchesKeysOnRotation: the verifier cached the JWKS, the IdP
+// rotates, a token with the new kid must still verify through one refetch.
+func TestVerifyRefetchesKeysOnRotation(t *testing.T) {
+	p := serveIdP(t)
+	v := newVerifier(t, p.Issuer())
+	ctx := context.Background()
+
+	before := mint(t, p.IdP, openConextClaims())
+	if _, err := v.Verify(ctx, before); err != nil {
+		t.Fatalf("before rotation: %v", err)
 	}
+	if _, err := v.Verify(ctx, before); err != nil {
+		t.Fatalf("before rotation, cached: %v", err)
+	}
+	if n := p.jwksFetches.Load(); n != 1 {
+		t.Fatalf("JWKS fetched %d times before rotation, want 1 (cached)", n)
+	}
+
 	if err := p.Rotate(); err != nil {
 		t.Fatal(err)
 	}
-	after, _ := p.Mint(alice, "invite", time.Hour)
-	if _, err := v.Verify(context.Background(), after); err != nil {
-		t.Fatalf("token signed with the new key: %v", err)
+	after := mint(t, p.IdP, openConextClaims())
+	if _, err := v.Verify(ctx, after); err != nil {
+		t.Fatalf("after rotation: %v", err)
+	}
+	if n := p.jwksFetches.Load(); n != 2 {
+		t.Fatalf("JWKS fetched %d times, want 2 (one refetch for the new kid)", n)
+	}
+	if _, err := v.Verify(ctx, before); err != nil {
+		t.Fatalf("token of the previous key after rotation: %v", err)
 	}
 }
 
-func TestDiscoveryFailureIsRetried(t *testing.T) {
-	mux := http.NewServeMux()
-	srv := httptest.NewServer(mux)
-	defer srv.Close()
-	v, _ := oidc.NewVerifier(context.Background(), srv.URL+"/idp", "invite")
-	if _, err := v.Verify(context.Background(), "x"); err == nil || !strings.Contains(err.Error(), "discovery") {
-		t.Fatalf("err = %v, want a discovery error", err)
+func TestVerifyJWKSUnavailable(t *testing.T) {
+	p := serveIdP(t)
+	v := newVerifier(t, p.Issuer())
+	token := mint(t, p.IdP, openConextClaims())
+
+	p.failJWKS.Store(true)
+	_, err := v.Verify(context.Background(), token)
+	if !errors.Is(err, oidc.ErrProviderUnavailable) || errors.Is(err, oidc.ErrInvalidToken) {
+		t.Fatalf("Verify with JWKS down = %v; want only ErrProviderUnavailable", err)
 	}
-	p, err := idp.New(srv.URL + "/idp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux.Handle("/idp/", http.StripPrefix("/idp", p.Handler()))
-	tok, _ := p.Mint(alice, "invite", time.Hour)
-	if _, err := v.Verify(context.Background(), tok); err != nil {
-		t.Fatalf("after the IdP came up: %v", err)
+
+	p.failJWKS.Store(false)
+	if _, err := v.Verify(context.Background(), token); err != nil {
+		t.Fatalf("Verify after JWKS recovered: %v", err)
 	}
 }
 
-func TestBearerToken(t *testing.T) {
-	tests := map[string]struct {
-		header string
-		want   string
-		ok     bool
-	}{
-		"bearer":      {"Bearer abc", "abc", true},
-		"lower case":  {"bearer abc", "abc", true},
-		"basic":       {"Basic abc", "", false},
-		"empty token": {"Bearer  ", "", false},
-		"no header":   {"", "", false},
-		"scheme only": {"Bearer", "", false},
+func TestVerifyRetriesDiscovery(t *testing.T) {
+	p := serveIdP(t)
+	v := newVerifier(t, p.Issuer())
+	token := mint(t, p.IdP, openConextClaims())
+	ctx := context.Background()
+
+	p.failDiscovery.Store(true)
+	if _, err := v.Verify(ctx, token); !errors.Is(err, oidc.ErrProviderUnavailable) {
+		t.Fatalf("Verify with discovery down = %v; want ErrProviderUnavailable", err)
 	}
-	for name, tc := range tests {
-		t.Run(name, func(t *testing.T) {
-			r := httptest.NewRequest("GET", "/", nil)
-			if tc.header != "" {
-				r.Header.Set("Authorization", tc.header)
-			}
-			got, ok := oidc.BearerToken(r)
-			if got != tc.want || ok != tc.ok {
-				t.Fatalf("BearerToken(%q) = %q, %v", tc.header, got, ok)
+	p.failDiscovery.Store(false)
+	// Within the back-off the failure is remembered, not retried.
+	if _, err := v.Verify(ctx, token); !errors.Is(err, oidc.ErrProviderUnavailable) {
+		t.Fatalf("Verify within back-off = %v; want ErrProviderUnavailable", err)
+	}
+	oidc.SetDiscoveryRetryAfter(v, 0)
+	if _, err := v.Verify(ctx, token); err != nil {
+		t.Fatalf("Verify after discovery recovered: %v", err)
+	}
+}
+
+func TestVerifyIssuerMismatchIsUnavailable(t *testing.T) {
+	p := serveIdP(t)
+	// A trailing slash is a different issuer: a configuration error, which
+	// must not look like the caller's fault.
+	v := newVerifier(t, p.Issuer()+"/")
+	_, err := v.Verify(context.Background(), mint(t, p.IdP, openConextClaims()))
+	if !errors.Is(err, oidc.ErrProviderUnavailable) {
+		t.Fatalf("Verify = %v; want ErrProviderUnavailable", err)
+	}
+}
+
+func TestVerifyConcurrentFirstUse(t *testing.T) {
+	p := serveIdP(t)
+	v := newVerifier(t, p.Issuer())
+	token := mint(t, p.IdP, openConextClaims())
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for range 16 {
+		wg.Go(func() {
+			if _, err := v.Verify(context.Background(), token); err != nil {
+				errs <- err
 			}
 		})
 	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func TestNewVerifierRejectsBadConfiguration(t *testing.T) {
+	for _, tt := range []struct{ issuer, audience string }{
+		{"", testAudience},
+		{"not a url", testAudience},
+		{"/relative", testAudience},
+		{"https://idp.example.org", ""},
+	} {
+		if _, err := oidc.NewVerifier(context.Background(), tt.issuer, tt.audience); err == nil {
+			t.Errorf("NewVerifier(%q, %q) succeeded", tt.issuer, tt.audience)
+		}
+	}
+}
+
+func encodeSegment(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// hs256 signs payload with HMAC, the classic algorithm-confusion attack.
+func hs256(t *testing.T, payload string) string {
+	signingInput := encodeSegment(t, map[string]any{"alg": "HS256", "typ": "JWT"}) + "." + payload
+	mac := hmac.New(sha256.New, []byte("guessable"))
+	mac.Write([]byte(signingInput))
+	return signingInput + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
 }
