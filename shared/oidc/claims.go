@@ -37,40 +37,45 @@ type Claims struct {
 	ACR                    string `json:"acr,omitempty"`
 }
 
-// tokenClaims is the token payload as it arrives on the wire.
-type tokenClaims struct {
-	Subject                string         `json:"sub"`
-	EduPersonPrincipalName attributeValue `json:"eduperson_principal_name"`
-	SchacHomeOrganization  attributeValue `json:"schac_home_organization"`
-	Email                  attributeValue `json:"email"`
-	GivenName              attributeValue `json:"given_name"`
-	FamilyName             attributeValue `json:"family_name"`
-	Name                   attributeValue `json:"name"`
-	SubjectID              attributeValue `json:"subject_id"`
-	UIDs                   attributeValue `json:"uids"`
-	UID                    attributeValue `json:"uid"`
-	FedID                  attributeValue `json:"eduid"`
-	ACR                    attributeValue `json:"acr"`
-}
-
-func (t tokenClaims) claims() Claims {
-	uid := string(t.UIDs)
-	if uid == "" {
-		uid = string(t.UID)
+// decodeClaims reads Claims from the token payload, naming the claim at fault
+// when one has a type this service does not understand.
+func decodeClaims(payload map[string]json.RawMessage) (Claims, error) {
+	var c Claims
+	if raw, ok := payload["sub"]; ok {
+		if err := json.Unmarshal(raw, &c.Subject); err != nil {
+			return Claims{}, fmt.Errorf("claim sub: %w", err)
+		}
 	}
-	return Claims{
-		Subject:                t.Subject,
-		EduPersonPrincipalName: string(t.EduPersonPrincipalName),
-		SchacHomeOrganization:  string(t.SchacHomeOrganization),
-		Email:                  string(t.Email),
-		GivenName:              string(t.GivenName),
-		FamilyName:             string(t.FamilyName),
-		Name:                   string(t.Name),
-		SubjectID:              string(t.SubjectID),
-		UID:                    uid,
-		FedID:                  string(t.FedID),
-		ACR:                    string(t.ACR),
+	attributes := []struct {
+		name string
+		into *string
+	}{
+		{"eduperson_principal_name", &c.EduPersonPrincipalName},
+		{"schac_home_organization", &c.SchacHomeOrganization},
+		{"email", &c.Email},
+		{"given_name", &c.GivenName},
+		{"family_name", &c.FamilyName},
+		{"name", &c.Name},
+		{"subject_id", &c.SubjectID},
+		{"uid", &c.UID},
+		{"uids", &c.UID}, // after uid: OpenConext's list wins when both are sent
+		{"eduid", &c.FedID},
+		{"acr", &c.ACR},
 	}
+	for _, a := range attributes {
+		raw, ok := payload[a.name]
+		if !ok {
+			continue
+		}
+		var value attributeValue
+		if err := json.Unmarshal(raw, &value); err != nil {
+			return Claims{}, fmt.Errorf("claim %s: %w", a.name, err)
+		}
+		if value != "" {
+			*a.into = string(value)
+		}
+	}
+	return c, nil
 }
 
 // attributeValue decodes a claim sent as a string, a list of strings (first

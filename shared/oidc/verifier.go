@@ -2,6 +2,7 @@ package oidc
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -106,11 +107,14 @@ func (v *Verifier) Verify(ctx context.Context, rawToken string) (Claims, error) 
 		return Claims{}, newError(ErrInvalidToken, err)
 	}
 
-	var wire tokenClaims
-	if err := token.Claims(&wire); err != nil {
+	var payload map[string]json.RawMessage
+	if err := token.Claims(&payload); err != nil {
 		return Claims{}, newError(ErrInvalidToken, fmt.Errorf("claims: %w", err))
 	}
-	claims := wire.claims()
+	claims, err := decodeClaims(payload)
+	if err != nil {
+		return Claims{}, newError(ErrInvalidToken, err)
+	}
 	if claims.Subject == "" {
 		return Claims{}, newError(ErrInvalidToken, errors.New("missing sub"))
 	}

@@ -58,12 +58,27 @@ func TestVerifyAcceptsValidToken(t *testing.T) {
 	}
 }
 
-func TestVerifyReadsSingleValuedUID(t *testing.T) {
+func TestVerifyReadsUID(t *testing.T) {
 	p := serveIdP(t)
 	v := newVerifier(t, p.Issuer())
-	got, err := v.Verify(context.Background(), mint(t, p.IdP, map[string]any{"sub": "s", "uid": "jdoe"}))
-	if err != nil || got.UID != "jdoe" {
-		t.Fatalf("got %+v, %v; want UID jdoe", got, err)
+	tests := []struct {
+		name   string
+		claims map[string]any
+		want   string
+	}{
+		{name: "uid string", claims: map[string]any{"sub": "s", "uid": "jdoe"}, want: "jdoe"},
+		{name: "uids list", claims: map[string]any{"sub": "s", "uids": []string{"", "jdoe", "other"}}, want: "jdoe"},
+		{name: "uids wins over uid", claims: map[string]any{"sub": "s", "uid": "old", "uids": []string{"jdoe"}}, want: "jdoe"},
+		{name: "empty uids falls back to uid", claims: map[string]any{"sub": "s", "uid": "jdoe", "uids": []string{}}, want: "jdoe"},
+		{name: "null", claims: map[string]any{"sub": "s", "uid": nil}, want: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := v.Verify(context.Background(), mint(t, p.IdP, tt.claims))
+			if err != nil || got.UID != tt.want {
+				t.Fatalf("got %+v, %v; want UID %q", got, err, tt.want)
+			}
+		})
 	}
 }
 
