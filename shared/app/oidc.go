@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+	"errors"
 
 	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/oidc"
 	"github.com/edu-invite/invite/shared/service"
 )
@@ -15,6 +17,9 @@ type personVerifier struct{ v *oidc.Verifier }
 
 func (p personVerifier) VerifyPerson(ctx context.Context, raw string) (auth.Person, error) {
 	c, err := p.v.Verify(ctx, raw)
+	if errors.Is(err, oidc.ErrProviderUnavailable) {
+		return auth.Person{}, domain.Unavailablef("the identity provider cannot be reached; try again")
+	}
 	if err != nil {
 		return auth.Person{}, err
 	}

@@ -78,6 +78,9 @@ func (a *Authenticator) person(ctx context.Context, raw string) (*Principal, err
 		return nil, domain.Unauthenticatedf("bearer tokens are not accepted: no OIDC issuer configured")
 	}
 	person, err := a.People.VerifyPerson(ctx, raw)
+	if domain.KindOf(err) == domain.KindUnavailable {
+		return nil, err // the IdP is down: not the caller's fault, worth a retry
+	}
 	if err != nil {
 		return nil, domain.Unauthenticatedf("invalid bearer token")
 	}

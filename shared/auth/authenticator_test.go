@@ -43,6 +43,9 @@ func (f fakeUsers) ListUserRolesOfUser(_ context.Context, id int64) ([]domain.Us
 type fakeVerifier map[string]Person
 
 func (f fakeVerifier) VerifyPerson(_ context.Context, raw string) (Person, error) {
+	if raw == "idp-down" {
+		return Person{}, domain.Unavailablef("idp down")
+	}
 	p, ok := f[raw]
 	if !ok {
 		return p, errors.New("bad signature")
@@ -90,6 +93,7 @@ func TestAuthenticate(t *testing.T) {
 			}
 		}},
 		{name: "forged bearer", headers: map[string]string{"Authorization": "Bearer forged"}, wantKind: domain.KindUnauthenticated},
+		{name: "IdP unreachable", headers: map[string]string{"Authorization": "Bearer idp-down"}, wantKind: domain.KindUnavailable},
 		{name: "basic scheme", headers: map[string]string{"Authorization": "Basic dTpw"}, wantKind: domain.KindUnauthenticated},
 	}
 	for _, tc := range tests {

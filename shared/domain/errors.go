@@ -16,6 +16,7 @@ const (
 	KindConflict                             // 409: uniqueness or a concurrent change
 	KindGone                                 // 410: expired or already used
 	KindUnauthenticated                      // 401
+	KindUnavailable                          // 503: a dependency (the IdP) cannot be reached
 )
 
 // Error is a domain failure with a message that is safe to show to the caller.
@@ -37,6 +38,10 @@ func Conflictf(format string, args ...any) error  { return newError(KindConflict
 func Gonef(format string, args ...any) error      { return newError(KindGone, format, args...) }
 func Unauthenticatedf(format string, args ...any) error {
 	return newError(KindUnauthenticated, format, args...)
+}
+
+func Unavailablef(format string, args ...any) error {
+	return newError(KindUnavailable, format, args...)
 }
 
 // KindOf returns the kind of a domain error, or 0 for any other error.

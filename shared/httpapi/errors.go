@@ -29,6 +29,7 @@ var kindStatus = map[domain.ErrorKind]struct {
 	domain.KindNotFound:        {http.StatusNotFound, "NotFoundException"},
 	domain.KindConflict:        {http.StatusConflict, "ConflictException"},
 	domain.KindGone:            {http.StatusGone, "InvitationExpiredException"},
+	domain.KindUnavailable:     {http.StatusServiceUnavailable, "ServiceUnavailableException"},
 }
 
 // writeError answers with the spec's error body. Domain errors carry a

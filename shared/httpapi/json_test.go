@@ -56,6 +56,7 @@ func TestErrorBodyPerKind(t *testing.T) {
 		{domain.NotFoundf("gone"), 404},
 		{domain.Conflictf("taken"), 409},
 		{domain.Gonef("expired"), 410},
+		{domain.Unavailablef("idp down"), 503},
 		{errInternal("dynamodb: secret detail"), 500},
 	}
 	for _, tc := range tests {
