@@ -15,6 +15,7 @@ type Store interface {
 	InvitationStore
 	ProvisioningStore
 	TokenStore
+	LifecycleStore
 	// NextIDs reserves n consecutive ids of a sequence ("role", "user", ...)
 	// and returns the first.
 	NextIDs(ctx context.Context, sequence string, n int) (int64, error)

@@ -14,5 +14,24 @@ type UserRole struct {
 	ExpiryNotifications int
 	GuestRoleIncluded   bool
 	Authority           Authority
-	Version             int64
+	// Language of the e-mails about this membership (reminders, access
+	// ended): the language of the invitation that granted it.
+	Language Language
+	Version  int64
 }
+
+// DaysLeft is the number of started days until the membership ends at now:
+// 1 on its last day, 0 or less once it has ended.
+func (ur UserRole) DaysLeft(now time.Time) int {
+	if ur.EndDate == nil {
+		return 1 << 30
+	}
+	left := ur.EndDate.Sub(now)
+	if left <= 0 {
+		return 0
+	}
+	return int((left + 24*time.Hour - 1) / (24 * time.Hour))
+}
+
+// Expired reports whether the membership has ended at now.
+func (ur UserRole) Expired(now time.Time) bool { return ur.EndDate != nil && !now.Before(*ur.EndDate) }

@@ -105,3 +105,14 @@ func sortableTime(t time.Time) string {
 // timeOrdered is the sort key of an item ordered by time, with its id as a
 // tie-breaker.
 func timeOrdered(t time.Time, itemID string) string { return sortableTime(t) + "#" + itemID }
+
+// dayOf is the UTC calendar day of t, the partition of day-bucketed indexes:
+// one partition per day spreads writes and lets a job read just the days it needs.
+func dayOf(t time.Time) string { return t.UTC().Format("2006-01-02") }
+
+func expiresPK(t time.Time) string           { return "EXPIRES#" + dayOf(t) }
+func invitationExpiresPK(t time.Time) string { return "INVEXPIRES#" + dayOf(t) }
+func mailKey(mailID string) itemKey          { return itemKey{PK: "MAIL#" + mailID, SK: "MAIL"} }
+func mailboxPK(status domain.MailStatus) string {
+	return "MAILBOX#" + string(status)
+}

@@ -95,6 +95,11 @@ func newInvitationRecord(inv domain.Invitation, version int64) invitationRecord 
 		HashDigest:                    inv.HashDigest,
 		Version:                       version,
 	}
+	if inv.Status == domain.InvitationOpen && !inv.ExpiryDate.IsZero() {
+		// gsi3 holds open invitations by the day they expire, for cleanup.
+		rec.GSI3PK = invitationExpiresPK(inv.ExpiryDate)
+		rec.GSI3SK = timeOrdered(inv.ExpiryDate, id(inv.ID))
+	}
 	if inv.InviterUserID != 0 {
 		rec.GSI2PK = "INVITER#" + id(inv.InviterUserID)
 		rec.GSI2SK = invitationPK(inv.ID)

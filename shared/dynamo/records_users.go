@@ -113,11 +113,12 @@ type userRoleRecord struct {
 	ExpiryNotifications int    `dynamodbav:"expiryNotifications,omitempty"`
 	GuestRoleIncluded   bool   `dynamodbav:"guestRoleIncluded,omitempty"`
 	Authority           string `dynamodbav:"authority"`
+	Language            string `dynamodbav:"language,omitempty"`
 	Version             int64  `dynamodbav:"version"`
 }
 
 func newUserRoleRecord(ur domain.UserRole, version int64) userRoleRecord {
-	return userRoleRecord{
+	rec := userRoleRecord{
 		itemKey: userRoleKey(ur.UserID, ur.RoleID),
 		indexKeys: indexKeys{
 			GSI1PK: prefixRole + id(ur.RoleID),
@@ -135,8 +136,15 @@ func newUserRoleRecord(ur domain.UserRole, version int64) userRoleRecord {
 		ExpiryNotifications: ur.ExpiryNotifications,
 		GuestRoleIncluded:   ur.GuestRoleIncluded,
 		Authority:           string(ur.Authority),
+		Language:            string(ur.Language),
 		Version:             version,
 	}
+	if ur.EndDate != nil {
+		// gsi3 holds memberships by the day they end, for reminders and expiry.
+		rec.GSI3PK = expiresPK(*ur.EndDate)
+		rec.GSI3SK = timeOrdered(*ur.EndDate, id(ur.ID))
+	}
+	return rec
 }
 
 func (rec userRoleRecord) domain() (domain.UserRole, error) {
@@ -151,6 +159,7 @@ func (rec userRoleRecord) domain() (domain.UserRole, error) {
 		ExpiryNotifications: rec.ExpiryNotifications,
 		GuestRoleIncluded:   rec.GuestRoleIncluded,
 		Authority:           domain.Authority(rec.Authority),
+		Language:            domain.Language(rec.Language),
 		Version:             rec.Version,
 	}
 	return ur, p.err

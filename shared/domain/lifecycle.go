@@ -1,0 +1,41 @@
+package domain
+
+import (
+	"context"
+	"time"
+)
+
+// Removal is everything that changes when memberships end: the memberships
+// go with an audit entry each, their SCIM removals and e-mails are queued,
+// and when the user has no membership left the user goes too (spec 3.1).
+type Removal struct {
+	UserRoles  []UserRole
+	Audit      []AuditEntry
+	Deliveries []Delivery
+	Mails      []MailDelivery
+	// DeleteUser is set when the user's last membership ends.
+	DeleteUser *User
+}
+
+// LifecycleStore serves the scheduled jobs: expiry, reminders, cleanup and
+// the mail outbox.
+type LifecycleStore interface {
+	// ListUserRolesEndingBetween returns memberships whose end date is in
+	// [from, to), at most limit.
+	ListUserRolesEndingBetween(ctx context.Context, from, to time.Time, limit int) ([]UserRole, error)
+	// RecordReminder stores ur with its new expiryNotifications if the stored
+	// count is still previous (so two runs never both remind), together with
+	// the reminder e-mail, in one transaction; KindConflict when another run won.
+	RecordReminder(ctx context.Context, ur UserRole, previous int, mail MailDelivery) error
+	// ApplyRemoval applies a Removal in one transaction.
+	ApplyRemoval(ctx context.Context, r Removal) error
+
+	PutMails(ctx context.Context, mails []MailDelivery) error
+	ListPendingMails(ctx context.Context, createdBefore time.Time, limit int) ([]MailDelivery, error)
+	UpdateMailStatus(ctx context.Context, m MailDelivery) error
+
+	// ListInvitationsExpiringBetween returns invitations whose expiry date
+	// is in [from, to), at most limit.
+	ListInvitationsExpiringBetween(ctx context.Context, from, to time.Time, limit int) ([]Invitation, error)
+	DeleteInvitations(ctx context.Context, invs []Invitation) error
+}

@@ -1,0 +1,224 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// maxDaySpan bounds the day partitions one range query reads, so that a
+// job's query stays a bounded number of requests.
+const maxDaySpan = 400
+
+// queryDays reads the day partitions of [from, to) of gsi3 with the given
+// partition naming, keeping sort keys in [from, to); at most limit items.
+func (s *Store) queryDays(ctx context.Context, partition func(time.Time) string, from, to time.Time, limit int) ([]item, error) {
+	if !from.Before(to) {
+		return nil, nil
+	}
+	if limit <= 0 {
+		limit = 100
+	}
+	lo, hi := sortableTime(from), sortableTime(to)
+	var items []item
+	day := from.UTC().Truncate(24 * time.Hour)
+	for n := 0; day.Before(to) && len(items) < limit; n++ {
+		if n >= maxDaySpan {
+			return nil, domain.Invalidf("a range of more than %d days cannot be read at once", maxDaySpan)
+		}
+		in, err := s.partitionQuery(indexGSI3, partition(day), func(sk expression.KeyBuilder) expression.KeyConditionBuilder {
+			return expression.KeyBetween(sk, expression.Value(lo), expression.Value(hi))
+		})
+		if err != nil {
+			return nil, err
+		}
+		in.Limit = aws.Int32(int32(limit - len(items)))
+		out, err := s.db.Query(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("query %s: %w", partition(day), err)
+		}
+		for _, it := range out.Items {
+			// BETWEEN includes its upper bound; the range is half-open.
+			var keys indexKeys
+			if err := unmarshal(it, &keys); err == nil && keys.GSI3SK >= hi {
+				continue
+			}
+			items = append(items, it)
+		}
+		if len(out.LastEvaluatedKey) > 0 {
+			// The day had more than the limit: the caller comes back for the rest.
+			break
+		}
+		day = day.Add(24 * time.Hour)
+	}
+	return items, nil
+}
+
+// ListUserRolesEndingBetween implements domain.LifecycleStore.
+func (s *Store) ListUserRolesEndingBetween(ctx context.Context, from, to time.Time, limit int) ([]domain.UserRole, error) {
+	items, err := s.queryDays(ctx, expiresPK, from, to, limit)
+	if err != nil {
+		return nil, err
+	}
+	return decodeUserRoles(items)
+}
+
+// RecordReminder implements domain.LifecycleStore.
+func (s *Store) RecordReminder(ctx context.Context, ur domain.UserRole, previous int, mail domain.MailDelivery) error {
+	t := s.newTxn()
+	cond := versionIs(ur.Version)
+	if previous == 0 {
+		cond = cond.And(expression.Or(expression.AttributeNotExists(expression.Name("expiryNotifications")),
+			expression.Name("expiryNotifications").Equal(expression.Value(0))))
+	} else {
+		cond = cond.And(expression.Name("expiryNotifications").Equal(expression.Value(previous)))
+	}
+	t.putIf(newUserRoleRecord(ur, ur.Version+1), cond, func(context.Context) error {
+		return domain.Conflictf("the reminder of membership %d was already recorded", ur.ID)
+	})
+	t.putMails([]domain.MailDelivery{mail})
+	return t.commit(ctx)
+}
+
+// ApplyRemoval implements domain.LifecycleStore.
+func (s *Store) ApplyRemoval(ctx context.Context, r domain.Removal) error {
+	t := s.newTxn()
+	for _, ur := range r.UserRoles {
+		key := userRoleKey(ur.UserID, ur.RoleID)
+		version := versionIs(ur.Version)
+		t.delete(key, &version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
+	}
+	if u := r.DeleteUser; u != nil {
+		key := userKey(u.ID)
+		version := versionIs(u.Version)
+		t.delete(key, &version, s.versionFailure(key, userNotFound(u.ID)))
+		t.delete(userSubKey(u.Sub), nil, nil)
+	}
+	t.putAudit(r.Audit)
+	t.putDeliveries(r.Deliveries)
+	t.putMails(r.Mails)
+	return t.commit(ctx)
+}
+
+// PutMails implements domain.LifecycleStore.
+func (s *Store) PutMails(ctx context.Context, mails []domain.MailDelivery) error {
+	for start := 0; start < len(mails); start += maxTransactionItems {
+		t := s.newTxn()
+		t.putMails(mails[start:min(start+maxTransactionItems, len(mails))])
+		if err := t.commit(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ListPendingMails implements domain.LifecycleStore: oldest first.
+func (s *Store) ListPendingMails(ctx context.Context, createdBefore time.Time, limit int) ([]domain.MailDelivery, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	in, err := s.partitionQuery(indexGSI1, mailboxPK(domain.MailPending), sortKeyBefore(sortableTime(createdBefore)))
+	if err != nil {
+		return nil, err
+	}
+	in.Limit = aws.Int32(int32(limit))
+	out, err := s.db.Query(ctx, in)
+	if err != nil {
+		return nil, fmt.Errorf("query pending mails: %w", err)
+	}
+	mails := make([]domain.MailDelivery, 0, len(out.Items))
+	for _, it := range out.Items {
+		var rec mailRecord
+		if err := unmarshal(it, &rec); err != nil {
+			return nil, err
+		}
+		m, err := rec.domain()
+		if err != nil {
+			return nil, err
+		}
+		mails = append(mails, m)
+	}
+	return mails, nil
+}
+
+// UpdateMailStatus implements domain.LifecycleStore. A mail already sent
+// stays sent: two senders racing on one mail never make it pending again.
+func (s *Store) UpdateMailStatus(ctx context.Context, m domain.MailDelivery) error {
+	var rec mailRecord
+	found, err := s.getItem(ctx, mailKey(m.ID), &rec)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return domain.NotFoundf("mail %s not found", m.ID)
+	}
+	stored, err := rec.domain()
+	if err != nil {
+		return err
+	}
+	if stored.Status == domain.MailSent {
+		return nil
+	}
+	stored.Status, stored.Attempts, stored.LastError, stored.UpdatedAt = m.Status, m.Attempts, m.LastError, m.UpdatedAt
+	if stored.UpdatedAt.IsZero() {
+		stored.UpdatedAt = s.now()
+	}
+	av, err := marshal(s.mailRecord(stored))
+	if err != nil {
+		return err
+	}
+	expr, err := expression.NewBuilder().WithCondition(expression.Name("status").NotEqual(expression.Value(string(domain.MailSent)))).Build()
+	if err != nil {
+		return err
+	}
+	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: av,
+		ConditionExpression: expr.Condition(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()})
+	if isConditionFailed(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("update mail %s: %w", m.ID, err)
+	}
+	return nil
+}
+
+// ListInvitationsExpiringBetween implements domain.LifecycleStore.
+func (s *Store) ListInvitationsExpiringBetween(ctx context.Context, from, to time.Time, limit int) ([]domain.Invitation, error) {
+	items, err := s.queryDays(ctx, invitationExpiresPK, from, to, limit)
+	if err != nil {
+		return nil, err
+	}
+	invs := make([]domain.Invitation, 0, len(items))
+	for _, it := range items {
+		inv, err := decodeInvitation(it)
+		if err != nil {
+			return nil, err
+		}
+		invs = append(invs, inv)
+	}
+	return invs, nil
+}
+
+// DeleteInvitations implements domain.LifecycleStore: each invitation with
+// its role links, if it is still at the version read.
+func (s *Store) DeleteInvitations(ctx context.Context, invs []domain.Invitation) error {
+	for _, inv := range invs {
+		t := s.newTxn()
+		key := invitationKey(inv.ID)
+		version := versionIs(inv.Version)
+		t.delete(key, &version, s.versionFailure(key, domain.NotFoundf("invitation %d not found", inv.ID)))
+		for _, roleID := range inv.RoleIDs {
+			t.delete(invitationRoleKey(inv.ID, roleID), nil, nil)
+		}
+		if err := t.commit(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
