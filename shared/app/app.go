@@ -28,6 +28,7 @@ import (
 	"github.com/edu-invite/invite/shared/oidc"
 	"github.com/edu-invite/invite/shared/provisioner"
 	"github.com/edu-invite/invite/shared/secrets"
+	"github.com/edu-invite/invite/shared/service"
 	"github.com/edu-invite/invite/shared/ses"
 	"github.com/edu-invite/invite/shared/sqs"
 )
@@ -44,6 +45,8 @@ type Settings struct {
 	OIDCAudience     string
 	BootstrapToken   string
 	GroupURNPrefix   string
+	// ReminderDays from REMINDER_DAYS: "30,7,1" (the default when unset) or "off".
+	ReminderDays []int
 }
 
 // SettingsFromEnv reads the settings; TABLE_NAME is the only one every
@@ -58,6 +61,11 @@ func SettingsFromEnv() (Settings, error) {
 	if s.TableName == "" {
 		return s, fmt.Errorf("TABLE_NAME is required")
 	}
+	days, err := parseReminderDays(os.Getenv("REMINDER_DAYS"))
+	if err != nil {
+		return s, err
+	}
+	s.ReminderDays = days
 	return s, nil
 }
 
@@ -70,7 +78,7 @@ type App struct {
 	SQS         *awssqs.Client
 	Store       *dynamo.Store
 	Registry    *config.Registry
-	Service     *domainService
+	Service     *service.Service
 	API         *httpapi.API
 	Provisioner *provisioner.Provisioner
 }
@@ -109,9 +117,10 @@ func New(ctx context.Context, s Settings, cfg aws.Config, registry *config.Regis
 	if s.MailFrom != "" {
 		mailer = ses.NewSender(sesv2.NewFromConfig(cfg), s.MailFrom, s.ConfigurationSet)
 	}
-	svc := &domainService{
+	svc := &service.Service{
 		Store: store, Queue: sqs.NewQueue(sqsClient, s.QueueURL), Registry: registry, Mailer: mailer, Renderer: renderer,
 		Clock: clock, Logger: logger, PublicBaseURL: s.PublicBaseURL, GroupURNPrefix: s.GroupURNPrefix,
+		Lifecycle: service.Lifecycle{ReminderDays: s.ReminderDays},
 	}
 	authn := &auth.Authenticator{Tokens: store, Users: store}
 	if s.BootstrapToken != "" {

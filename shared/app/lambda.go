@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
@@ -21,4 +22,18 @@ func RunAPI(g httpapi.Group) {
 	}
 	slog.SetDefault(a.Logger)
 	lambda.Start(httpadapter.NewV2(a.API.Handler(g)).ProxyWithContext)
+}
+
+// RunScheduled is the whole main of a scheduled Lambda: wire from the
+// environment and run job for each EventBridge event.
+func RunScheduled(job func(ctx context.Context, a *App, ev events.EventBridgeEvent) (any, error)) {
+	a, err := FromEnv(context.Background())
+	if err != nil {
+		slog.Error("start-up failed", "error", err)
+		os.Exit(1)
+	}
+	slog.SetDefault(a.Logger)
+	lambda.Start(func(ctx context.Context, ev events.EventBridgeEvent) (any, error) {
+		return job(ctx, a, ev)
+	})
 }

@@ -7,10 +7,7 @@ import (
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/oidc"
-	"github.com/edu-invite/invite/shared/service"
 )
-
-type domainService = service.Service
 
 // personVerifier adapts the OIDC verifier to the authenticator's port.
 type personVerifier struct{ v *oidc.Verifier }

@@ -46,6 +46,10 @@ type UserStore interface {
 	// the deliveries, in one transaction.
 	UpdateUser(ctx context.Context, u User, deliveries []Delivery) error
 	GetUserRole(ctx context.Context, userID, roleID int64) (UserRole, error)
+	GetUserRoleByID(ctx context.Context, id int64) (UserRole, error)
+	// UpdateUserRole replaces a membership whose stored version is
+	// ur.Version, with its audit entries, in one transaction.
+	UpdateUserRole(ctx context.Context, ur UserRole, audit []AuditEntry) error
 	ListUserRolesOfUser(ctx context.Context, userID int64) ([]UserRole, error)
 	// ListUserRolesOfRole pages through the memberships of a role; an empty
 	// next token means the last page.

@@ -142,3 +142,29 @@ func TestInvitationsExpiringAndDeleted(t *testing.T) {
 		t.Fatalf("accepted invitation listed for cleanup: %+v", invs)
 	}
 }
+
+func TestUpdateUserRoleByID(t *testing.T) {
+	s := acceptedStore(t)
+	ur, err := s.GetUserRoleByID(ctx(t), 101)
+	must(t, err)
+	if ur.UserID != 10 || ur.RoleID != 2 {
+		t.Fatalf("membership 101 = %+v", ur)
+	}
+	end := testNow.AddDate(1, 0, 0)
+	ur.EndDate = &end
+	must(t, s.UpdateUserRole(ctx(t), ur, []domain.AuditEntry{{ID: 5000, UserID: 10, RoleID: 2, Action: domain.AuditUpdate, CreatedAt: testNow}}))
+	mustVersionConflict(t, s.UpdateUserRole(ctx(t), ur, nil))
+	// The expiry index follows the new end date.
+	urs, err := s.ListUserRolesEndingBetween(ctx(t), end.Add(-time.Hour), end.Add(time.Hour), 10)
+	must(t, err)
+	if len(urs) != 1 || urs[0].ID != 101 {
+		t.Fatalf("by new end date: %+v", urs)
+	}
+	old := testNow.AddDate(0, 6, 0)
+	urs, err = s.ListUserRolesEndingBetween(ctx(t), old.Add(-time.Hour), old.Add(time.Hour), 10)
+	must(t, err)
+	if len(urs) != 1 || urs[0].ID != 100 {
+		t.Fatalf("by old end date: %+v, want only 100", urs)
+	}
+	mustNotFound(t, func() error { _, err := s.GetUserRoleByID(ctx(t), 999); return err }())
+}

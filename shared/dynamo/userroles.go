@@ -148,3 +148,33 @@ func (s *Store) DeleteUserRoles(ctx context.Context, urs []domain.UserRole, audi
 func userRoleNotFound(userID, roleID int64) error {
 	return domain.NotFoundf("user %d has no role %d", userID, roleID)
 }
+
+// GetUserRoleByID finds a membership by its own id (gsi2), then reads it
+// consistently from its user's partition.
+func (s *Store) GetUserRoleByID(ctx context.Context, userRoleID int64) (domain.UserRole, error) {
+	in, err := s.partitionQuery(indexGSI2, prefixUserRole+id(userRoleID), nil)
+	if err != nil {
+		return domain.UserRole{}, err
+	}
+	items, err := s.queryAll(ctx, in)
+	if err != nil {
+		return domain.UserRole{}, err
+	}
+	urs, err := decodeUserRoles(items)
+	if err != nil {
+		return domain.UserRole{}, err
+	}
+	if len(urs) == 0 {
+		return domain.UserRole{}, domain.NotFoundf("user role %d not found", userRoleID)
+	}
+	return s.GetUserRole(ctx, urs[0].UserID, urs[0].RoleID)
+}
+
+// UpdateUserRole replaces a membership at its stored version, with audit.
+func (s *Store) UpdateUserRole(ctx context.Context, ur domain.UserRole, audit []domain.AuditEntry) error {
+	t := s.newTxn()
+	key := userRoleKey(ur.UserID, ur.RoleID)
+	t.putVersion(newUserRoleRecord(ur, ur.Version+1), ur.Version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
+	t.putAudit(audit)
+	return t.commit(ctx)
+}

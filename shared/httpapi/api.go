@@ -48,8 +48,10 @@ func (a *API) Handler(g Group) http.Handler {
 		a.roleRoutes(mux)
 	case GroupInvitations:
 		a.invitationRoutes(mux)
+	case GroupUsers:
+		a.userRoleRoutes(mux)
 	case GroupSystem:
-		mux.HandleFunc("GET /health", health)
+		a.systemRoutes(mux)
 	}
 	mux.HandleFunc("/", notFound)
 	return a.middleware(mux)

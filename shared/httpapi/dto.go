@@ -130,12 +130,15 @@ type UserRoleJSON struct {
 	ExpiryNotifications int              `json:"expiryNotifications"`
 	GuestRoleIncluded   bool             `json:"guestRoleIncluded"`
 	Authority           domain.Authority `json:"authority"`
+	UserID              int64            `json:"userId,omitempty"`
+	RoleID              int64            `json:"roleId,omitempty"`
 	Role                *RoleJSON        `json:"role,omitempty"`
 }
 
 func userRoleJSON(ur domain.UserRole, role *domain.Role) UserRoleJSON {
 	out := UserRoleJSON{ID: ur.ID, Inviter: ur.Inviter, EndDate: isoTimePtr(ur.EndDate), CreatedAt: isoTime(ur.CreatedAt),
-		ExpiryNotifications: ur.ExpiryNotifications, GuestRoleIncluded: ur.GuestRoleIncluded, Authority: ur.Authority}
+		ExpiryNotifications: ur.ExpiryNotifications, GuestRoleIncluded: ur.GuestRoleIncluded, Authority: ur.Authority,
+		UserID: ur.UserID, RoleID: ur.RoleID}
 	if role != nil {
 		rj := roleJSON(*role)
 		out.Role = &rj

@@ -91,7 +91,7 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, secret string, 
 			continue
 		}
 		ur := domain.UserRole{UserID: user.ID, RoleID: role.ID, Inviter: inv.InviterName, EndDate: endDate, CreatedAt: now,
-			GuestRoleIncluded: inv.GuestRoleIncluded, Authority: inv.IntendedAuthority}
+			GuestRoleIncluded: inv.GuestRoleIncluded, Authority: inv.IntendedAuthority, Language: inv.Language}
 		acc.NewUserRoles = append(acc.NewUserRoles, ur)
 		fresh = append(fresh, role)
 	}

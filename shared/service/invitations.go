@@ -131,6 +131,9 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 			s.sendInvitationMail(ctx, inv, roles, link)
 		}
 	}
+	if !in.SuppressSendingEmails {
+		s.flushMails(ctx)
+	}
 	return result, nil
 }
 
@@ -223,20 +226,18 @@ func (s *Service) sendInvitationMail(ctx context.Context, inv domain.Invitation,
 		if r.InviterDisplayName != "" {
 			m.InviterName = r.InviterDisplayName
 		}
-		info := invitemail.RoleInfo{Name: r.Name}
-		for _, u := range r.ApplicationUsages {
-			info.Applications = append(info.Applications, invitemail.AppInfo{Name: firstNonEmpty(u.Application.Name, u.Application.ManageID), LandingPage: u.LandingPage})
-		}
-		m.Roles = append(m.Roles, info)
+		m.Roles = append(m.Roles, roleInfo(r))
 	}
 	email, err := s.Renderer.Invitation(m)
 	if err == nil {
-		err = s.Mailer.Send(ctx, email)
+		// Through the mail outbox: a refused or slow SES never fails or
+		// blocks the invitation, and the sweep retries what did not go out.
+		err = s.Store.PutMails(ctx, []domain.MailDelivery{s.newMail(email)})
 	}
 	if err != nil {
-		// The invitation exists and its link is in the response; a failed
-		// e-mail must not undo it. Never log the address (personal data).
-		s.log().ErrorContext(ctx, "invitation e-mail not sent", "invitation", inv.ID, "error", err)
+		// The invitation exists and its link is in the response. Never log
+		// the address (personal data).
+		s.log().ErrorContext(ctx, "invitation e-mail not queued", "invitation", inv.ID, "error", err)
 	}
 }
 

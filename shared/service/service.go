@@ -19,9 +19,11 @@ type Registry interface {
 	SPsOfRole(r domain.Role) []domain.ServiceProvider
 }
 
-// InvitationRenderer renders invitation e-mails.
-type InvitationRenderer interface {
+// MailRenderer renders the service's e-mails.
+type MailRenderer interface {
 	Invitation(m mail.Invitation) (domain.Email, error)
+	Reminder(m mail.Reminder) (domain.Email, error)
+	AccessEnded(m mail.AccessEnded) (domain.Email, error)
 }
 
 // Service is the set of use cases with their dependencies.
@@ -30,13 +32,15 @@ type Service struct {
 	Queue    domain.Queue
 	Registry Registry
 	Mailer   domain.Mailer
-	Renderer InvitationRenderer
+	Renderer MailRenderer
 	Clock    domain.Clock
 	Logger   *slog.Logger
 	// PublicBaseURL is where people open invitation links (the client).
 	PublicBaseURL string
 	// GroupURNPrefix starts every role URN, the group's externalId at SPs.
 	GroupURNPrefix string
+	// Lifecycle tunes reminders and expiry; the zero value is the default.
+	Lifecycle Lifecycle
 }
 
 func (s *Service) now() time.Time {

@@ -1,0 +1,32 @@
+package httpapi
+
+import (
+	"net/http"
+)
+
+func (a *API) userRoleRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("PUT /api/v1/user_roles", a.updateEndDate)
+}
+
+type endDateRequest struct {
+	UserRoleID int64     `json:"userRoleId"`
+	EndDate    *FlexTime `json:"endDate"`
+}
+
+// updateEndDate is U7.
+func (a *API) updateEndDate(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	var req endDateRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if _, err := a.Service.UpdateEndDate(r.Context(), p, req.UserRoleID, req.EndDate.Ptr()); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]int{"status": http.StatusCreated})
+}

@@ -1,0 +1,308 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/mail"
+)
+
+// Lifecycle tunes the scheduled jobs.
+type Lifecycle struct {
+	// ReminderDays are the lead times of expiry reminders, in days. Nil is
+	// the default (30, 7 and 1); an empty, non-nil slice switches reminders off.
+	ReminderDays []int
+	// Lookback is how far back the jobs look for what they missed while not
+	// running (default 30 days).
+	Lookback time.Duration
+}
+
+// DefaultReminderDays are the reminder lead times when none are configured;
+// the reference sends only one reminder, which guests easily overlook.
+var DefaultReminderDays = []int{30, 7, 1}
+
+func (s *Service) reminderDays() []int {
+	days := s.Lifecycle.ReminderDays
+	if days == nil {
+		days = DefaultReminderDays
+	}
+	days = append([]int(nil), days...)
+	sort.Sort(sort.Reverse(sort.IntSlice(days)))
+	return days
+}
+
+func (s *Service) lookback() time.Duration {
+	if s.Lifecycle.Lookback > 0 {
+		return s.Lifecycle.Lookback
+	}
+	return 30 * 24 * time.Hour
+}
+
+// jobBatch bounds the records one job step reads; a job loops until done.
+const jobBatch = 200
+
+// system is the principal of scheduled jobs in audit trails.
+var system = &auth.Principal{Kind: auth.KindAPIToken, SuperUser: true, Name: "system"}
+
+// ExpiringUserRoles lists memberships that end within the next days (S4).
+func (s *Service) ExpiringUserRoles(ctx context.Context, within time.Duration) ([]domain.UserRole, error) {
+	now := s.now()
+	var out []domain.UserRole
+	from := now
+	for {
+		page, err := s.Store.ListUserRolesEndingBetween(ctx, from, now.Add(within), jobBatch)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page...)
+		if len(page) < jobBatch {
+			return out, nil
+		}
+		from = page[len(page)-1].EndDate.Add(time.Nanosecond)
+	}
+}
+
+// ReminderResult maps each lead time ("30 days") to the memberships reminded
+// (e-mail and role), the shape of S5.
+type ReminderResult map[string][]string
+
+// SendReminders e-mails each member whose membership reaches a lead time,
+// once per lead time: the count in expiryNotifications is raised in the same
+// transaction that queues the e-mail, conditional on the count read, so runs
+// that overlap or repeat never remind twice. A member whose membership was
+// created inside several lead times gets one reminder, for the nearest.
+func (s *Service) SendReminders(ctx context.Context) (ReminderResult, error) {
+	res := ReminderResult{}
+	days := s.reminderDays()
+	if len(days) == 0 {
+		return res, nil
+	}
+	now := s.now()
+	upcoming, err := s.ExpiringUserRoles(ctx, time.Duration(days[0])*24*time.Hour)
+	if err != nil {
+		return nil, err
+	}
+	roles := map[int64]domain.Role{}
+	for _, ur := range upcoming {
+		level, lead := reminderLevel(days, ur.DaysLeft(now))
+		if level <= ur.ExpiryNotifications || ur.Expired(now) {
+			continue
+		}
+		role, user, err := s.roleAndUser(ctx, roles, ur)
+		if err != nil {
+			if domain.IsNotFound(err) {
+				continue // removed meanwhile
+			}
+			return res, err
+		}
+		email, err := s.Renderer.Reminder(mail.Reminder{Language: string(ur.Language), To: user.Email, UserName: user.DisplayName(),
+			Role: roleInfo(role), EndDate: *ur.EndDate, DaysLeft: ur.DaysLeft(now)})
+		if err != nil {
+			return res, err
+		}
+		previous := ur.ExpiryNotifications
+		ur.ExpiryNotifications = level
+		err = s.Store.RecordReminder(ctx, ur, previous, s.newMail(email))
+		if domain.KindOf(err) == domain.KindConflict || domain.IsNotFound(err) || err == domain.ErrVersionConflict {
+			continue // another run reminded, or the membership changed: its next run decides
+		}
+		if err != nil {
+			return res, err
+		}
+		key := fmt.Sprintf("%d days", lead)
+		res[key] = append(res[key], user.Email+" "+role.Name)
+	}
+	s.flushMails(ctx)
+	return res, nil
+}
+
+// reminderLevel is how many lead times (sorted longest first) a membership
+// with daysLeft has reached, and the nearest of them.
+func reminderLevel(days []int, daysLeft int) (level, lead int) {
+	for i, d := range days {
+		if daysLeft <= d {
+			level, lead = i+1, d
+		}
+	}
+	return level, lead
+}
+
+// ExpiryResult says what the expiry job removed.
+type ExpiryResult struct {
+	UserRoles int `json:"userRoles"`
+	Users     int `json:"users"`
+}
+
+// RemoveExpired ends every membership whose end date has passed, whether
+// or not a reminder went out: the membership goes (audited), its group
+// membership is removed at each SP, the member is told; a user left without
+// memberships is deleted in the service and at every SP (spec 3.1). Each
+// user's removal is one transaction, safe to repeat and to run concurrently
+// (version checks make a second run's attempt fail harmlessly).
+func (s *Service) RemoveExpired(ctx context.Context) (ExpiryResult, error) {
+	var res ExpiryResult
+	now := s.now()
+	for {
+		expired, err := s.Store.ListUserRolesEndingBetween(ctx, now.Add(-s.lookback()), now, jobBatch)
+		if err != nil {
+			return res, err
+		}
+		byUser := map[int64]bool{}
+		var users []int64
+		for _, ur := range expired {
+			if !byUser[ur.UserID] {
+				byUser[ur.UserID] = true
+				users = append(users, ur.UserID)
+			}
+		}
+		progress := false
+		for _, userID := range users {
+			removed, deleted, err := s.removeExpiredOfUser(ctx, userID, now)
+			if err != nil && !domain.IsNotFound(err) && err != domain.ErrVersionConflict {
+				return res, err
+			}
+			if removed > 0 {
+				progress = true
+			}
+			res.UserRoles += removed
+			if deleted {
+				res.Users++
+			}
+		}
+		if len(expired) < jobBatch || !progress {
+			break
+		}
+	}
+	s.flushMails(ctx)
+	return res, nil
+}
+
+func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now time.Time) (int, bool, error) {
+	user, err := s.Store.GetUser(ctx, userID)
+	if err != nil {
+		return 0, false, err
+	}
+	memberships, err := s.Store.ListUserRolesOfUser(ctx, userID)
+	if err != nil {
+		return 0, false, err
+	}
+	var removal domain.Removal
+	roles := map[int64]domain.Role{}
+	remaining := 0
+	spsOfUser := map[string]bool{}
+	var spOrder []string
+	for _, ur := range memberships {
+		if !ur.Expired(now) {
+			remaining++
+			continue
+		}
+		removal.UserRoles = append(removal.UserRoles, ur)
+		role, err := s.Store.GetRole(ctx, ur.RoleID)
+		if domain.IsNotFound(err) {
+			role = domain.Role{ID: ur.RoleID}
+		} else if err != nil {
+			return 0, false, err
+		}
+		roles[role.ID] = role
+		removal.Audit = append(removal.Audit, s.auditEntry(ctx, system, ur, role, user.Email, domain.AuditDelete))
+		for _, sp := range s.Registry.SPsOfRole(role) {
+			removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, sp.ID, domain.DeliverMemberRemove, userID, role.ID))
+			if !spsOfUser[sp.ID] {
+				spsOfUser[sp.ID] = true
+				spOrder = append(spOrder, sp.ID)
+			}
+		}
+		if role.Name != "" && user.Email != "" && s.Renderer != nil {
+			email, err := s.Renderer.AccessEnded(mail.AccessEnded{Language: string(ur.Language), To: user.Email,
+				UserName: user.DisplayName(), Role: roleInfo(role)})
+			if err != nil {
+				return 0, false, err
+			}
+			removal.Mails = append(removal.Mails, s.newMail(email))
+		}
+	}
+	if len(removal.UserRoles) == 0 {
+		return 0, false, nil
+	}
+	if remaining == 0 {
+		// The last membership ended: the user goes at every SP where it was
+		// created, after its group removals (same FIFO group, later).
+		links, err := s.Store.ListLinks(ctx, domain.ResourceUser, userID)
+		if err != nil {
+			return 0, false, err
+		}
+		for _, l := range links {
+			if !spsOfUser[l.SPID] {
+				spsOfUser[l.SPID] = true
+				spOrder = append(spOrder, l.SPID)
+			}
+		}
+		for _, sp := range spOrder {
+			removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, sp, domain.DeliverUserDelete, userID, 0))
+		}
+		removal.DeleteUser = &user
+	}
+	if err := s.assignAuditIDs(ctx, removal.Audit); err != nil {
+		return 0, false, err
+	}
+	if err := s.Store.ApplyRemoval(ctx, removal); err != nil {
+		return 0, false, err
+	}
+	s.dispatch(ctx, removal.Deliveries)
+	return len(removal.UserRoles), remaining == 0, nil
+}
+
+// CleanupResult says what the cleanup job removed (S6).
+type CleanupResult struct {
+	Invitations int          `json:"invitations"`
+	Expired     ExpiryResult `json:"expired"`
+}
+
+// Cleanup deletes open invitations whose expiry date has passed and ends
+// expired memberships. Accepted invitations stay (they are the record of
+// who invited whom) until their TTL.
+func (s *Service) Cleanup(ctx context.Context) (CleanupResult, error) {
+	var res CleanupResult
+	now := s.now()
+	for {
+		invs, err := s.Store.ListInvitationsExpiringBetween(ctx, now.Add(-s.lookback()), now, jobBatch)
+		if err != nil {
+			return res, err
+		}
+		if err := s.Store.DeleteInvitations(ctx, invs); err != nil && err != domain.ErrVersionConflict && !domain.IsNotFound(err) {
+			return res, err
+		}
+		res.Invitations += len(invs)
+		if len(invs) < jobBatch {
+			break
+		}
+	}
+	expired, err := s.RemoveExpired(ctx)
+	res.Expired = expired
+	return res, err
+}
+
+func (s *Service) roleAndUser(ctx context.Context, cache map[int64]domain.Role, ur domain.UserRole) (domain.Role, domain.User, error) {
+	role, ok := cache[ur.RoleID]
+	if !ok {
+		var err error
+		if role, err = s.Store.GetRole(ctx, ur.RoleID); err != nil {
+			return role, domain.User{}, err
+		}
+		cache[ur.RoleID] = role
+	}
+	user, err := s.Store.GetUser(ctx, ur.UserID)
+	return role, user, err
+}
+
+func roleInfo(r domain.Role) mail.RoleInfo {
+	info := mail.RoleInfo{Name: r.Name}
+	for _, u := range r.ApplicationUsages {
+		info.Applications = append(info.Applications, mail.AppInfo{Name: firstNonEmpty(u.Application.Name, u.Application.ManageID), LandingPage: u.LandingPage})
+	}
+	return info
+}

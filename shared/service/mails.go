@@ -1,0 +1,61 @@
+package service
+
+import (
+	"context"
+	"time"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// newMail wraps a rendered e-mail as a pending outbox item.
+func (s *Service) newMail(e domain.Email) domain.MailDelivery {
+	now := s.now()
+	return domain.MailDelivery{ID: domain.NewDeliveryID(now), Email: e, Status: domain.MailPending, CreatedAt: now, UpdatedAt: now}
+}
+
+// MailResult counts what a flush of the mail outbox did.
+type MailResult struct {
+	Sent   int `json:"sent"`
+	Failed int `json:"failed"`
+}
+
+// SendPendingMails sends what is in the mail outbox, oldest first. A mail
+// SES refuses stays pending with its attempts counted and is tried again by
+// the next flush, until MaxMailAttempts; then it is marked failed, never
+// silently dropped.
+func (s *Service) SendPendingMails(ctx context.Context, createdBefore time.Time) (MailResult, error) {
+	var res MailResult
+	if s.Mailer == nil {
+		return res, nil
+	}
+	pending, err := s.Store.ListPendingMails(ctx, createdBefore, 100)
+	if err != nil {
+		return res, err
+	}
+	for _, m := range pending {
+		m.Attempts++
+		m.UpdatedAt = s.now()
+		if err := s.Mailer.Send(ctx, m.Email); err != nil {
+			m.LastError = err.Error()
+			if m.Attempts >= domain.MaxMailAttempts {
+				m.Status = domain.MailFailed
+			}
+			res.Failed++
+			s.log().WarnContext(ctx, "e-mail not sent", "mail", m.ID, "attempt", m.Attempts, "error", err)
+		} else {
+			m.Status, m.LastError = domain.MailSent, ""
+			res.Sent++
+		}
+		if err := s.Store.UpdateMailStatus(ctx, m); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// flushMails sends just-written mails now; what fails is left to the sweep.
+func (s *Service) flushMails(ctx context.Context) {
+	if _, err := s.SendPendingMails(ctx, s.now().Add(time.Second)); err != nil {
+		s.log().WarnContext(ctx, "mail outbox not flushed; the sweep retries", "error", err)
+	}
+}

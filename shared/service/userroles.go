@@ -1,0 +1,48 @@
+package service
+
+import (
+	"context"
+	"time"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// UpdateEndDate changes when a membership ends (U7), audited. A new end
+// date starts the reminders afresh. Role managers may change any
+// membership of the role; others only memberships below their own authority.
+func (s *Service) UpdateEndDate(ctx context.Context, p *auth.Principal, userRoleID int64, endDate *time.Time) (domain.UserRole, error) {
+	if p == nil {
+		return domain.UserRole{}, domain.Unauthenticatedf("authentication required")
+	}
+	if endDate != nil && !endDate.After(s.now()) {
+		return domain.UserRole{}, domain.Invalidf("endDate must be in the future")
+	}
+	ur, err := s.Store.GetUserRoleByID(ctx, userRoleID)
+	if err != nil {
+		return domain.UserRole{}, err
+	}
+	role, err := s.Store.GetRole(ctx, ur.RoleID)
+	if err != nil {
+		return domain.UserRole{}, err
+	}
+	own := p.Memberships[role.ID]
+	if !p.CanManageRole(role) && !(own.AtLeast(domain.Inviter) && own.Higher(ur.Authority)) {
+		return domain.UserRole{}, domain.Forbiddenf("not allowed to change membership %d", userRoleID)
+	}
+	user, err := s.Store.GetUser(ctx, ur.UserID)
+	if err != nil {
+		return domain.UserRole{}, err
+	}
+	ur.EndDate = endDate
+	ur.ExpiryNotifications = 0
+	audit := []domain.AuditEntry{s.auditEntry(ctx, p, ur, role, user.Email, domain.AuditUpdate)}
+	if err := s.assignAuditIDs(ctx, audit); err != nil {
+		return domain.UserRole{}, err
+	}
+	if err := s.Store.UpdateUserRole(ctx, ur, audit); err != nil {
+		return domain.UserRole{}, err
+	}
+	ur.Version++
+	return ur, nil
+}
