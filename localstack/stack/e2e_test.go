@@ -29,6 +29,13 @@ func (c *testClock) Now() time.Time {
 	return time.Now().Add(c.offset)
 }
 
+// Set puts the clock at wall time plus d.
+func (c *testClock) Set(d time.Duration) {
+	c.mu.Lock()
+	c.offset = d
+	c.mu.Unlock()
+}
+
 func (c *testClock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.offset += d
@@ -102,21 +109,30 @@ func eventually(t *testing.T, what string, cond func() bool) {
 	t.Fatalf("timed out waiting for %s", what)
 }
 
+// startTestStack starts the local stack on a free port with substitutes of
+// its own; appsConfig "" keeps the seeded sample application.
+func startTestStack(t *testing.T, clock *testClock, appsConfig string) *Stack {
+	t.Helper()
+	t.Setenv("BOOTSTRAP_API_TOKEN", "e2e-bootstrap-token")
+	for _, k := range []string{"AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SQS", "AWS_ENDPOINT_URL_SESV2",
+		"APPLICATIONS_CONFIG_FILE", "OIDC_ISSUER", "PUBLIC_BASE_URL", "TABLE_NAME", "REMINDER_DAYS", sampleSPTokenEnv} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("APPLICATIONS_CONFIG", appsConfig)
+	s, err := Start(context.Background(), Options{Addr: "127.0.0.1:0", Clock: clock.Now, VisibilityTimeout: time.Second,
+		PollInterval: 200 * time.Millisecond, JobInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
 var linkPattern = regexp.MustCompile(`/invitation/accept\?hash=([A-Za-z0-9_\-]+)`)
 
 func TestInviteAcceptProvisionEndToEnd(t *testing.T) {
 	clock := &testClock{}
-	t.Setenv("PORT", "0")
-	t.Setenv("BOOTSTRAP_API_TOKEN", "e2e-bootstrap-token")
-	for _, k := range []string{"AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SQS", "AWS_ENDPOINT_URL_SESV2",
-		"APPLICATIONS_CONFIG", "APPLICATIONS_CONFIG_FILE", "OIDC_ISSUER", "PUBLIC_BASE_URL", "TABLE_NAME", sampleSPTokenEnv} {
-		t.Setenv(k, "")
-	}
-	s, err := Start(context.Background(), Options{Addr: "127.0.0.1:0", Clock: clock.Now, VisibilityTimeout: time.Second, PollInterval: 200 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := startTestStack(t, clock, "")
 	c := client{t: t, base: s.URL}
 	admin := map[string]string{"X-API-TOKEN": "e2e-bootstrap-token"}
 

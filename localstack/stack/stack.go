@@ -48,6 +48,9 @@ type Options struct {
 	VisibilityTimeout time.Duration
 	// SweepInterval of the outbox sweep; 0 = every 30 s.
 	SweepInterval time.Duration
+	// JobInterval of the expiry and cleanup jobs; 0 = every minute, negative
+	// = never (tests run them with RunJob).
+	JobInterval time.Duration
 }
 
 // Stack is a running local stack.
@@ -60,6 +63,7 @@ type Stack struct {
 	SES            *substitutes.SES
 	Poller         *lambdasqs.Poller
 
+	clock   func() time.Time
 	server  *http.Server
 	cancel  context.CancelFunc
 	closers []func()
@@ -72,7 +76,7 @@ const sampleSPTokenEnv = "SAMPLE_SP_TOKEN"
 
 // Start brings the stack up. Call Close when done.
 func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
-	s := &Stack{done: make(chan struct{})}
+	s := &Stack{done: make(chan struct{}), clock: opts.Clock}
 	defer func() {
 		if err != nil {
 			s.Close()
@@ -131,6 +135,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	mux.Handle("/idp/", http.StripPrefix("/idp", s.IdP.Handler()))
 	mux.Handle("/scim-sp/", http.StripPrefix("/scim-sp", s.SP.Handler()))
 	mux.HandleFunc("GET /mail", s.mailPage)
+	mux.HandleFunc("POST /local/jobs/{name}", s.serveJob)
 	mux.Handle("/", s.App.API.Local())
 	s.server = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = s.server.Serve(ln) }()
@@ -147,6 +152,9 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 		}
 	}()
 	go s.sweepOutbox(runCtx, orDefault(opts.SweepInterval, 30*time.Second))
+	if opts.JobInterval >= 0 {
+		go s.runJobs(runCtx, orDefault(opts.JobInterval, time.Minute))
+	}
 	return s, nil
 }
 
@@ -205,10 +213,10 @@ func (s *Stack) sweepOutbox(ctx context.Context, every time.Duration) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if res, err := s.App.Service.SweepOutbox(ctx, 100); err != nil {
+			if res, err := s.App.Sweep(ctx, s.now()); err != nil {
 				s.App.Logger.Warn("outbox sweep failed", "error", err)
-			} else if res.Sent > 0 {
-				s.App.Logger.Info("outbox sweep re-sent deliveries", "count", res.Sent)
+			} else if res.Deliveries.Sent > 0 || res.Mails.Sent > 0 {
+				s.App.Logger.Info("outbox sweep re-sent", "deliveries", res.Deliveries.Sent, "mails", res.Mails.Sent)
 			}
 		}
 	}
@@ -239,6 +247,13 @@ func (s *Stack) mailPage(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(out)
+}
+
+func (s *Stack) now() time.Time {
+	if s.clock != nil {
+		return s.clock()
+	}
+	return time.Now()
 }
 
 // Close stops everything the stack started.
@@ -304,4 +319,3 @@ func orDefault(d, def time.Duration) time.Duration {
 	}
 	return def
 }
-

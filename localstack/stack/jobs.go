@@ -1,0 +1,61 @@
+package stack
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// Jobs are the scheduled functions, by the name of their Lambda; locally a
+// timer runs them, and `make job JOB=<name>` runs one on demand.
+var Jobs = []string{"expiry", "cleanup", "outbox-sweep"}
+
+// RunJob runs one scheduled job as its Lambda would.
+func (s *Stack) RunJob(ctx context.Context, name string) (any, error) {
+	switch name {
+	case "expiry":
+		reminded, err := s.App.Service.SendReminders(ctx)
+		if err != nil {
+			return nil, err
+		}
+		removed, err := s.App.Service.RemoveExpired(ctx)
+		return map[string]any{"reminded": reminded, "removed": removed}, err
+	case "cleanup":
+		return s.App.Service.Cleanup(ctx)
+	case "outbox-sweep":
+		return s.App.Sweep(ctx, s.now())
+	}
+	return nil, fmt.Errorf("unknown job %q (known: %v)", name, Jobs)
+}
+
+// runJobs runs every job on a timer, as the EventBridge schedules do in AWS.
+func (s *Stack) runJobs(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			for _, name := range Jobs {
+				if _, err := s.RunJob(ctx, name); err != nil && ctx.Err() == nil {
+					s.App.Logger.Warn("scheduled job failed", "job", name, "error", err)
+				}
+			}
+		}
+	}
+}
+
+// serveJob is POST /local/jobs/{name}: the on-demand trigger of the local
+// stack (in AWS: `aws lambda invoke` of the function, or S5/S6).
+func (s *Stack) serveJob(w http.ResponseWriter, r *http.Request) {
+	res, err := s.RunJob(r.Context(), r.PathValue("name"))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(res)
+}
