@@ -26,6 +26,7 @@ const (
 	partitionSPLink   = "SPLINK#"
 	partitionDelivery = "DELIVERY#"
 	partitionAudit    = "AUDIT#"
+	partitionMail     = "MAIL#"
 )
 
 // functionSpec is one directory under functions/: how it is invoked and
@@ -111,17 +112,18 @@ var functionSpecs = []functionSpec{
 		Schedule: "rate(1 hour)",
 	},
 	{
-		// Daily: removes expired invitations and tokens.
+		// Daily: removes expired invitations (memberships end in expiry).
 		Name: "cleanup", Kind: scheduledJob, TimeoutSeconds: 300, MemoryMB: defaultMemoryMB,
 		Table:    tableReadWrite,
 		Schedule: "cron(0 3 * * ? *)",
 	},
 	{
-		// Every minute: re-queues outbox deliveries whose send did not happen.
+		// Every minute: re-queues outbox deliveries whose send did not happen
+		// and retries e-mails of the mail outbox that SES did not take.
 		// The timeout stays below the interval so that runs do not overlap.
 		Name: "outbox-sweep", Kind: scheduledJob, TimeoutSeconds: 50, MemoryMB: defaultMemoryMB,
-		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionDelivery},
-		SendsToQueue: true,
+		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionDelivery, partitionMail},
+		SendsToQueue: true, SendsMail: true,
 		Schedule:     "rate(1 minute)",
 	},
 }

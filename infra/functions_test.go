@@ -72,7 +72,7 @@ func TestFunctionEnvironment(t *testing.T) {
 		"provisioner":  join(common, []string{"SCIM_DLQ_URL", "APPLICATIONS_CONFIG"}),
 		"expiry":       join(common, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL"}),
 		"cleanup":      common,
-		"outbox-sweep": join(common, []string{"SCIM_QUEUE_URL"}),
+		"outbox-sweep": join(common, mail, []string{"SCIM_QUEUE_URL"}),
 	}
 	bothScenarios(t, func(t *testing.T, s *scenario) {
 		for _, name := range expectedFunctionNames {

@@ -81,7 +81,7 @@ var (
 	machineCallers  = grants([]string{"secretsmanager:GetSecretValue"}, lMachineCallers)
 	spSecrets       = grants([]string{"secretsmanager:GetSecretValue"}, lSPSecrets)
 	provisionerKeys = grants(wantTableWrites, leadingKeys("SPLINK#*", "DELIVERY#*", "AUDIT#*"))
-	outboxKeys      = grants(wantTableWrites, leadingKeys("DELIVERY#*"))
+	outboxKeys      = grants(wantTableWrites, leadingKeys("DELIVERY#*", "MAIL#*"))
 )
 
 var expectedGrants = map[string]grantSet{
@@ -94,7 +94,7 @@ var expectedGrants = map[string]grantSet{
 	"provisioner":  union(logsWrite, tableRead, provisionerKeys, queueConsume, deadLetterSend, spSecrets),
 	"expiry":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
 	"cleanup":      union(logsWrite, tableRead, tableWrite),
-	"outbox-sweep": union(logsWrite, tableRead, outboxKeys, queueSend),
+	"outbox-sweep": union(logsWrite, tableRead, outboxKeys, queueSend, mailSend),
 }
 
 // TestEachFunctionHasExactlyItsGrants compares every allowed action and

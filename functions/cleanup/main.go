@@ -1,5 +1,6 @@
 // Command cleanup is the scheduled Lambda (EventBridge, daily) that deletes
-// expired invitations and ends expired memberships (S6).
+// expired invitations. (Expired memberships are ended by expiry, which may
+// send SCIM changes and e-mail; this function may do neither.)
 package main
 
 import (
@@ -12,6 +13,7 @@ import (
 
 func main() {
 	app.RunScheduled(func(ctx context.Context, a *app.App, _ events.EventBridgeEvent) (any, error) {
-		return a.Service.Cleanup(ctx)
+		removed, err := a.Service.CleanupInvitations(ctx)
+		return map[string]int{"invitations": removed}, err
 	})
 }

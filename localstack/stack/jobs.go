@@ -23,7 +23,8 @@ func (s *Stack) RunJob(ctx context.Context, name string) (any, error) {
 		removed, err := s.App.Service.RemoveExpired(ctx)
 		return map[string]any{"reminded": reminded, "removed": removed}, err
 	case "cleanup":
-		return s.App.Service.Cleanup(ctx)
+		removed, err := s.App.Service.CleanupInvitations(ctx)
+		return map[string]int{"invitations": removed}, err
 	case "outbox-sweep":
 		return s.App.Sweep(ctx, s.now())
 	}

@@ -231,3 +231,36 @@ func TestInvitationMailsInBothLanguagesAndEscaped(t *testing.T) {
 		}
 	}
 }
+
+func TestCleanupDeletesExpiredInvitationsOnly(t *testing.T) {
+	f := newLifecycleFixture(t)
+	role := f.createRole("Visitors", "app-a", 5)
+	invite := func(email string) string {
+		var res struct {
+			URLs []struct {
+				InvitationURL string `json:"invitationURL"`
+			} `json:"recipientInvitationURLs"`
+		}
+		f.c.do("POST", "/api/external/v1/invitations", f.admin, map[string]any{"intendedAuthority": "GUEST",
+			"invites": []string{email}, "roleIdentifiers": []int64{role}, "suppressSendingEmails": true,
+			"expiryDate": f.clock.Now().Add(24 * time.Hour).Unix()}, &res)
+		return linkPattern.FindStringSubmatch(res.URLs[0].InvitationURL)[1]
+	}
+	stale := invite("late@example.org")
+	f.clock.Set(12 * time.Hour)
+	fresh := invite("fresh@example.org")
+	f.clock.Set(25 * time.Hour)
+	res, err := f.s.RunJob(context.Background(), "cleanup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.(map[string]int)["invitations"]; got != 1 {
+		t.Fatalf("cleanup removed %d invitations, want 1", got)
+	}
+	if got := f.c.do("GET", "/api/v1/invitations/public?hash="+stale, nil, nil, nil); got != http.StatusNotFound {
+		t.Fatalf("expired invitation after cleanup = %d, want 404", got)
+	}
+	if got := f.c.do("GET", "/api/v1/invitations/public?hash="+fresh, nil, nil, nil); got != http.StatusOK {
+		t.Fatalf("open invitation after cleanup = %d, want 200", got)
+	}
+}

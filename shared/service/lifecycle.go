@@ -262,28 +262,36 @@ type CleanupResult struct {
 	Expired     ExpiryResult `json:"expired"`
 }
 
-// Cleanup deletes open invitations whose expiry date has passed and ends
-// expired memberships. Accepted invitations stay (they are the record of
-// who invited whom) until their TTL.
+// Cleanup is S6: expired invitations and expired memberships, on demand.
 func (s *Service) Cleanup(ctx context.Context) (CleanupResult, error) {
 	var res CleanupResult
+	var err error
+	if res.Invitations, err = s.CleanupInvitations(ctx); err != nil {
+		return res, err
+	}
+	res.Expired, err = s.RemoveExpired(ctx)
+	return res, err
+}
+
+// CleanupInvitations deletes open invitations whose expiry date has passed
+// (the daily cleanup job). Accepted invitations stay, as the record of who
+// invited whom, until their TTL.
+func (s *Service) CleanupInvitations(ctx context.Context) (int, error) {
+	removed := 0
 	now := s.now()
 	for {
 		invs, err := s.Store.ListInvitationsExpiringBetween(ctx, now.Add(-s.lookback()), now, jobBatch)
 		if err != nil {
-			return res, err
+			return removed, err
 		}
 		if err := s.Store.DeleteInvitations(ctx, invs); err != nil && err != domain.ErrVersionConflict && !domain.IsNotFound(err) {
-			return res, err
+			return removed, err
 		}
-		res.Invitations += len(invs)
+		removed += len(invs)
 		if len(invs) < jobBatch {
-			break
+			return removed, nil
 		}
 	}
-	expired, err := s.RemoveExpired(ctx)
-	res.Expired = expired
-	return res, err
 }
 
 func (s *Service) roleAndUser(ctx context.Context, cache map[int64]domain.Role, ur domain.UserRole) (domain.Role, domain.User, error) {
