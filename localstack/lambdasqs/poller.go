@@ -1,0 +1,318 @@
+package lambdasqs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+)
+
+// Handler is a consumer's Lambda handler for SQS events with
+// ReportBatchItemFailures.
+type Handler func(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error)
+
+// Defaults of the Poller fields left zero.
+const (
+	DefaultBatchSize         = 10
+	DefaultVisibilityTimeout = 30 * time.Second
+	DefaultWaitTime          = time.Second
+)
+
+// holdVisibility is how long held messages are made invisible at a time; they
+// are extended well before it runs out and made visible when the poller stops.
+const holdVisibility = 5 * time.Minute
+
+// Poller receives from one queue and invokes Handler like Lambda's event
+// source mapping. Set the fields, then call Run or Drain (never both at once).
+type Poller struct {
+	Client   *sqs.Client
+	QueueURL string
+	// QueueARN is the events' EventSourceARN; when empty it is looked up once.
+	QueueARN string
+	Handler  Handler
+	// BatchSize is the most messages per invocation, 1 to 10 (default 10).
+	BatchSize int
+	// VisibilityTimeout is how long a received message stays invisible; a
+	// failed message is received again after it (default 30s, whole seconds).
+	VisibilityTimeout time.Duration
+	// WaitTime is the long-poll wait of each receive (default 1s, whole seconds).
+	WaitTime time.Duration
+	// Logger gets ids and counts, never bodies (default slog.Default()).
+	Logger *slog.Logger
+
+	running atomic.Bool
+	order   groupOrder
+}
+
+// Run polls until ctx is done and then returns nil; it returns early only on a
+// setup error. Receive errors are logged and retried after a pause.
+func (p *Poller) Run(ctx context.Context) error {
+	if err := p.start(ctx); err != nil {
+		return err
+	}
+	defer p.stop()
+	for ctx.Err() == nil {
+		if _, err := p.pollOnce(ctx); err != nil && ctx.Err() == nil {
+			p.logger().Warn("sqs poll failed", "queue", p.QueueURL, "error", err)
+			sleep(ctx, time.Second)
+		}
+	}
+	return nil
+}
+
+// Drain polls until the queue is empty: no visible, delayed or in-flight
+// message and none held by the poller. Failed messages are waited for until
+// they succeed or reach the DLQ. For tests; bound it with ctx.
+func (p *Poller) Drain(ctx context.Context) error {
+	if err := p.start(ctx); err != nil {
+		return err
+	}
+	defer p.stop()
+	for {
+		if _, err := p.pollOnce(ctx); err != nil {
+			return fmt.Errorf("lambdasqs: drain %s: %w", p.QueueURL, err)
+		}
+		if p.order.heldCount() > 0 {
+			continue
+		}
+		left, err := p.messagesLeft(ctx)
+		if err != nil {
+			return fmt.Errorf("lambdasqs: drain %s: %w", p.QueueURL, err)
+		}
+		if left == 0 {
+			return nil
+		}
+	}
+}
+
+func (p *Poller) start(ctx context.Context) error {
+	if p.Client == nil || p.QueueURL == "" || p.Handler == nil {
+		return errors.New("lambdasqs: Poller needs Client, QueueURL and Handler")
+	}
+	if p.BatchSize < 0 || p.BatchSize > 10 {
+		return fmt.Errorf("lambdasqs: BatchSize %d not in 1..10", p.BatchSize)
+	}
+	if !p.running.CompareAndSwap(false, true) {
+		return errors.New("lambdasqs: Poller already running")
+	}
+	if p.QueueARN == "" {
+		out, err := p.Client.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{
+			QueueUrl:       &p.QueueURL,
+			AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameQueueArn},
+		})
+		if err != nil {
+			p.running.Store(false)
+			return fmt.Errorf("lambdasqs: ARN of %s: %w", p.QueueURL, err)
+		}
+		p.QueueARN = out.Attributes[string(types.QueueAttributeNameQueueArn)]
+	}
+	return nil
+}
+
+// stop makes held messages visible again, so nothing stays hidden for
+// holdVisibility after the poller is gone.
+func (p *Poller) stop() {
+	defer p.running.Store(false)
+	held := p.order.releaseAll()
+	if len(held) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	p.changeVisibility(ctx, held, 0)
+	p.logger().Info("sqs poller stopped; held messages visible again", "queue", p.QueueURL, "count", len(held))
+}
+
+// pollOnce does one receive and, if it yields anything, one invocation.
+// It reports how many messages were handed to the handler.
+func (p *Poller) pollOnce(ctx context.Context) (int, error) {
+	p.extendHeld(ctx)
+	max := p.batchSize()
+	started := time.Now()
+	out, err := p.Client.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
+		QueueUrl:            &p.QueueURL,
+		MaxNumberOfMessages: int32(max),
+		VisibilityTimeout:   seconds(p.visibilityTimeout()),
+		WaitTimeSeconds:     seconds(p.waitTime()),
+		// local-aws-sqs returns system attributes only for the legacy
+		// AttributeNames; SQS accepts both.
+		AttributeNames:              []types.QueueAttributeName{"All"},
+		MessageSystemAttributeNames: []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll},
+		MessageAttributeNames:       []string{"All"},
+	})
+	if err != nil {
+		return 0, fmt.Errorf("receive: %w", err)
+	}
+	out.Messages = latestReceipts(out.Messages)
+	adm := p.order.admit(out.Messages, started, len(out.Messages) == max, holdVisibility)
+	if len(adm.held) > 0 {
+		p.changeVisibility(ctx, adm.held, holdVisibility)
+		p.logger().Info("sqs messages held behind a failed message of their group",
+			"queue", p.QueueURL, "count", len(adm.held), "message_ids", ids(adm.held))
+	}
+	if len(adm.released) > 0 {
+		// They were hidden for holdVisibility; a failure must bring them back
+		// after the normal visibility timeout.
+		p.changeVisibility(ctx, adm.released, p.visibilityTimeout())
+	}
+	for len(adm.ready) > 0 {
+		n := min(len(adm.ready), max)
+		p.invokeBatch(ctx, adm.ready[:n])
+		adm.ready = adm.ready[n:]
+	}
+	return len(out.Messages), nil
+}
+
+// invokeBatch hands one batch to the handler, deletes the successes and
+// records the failures.
+func (p *Poller) invokeBatch(ctx context.Context, batch []types.Message) {
+	log := p.logger().With("queue", p.QueueURL)
+	ev := toEvent(batch, p.QueueARN, p.Client.Options().Region)
+	failed, err := invoke(ctx, p.Handler, ev)
+	if err != nil {
+		log.Warn("sqs handler failed the whole batch", "count", len(batch), "message_ids", ids(batch), "error", err)
+	} else if len(failed) > 0 {
+		log.Info("sqs handler reported item failures", "count", len(batch), "failed", len(failed), "failed_ids", sortedKeys(failed))
+	} else {
+		log.Debug("sqs batch handled", "count", len(batch))
+	}
+	// The failed messages became invisible at the receive; measuring from now
+	// gives a time at or after the real one, which admit needs.
+	p.order.failed(batch, failed, time.Now().Add(p.visibilityTimeout()))
+
+	var done []types.Message
+	for _, m := range batch {
+		if !failed[aws.ToString(m.MessageId)] {
+			done = append(done, m)
+		}
+	}
+	p.delete(ctx, done)
+}
+
+func (p *Poller) delete(ctx context.Context, msgs []types.Message) {
+	for chunk := range chunks(msgs) {
+		entries := make([]types.DeleteMessageBatchRequestEntry, len(chunk))
+		for i, m := range chunk {
+			entries[i] = types.DeleteMessageBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), ReceiptHandle: m.ReceiptHandle}
+		}
+		out, err := p.Client.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: &p.QueueURL, Entries: entries})
+		if err != nil {
+			p.logger().Warn("sqs delete failed; the messages will be delivered again", "queue", p.QueueURL, "message_ids", ids(chunk), "error", err)
+			continue
+		}
+		for _, f := range out.Failed {
+			p.logger().Warn("sqs delete failed; the message will be delivered again", "queue", p.QueueURL, "entry", aws.ToString(f.Id), "code", aws.ToString(f.Code))
+		}
+	}
+}
+
+func (p *Poller) changeVisibility(ctx context.Context, msgs []types.Message, timeout time.Duration) {
+	for chunk := range chunks(msgs) {
+		entries := make([]types.ChangeMessageVisibilityBatchRequestEntry, len(chunk))
+		for i, m := range chunk {
+			entries[i] = types.ChangeMessageVisibilityBatchRequestEntry{
+				Id: aws.String(strconv.Itoa(i)), ReceiptHandle: m.ReceiptHandle, VisibilityTimeout: seconds(timeout),
+			}
+		}
+		out, err := p.Client.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: &p.QueueURL, Entries: entries})
+		if err != nil {
+			p.logger().Warn("sqs change visibility failed", "queue", p.QueueURL, "message_ids", ids(chunk), "error", err)
+			continue
+		}
+		for _, f := range out.Failed {
+			p.logger().Warn("sqs change visibility failed", "queue", p.QueueURL, "entry", aws.ToString(f.Id), "code", aws.ToString(f.Code))
+		}
+	}
+}
+
+// extendHeld keeps held messages invisible: those with less than half of
+// holdVisibility left get a fresh holdVisibility.
+func (p *Poller) extendHeld(ctx context.Context) {
+	now := time.Now()
+	if msgs := p.order.expiring(now.Add(holdVisibility/2), now.Add(holdVisibility)); len(msgs) > 0 {
+		p.changeVisibility(ctx, msgs, holdVisibility)
+	}
+}
+
+// messagesLeft is the queue's visible + in-flight + delayed message count.
+func (p *Poller) messagesLeft(ctx context.Context) (int, error) {
+	out, err := p.Client.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{
+		QueueUrl: &p.QueueURL,
+		AttributeNames: []types.QueueAttributeName{
+			types.QueueAttributeNameApproximateNumberOfMessages,
+			types.QueueAttributeNameApproximateNumberOfMessagesNotVisible,
+			types.QueueAttributeNameApproximateNumberOfMessagesDelayed,
+		},
+	})
+	if err != nil {
+		return 0, err
+	}
+	total := 0
+	for _, v := range out.Attributes {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return 0, fmt.Errorf("queue attribute %q: %w", v, err)
+		}
+		total += n
+	}
+	return total, nil
+}
+
+func (p *Poller) batchSize() int {
+	if p.BatchSize == 0 {
+		return DefaultBatchSize
+	}
+	return p.BatchSize
+}
+
+func (p *Poller) visibilityTimeout() time.Duration {
+	if p.VisibilityTimeout <= 0 {
+		return DefaultVisibilityTimeout
+	}
+	return p.VisibilityTimeout
+}
+
+// waitTime is the long-poll wait, kept a second below the visibility
+// timeout: local-aws-sqs keeps a receive open for the whole wait to fill the
+// batch, and a message whose visibility ran out meanwhile would come back in
+// the same receive (and count as received twice).
+func (p *Poller) waitTime() time.Duration {
+	w := p.WaitTime
+	if w <= 0 {
+		w = DefaultWaitTime
+	}
+	if limit := p.visibilityTimeout() - time.Second; w > limit {
+		w = max(limit, 0)
+	}
+	return w
+}
+
+func (p *Poller) logger() *slog.Logger {
+	if p.Logger == nil {
+		return slog.Default()
+	}
+	return p.Logger
+}
+
+// seconds rounds d up to whole seconds, as the SQS API counts them.
+func seconds(d time.Duration) int32 {
+	return int32(math.Ceil(d.Seconds()))
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
