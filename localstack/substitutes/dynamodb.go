@@ -31,7 +31,7 @@ func StartDynamoDB(addr string) (*DynamoDB, error) {
 		return nil, fmt.Errorf("substitutes: dynamodb: %w", err)
 	}
 	srv := &http.Server{
-		Handler:           server.NewServer(),
+		Handler:           withCRC32(server.NewServer()),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	go func() { _ = srv.Serve(ln) }() // Serve returns ErrServerClosed after Close; nothing to report.

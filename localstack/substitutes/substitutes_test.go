@@ -1,0 +1,87 @@
+package substitutes_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	ddbtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/sesv2"
+	sestypes "github.com/aws/aws-sdk-go-v2/service/sesv2/types"
+	"github.com/aws/smithy-go/logging"
+
+	"github.com/edu-invite/invite/localstack/substitutes"
+	"github.com/edu-invite/invite/localstack/substitutes/substitutestest"
+)
+
+func TestDynamoDBThroughTheSDK(t *testing.T) {
+	var logs bytes.Buffer
+	d := substitutestest.DynamoDB(t)
+	cfg := substitutestest.Config(t, substitutes.Endpoints{DynamoDB: d.URL})
+	cfg.Logger = logging.NewStandardLogger(&logs) // checksum warnings would land here
+	client := dynamodb.NewFromConfig(cfg)
+	ctx := context.Background()
+	if _, err := client.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:   aws.String("t"),
+		BillingMode: ddbtypes.BillingModePayPerRequest,
+		AttributeDefinitions: []ddbtypes.AttributeDefinition{
+			{AttributeName: aws.String("pk"), AttributeType: ddbtypes.ScalarAttributeTypeS},
+			{AttributeName: aws.String("sk"), AttributeType: ddbtypes.ScalarAttributeTypeS},
+		},
+		KeySchema: []ddbtypes.KeySchemaElement{
+			{AttributeName: aws.String("pk"), KeyType: ddbtypes.KeyTypeHash},
+			{AttributeName: aws.String("sk"), KeyType: ddbtypes.KeyTypeRange},
+		},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	item := map[string]ddbtypes.AttributeValue{"pk": &ddbtypes.AttributeValueMemberS{Value: "a"}, "sk": &ddbtypes.AttributeValueMemberS{Value: "1"}}
+	if _, err := client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("t"), Item: item}); err != nil {
+		t.Fatal(err)
+	}
+	// A transaction whose condition fails writes nothing.
+	other := map[string]ddbtypes.AttributeValue{"pk": &ddbtypes.AttributeValueMemberS{Value: "b"}, "sk": &ddbtypes.AttributeValueMemberS{Value: "1"}}
+	_, err := client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []ddbtypes.TransactWriteItem{
+		{Put: &ddbtypes.Put{TableName: aws.String("t"), Item: other}},
+		{Put: &ddbtypes.Put{TableName: aws.String("t"), Item: item, ConditionExpression: aws.String("attribute_not_exists(pk)")}},
+	}})
+	var canceled *ddbtypes.TransactionCanceledException
+	if !errors.As(err, &canceled) {
+		t.Fatalf("err = %v, want a canceled transaction", err)
+	}
+	got, err := client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("t"), Key: other})
+	if err != nil || len(got.Item) != 0 {
+		t.Fatalf("a canceled transaction wrote its other item: %v %v", got.Item, err)
+	}
+	if strings.Contains(logs.String(), "checksum") {
+		t.Fatalf("the SDK warned about checksums: %s", logs.String())
+	}
+}
+
+func TestSESCapturesMail(t *testing.T) {
+	s := substitutestest.SES(t)
+	client := sesv2.NewFromConfig(substitutestest.Config(t, substitutes.Endpoints{SESv2: s.URL}))
+	_, err := client.SendEmail(context.Background(), &sesv2.SendEmailInput{
+		FromEmailAddress: aws.String("invite@localhost"),
+		Destination:      &sestypes.Destination{ToAddresses: []string{"guest@example.org"}},
+		Content: &sestypes.EmailContent{Simple: &sestypes.Message{
+			Subject: &sestypes.Content{Data: aws.String("Hello")},
+			Body:    &sestypes.Body{Html: &sestypes.Content{Data: aws.String("<p>Hi</p>")}, Text: &sestypes.Content{Data: aws.String("Hi")}},
+		}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mails, err := s.Mails(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mails) != 1 || mails[0].Subject != "Hello" || len(mails[0].To) != 1 || mails[0].To[0] != "guest@example.org" ||
+		!strings.Contains(mails[0].HTML, "<p>Hi</p>") || !strings.Contains(mails[0].Text, "Hi") {
+		t.Fatalf("captured = %+v", mails)
+	}
+}
