@@ -264,3 +264,71 @@ func TestCleanupDeletesExpiredInvitationsOnly(t *testing.T) {
 		t.Fatalf("open invitation after cleanup = %d, want 200", got)
 	}
 }
+
+func TestMaintenanceEndpointsAndEndDateChange(t *testing.T) {
+	f := newLifecycleFixture(t)
+	role := f.createRole("Wiki editors", "app-a", 10)
+	const alice = "alice@example.org"
+	f.inviteAndAccept(alice, "en", "", role)
+	guest := map[string]string{"Authorization": "Bearer " + f.tokens[alice]}
+
+	var expiring []struct {
+		ID     int64  `json:"id"`
+		UserID int64  `json:"userId"`
+		RoleID int64  `json:"roleId"`
+		End    string `json:"endDate"`
+	}
+	if got := f.c.do("GET", "/api/v1/system/expiry-user-roles", f.admin, nil, &expiring); got != 200 || len(expiring) != 1 || expiring[0].RoleID != role {
+		t.Fatalf("S4 = %d %+v, want alice's membership", got, expiring)
+	}
+	var e errorBody
+	if got := f.c.do("GET", "/api/v1/system/expiry-user-roles", guest, nil, &e); got != http.StatusForbidden {
+		t.Fatalf("S4 as a guest = %d, want 403", got)
+	}
+	e.check(t, 403, "/api/v1/system/expiry-user-roles")
+
+	var sent map[string][]string
+	if got := f.c.do("GET", "/api/v1/system/cron/expiry-notifications", f.admin, nil, &sent); got != 200 || len(sent["30 days"]) != 1 ||
+		!strings.Contains(sent["30 days"][0], alice) {
+		t.Fatalf("S5 = %d %v", got, sent)
+	}
+	sent = nil
+	if got := f.c.do("GET", "/api/v1/system/cron/expiry-notifications", f.admin, nil, &sent); got != 200 || len(sent) != 0 {
+		t.Fatalf("S5 again = %d %v, want nothing sent twice", got, sent)
+	}
+
+	// U7: a guest may not move their own end date; an admin may, and the
+	// membership leaves the 30-day window.
+	body := map[string]any{"userRoleId": expiring[0].ID, "endDate": f.clock.Now().AddDate(0, 2, 0).Format(time.RFC3339)}
+	if got := f.c.do("PUT", "/api/v1/user_roles", guest, body, &e); got != http.StatusForbidden {
+		t.Fatalf("U7 as the guest = %d, want 403", got)
+	}
+	if got := f.c.do("PUT", "/api/v1/user_roles", f.admin, map[string]any{"userRoleId": expiring[0].ID, "endDate": "yesterday"}, &e); got != http.StatusBadRequest {
+		t.Fatalf("U7 with a bad date = %d, want 400", got)
+	}
+	if got := f.c.do("PUT", "/api/v1/user_roles", f.admin, body, nil); got != http.StatusCreated {
+		t.Fatalf("U7 = %d", got)
+	}
+	expiring = nil
+	if got := f.c.do("GET", "/api/v1/system/expiry-user-roles", f.admin, nil, &expiring); got != 200 || len(expiring) != 0 {
+		t.Fatalf("S4 after U7 = %+v, want none within 30 days", expiring)
+	}
+	audit, err := f.s.App.Store.ListAuditEntriesOfRole(context.Background(), role)
+	if err != nil {
+		t.Fatal(err)
+	}
+	actions := ""
+	for _, a := range audit {
+		actions += string(a.Action) + " "
+	}
+	if actions != "ADD UPDATE " {
+		t.Fatalf("audit of the role = %q, want ADD then UPDATE", actions)
+	}
+
+	var cleaned struct {
+		Invitations int `json:"invitations"`
+	}
+	if got := f.c.do("GET", "/api/v1/system/cron/cleanup", f.admin, nil, &cleaned); got != 200 {
+		t.Fatalf("S6 = %d", got)
+	}
+}
