@@ -31,18 +31,21 @@ func (s *Stack) RunJob(ctx context.Context, name string) (any, error) {
 	return nil, fmt.Errorf("unknown job %q (known: %v)", name, Jobs)
 }
 
-// runJobs runs every job on a timer, as the EventBridge schedules do in AWS.
-func (s *Stack) runJobs(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
+// every runs the named jobs each interval until ctx ends, as the
+// EventBridge schedules do in AWS.
+func (s *Stack) every(ctx context.Context, interval time.Duration, jobs ...string) {
+	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			for _, name := range Jobs {
-				if _, err := s.RunJob(ctx, name); err != nil && ctx.Err() == nil {
+			for _, name := range jobs {
+				if res, err := s.RunJob(ctx, name); err != nil && ctx.Err() == nil {
 					s.App.Logger.Warn("scheduled job failed", "job", name, "error", err)
+				} else if err == nil {
+					s.App.Logger.Debug("scheduled job ran", "job", name, "result", res)
 				}
 			}
 		}

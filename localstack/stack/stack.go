@@ -151,9 +151,9 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 			s.App.Logger.Error("provisioning poller stopped", "error", err)
 		}
 	}()
-	go s.sweepOutbox(runCtx, orDefault(opts.SweepInterval, 30*time.Second))
+	go s.every(runCtx, orDefault(opts.SweepInterval, 30*time.Second), "outbox-sweep")
 	if opts.JobInterval >= 0 {
-		go s.runJobs(runCtx, orDefault(opts.JobInterval, time.Minute))
+		go s.every(runCtx, orDefault(opts.JobInterval, time.Minute), "expiry", "cleanup")
 	}
 	return s, nil
 }
@@ -203,23 +203,6 @@ func (s *Stack) startSubstitutes(ctx context.Context) error {
 		os.Setenv("AWS_ENDPOINT_URL_SESV2", mail.URL)
 	}
 	return nil
-}
-
-func (s *Stack) sweepOutbox(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if res, err := s.App.Sweep(ctx, s.now()); err != nil {
-				s.App.Logger.Warn("outbox sweep failed", "error", err)
-			} else if res.Deliveries.Sent > 0 || res.Mails.Sent > 0 {
-				s.App.Logger.Info("outbox sweep re-sent", "deliveries", res.Deliveries.Sent, "mails", res.Mails.Sent)
-			}
-		}
-	}
 }
 
 // mailPage lists the e-mails the SES substitute captured.

@@ -127,24 +127,7 @@ func (s *Store) ListPendingMails(ctx context.Context, createdBefore time.Time, l
 	if err != nil {
 		return nil, err
 	}
-	in.Limit = aws.Int32(int32(limit))
-	out, err := s.db.Query(ctx, in)
-	if err != nil {
-		return nil, fmt.Errorf("query pending mails: %w", err)
-	}
-	mails := make([]domain.MailDelivery, 0, len(out.Items))
-	for _, it := range out.Items {
-		var rec mailRecord
-		if err := unmarshal(it, &rec); err != nil {
-			return nil, err
-		}
-		m, err := rec.domain()
-		if err != nil {
-			return nil, err
-		}
-		mails = append(mails, m)
-	}
-	return mails, nil
+	return queryUpTo(ctx, s, in, limit, decodeWith[mailRecord, domain.MailDelivery])
 }
 
 // UpdateMailStatus implements domain.LifecycleStore. A mail already sent

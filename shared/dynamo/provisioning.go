@@ -92,30 +92,7 @@ func (s *Store) ListUnsentDeliveries(ctx context.Context, createdBefore time.Tim
 	if err != nil {
 		return nil, err
 	}
-	var deliveries []domain.Delivery
-	for len(deliveries) < limit {
-		in.Limit = aws.Int32(int32(limit - len(deliveries)))
-		out, err := s.db.Query(ctx, in)
-		if err != nil {
-			return nil, fmt.Errorf("query pending deliveries: %w", err)
-		}
-		for _, av := range out.Items {
-			var rec deliveryRecord
-			if err := unmarshal(av, &rec); err != nil {
-				return nil, err
-			}
-			d, err := rec.domain()
-			if err != nil {
-				return nil, err
-			}
-			deliveries = append(deliveries, d)
-		}
-		if len(out.LastEvaluatedKey) == 0 {
-			break
-		}
-		in.ExclusiveStartKey = out.LastEvaluatedKey
-	}
-	return deliveries, nil
+	return queryUpTo(ctx, s, in, limit, decodeWith[deliveryRecord, domain.Delivery])
 }
 
 func deliveryNotFound(deliveryID string) error {

@@ -64,6 +64,42 @@ func (s *Store) queryAll(ctx context.Context, in *dynamodb.QueryInput) ([]item, 
 	}
 }
 
+// queryUpTo runs a query, following LastEvaluatedKey, until it has limit
+// items or the query ends, and decodes each item.
+func queryUpTo[T any](ctx context.Context, s *Store, in *dynamodb.QueryInput, limit int, decode func(item) (T, error)) ([]T, error) {
+	in.TableName = aws.String(s.table)
+	var out []T
+	for len(out) < limit {
+		in.Limit = aws.Int32(int32(limit - len(out)))
+		page, err := s.db.Query(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("query %s: %w", aws.ToString(in.IndexName), err)
+		}
+		for _, av := range page.Items {
+			v, err := decode(av)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		if len(page.LastEvaluatedKey) == 0 {
+			break
+		}
+		in.ExclusiveStartKey = page.LastEvaluatedKey
+	}
+	return out, nil
+}
+
+// decodeWith unmarshals an item into a record R and converts it.
+func decodeWith[R interface{ domain() (T, error) }, T any](av item) (T, error) {
+	var rec R
+	if err := unmarshal(av, &rec); err != nil {
+		var zero T
+		return zero, err
+	}
+	return rec.domain()
+}
+
 // batchGetLimit is DynamoDB's maximum number of keys per BatchGetItem.
 const batchGetLimit = 100
 
