@@ -21,6 +21,7 @@ require (
 	github.com/scim2/filter-parser/v2 v2.2.0
 	github.com/truora/minidyn v0.8.2
 	golang.org/x/oauth2 v0.36.0
+	golang.org/x/time v0.16.0
 )
 
 require (

@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"os"
 	"time"
 
@@ -25,6 +24,7 @@ import (
 	"github.com/edu-invite/invite/shared/dynamo"
 	"github.com/edu-invite/invite/shared/httpapi"
 	"github.com/edu-invite/invite/shared/mail"
+	"github.com/edu-invite/invite/shared/metrics"
 	"github.com/edu-invite/invite/shared/oidc"
 	"github.com/edu-invite/invite/shared/provisioner"
 	"github.com/edu-invite/invite/shared/secrets"
@@ -134,8 +134,8 @@ func New(ctx context.Context, s Settings, cfg aws.Config, registry *config.Regis
 		authn.People = personVerifier{v}
 	}
 	prov := &provisioner.Provisioner{
-		Store: store, Clock: clock, Logger: logger,
-		Clients:     &provisioner.Targets{Registry: registry, Secrets: secrets.NewResolver(secretsmanager.NewFromConfig(cfg), 5*time.Minute), HTTP: &http.Client{Timeout: 30 * time.Second}},
+		Store: store, Clock: clock, Logger: logger, Metrics: metrics.NewEMF(os.Stdout, "Invite"),
+		Clients:     &provisioner.Targets{Registry: registry, Secrets: secrets.NewResolver(secretsmanager.NewFromConfig(cfg), 5*time.Minute)},
 		DeadLetters: sqs.NewDeadLetters(sqsClient, s.DeadLetterURL),
 	}
 	return &App{

@@ -3,6 +3,7 @@ package provisioner
 import (
 	"context"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/edu-invite/invite/shared/config"
@@ -21,7 +22,27 @@ type SecretResolver interface {
 type Targets struct {
 	Registry *config.Registry
 	Secrets  SecretResolver
-	HTTP     *http.Client
+	// Transport is the HTTP transport under the per-SP guards (nil: the default).
+	Transport http.RoundTripper
+
+	mu     sync.Mutex
+	guards map[string]*spGuard
+}
+
+// guard returns the SP's rate limit and circuit breaker, shared by every
+// delivery this process makes to it.
+func (t *Targets) guard(spID string, ratePerSecond float64) *spGuard {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.guards == nil {
+		t.guards = map[string]*spGuard{}
+	}
+	g, ok := t.guards[spID]
+	if !ok {
+		g = newSPGuard(t.Transport, ratePerSecond)
+		t.guards[spID] = g
+	}
+	return g
 }
 
 // Client returns the client and settings of an SP.
@@ -43,13 +64,11 @@ func (t *Targets) Client(ctx context.Context, spID string) (SCIMClient, domain.S
 		// it is (the message dead-letters after the queue's receive count).
 		return nil, domain.ServiceProvider{}, err
 	}
-	hc := t.HTTP
+	timeout := scim.DefaultTimeout
 	if target.TimeoutSeconds > 0 {
-		hc = &http.Client{Timeout: time.Duration(target.TimeoutSeconds) * time.Second}
-		if t.HTTP != nil {
-			hc.Transport = t.HTTP.Transport
-		}
+		timeout = time.Duration(target.TimeoutSeconds) * time.Second
 	}
+	hc := &http.Client{Timeout: timeout, Transport: t.guard(spID, target.RatePerSecond)}
 	c := scim.NewClient(scim.Target{ID: spID, BaseURL: target.BaseURL, Version: target.Version, Credentials: creds}, hc)
 	return c, target.SP, nil
 }

@@ -2,12 +2,16 @@ package provisioner
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/metrics"
+	"github.com/edu-invite/invite/shared/scim"
 	"github.com/edu-invite/invite/shared/sqs"
 )
 
@@ -72,7 +76,9 @@ func (p *Provisioner) handleMessage(ctx context.Context, m events.SQSMessage) er
 	d.Attempts, _ = strconv.Atoi(m.Attributes["ApproximateReceiveCount"])
 	log := p.log().With("delivery", d.ID, "sp", d.SPID, "kind", d.Kind, "attempt", d.Attempts)
 
+	started := time.Now()
 	err = p.Deliver(ctx, d)
+	p.record(d.SPID, err, time.Since(started))
 	now := p.now()
 	d.UpdatedAt = now
 	switch {
@@ -92,10 +98,51 @@ func (p *Provisioner) handleMessage(ctx context.Context, m events.SQSMessage) er
 		if uerr := p.Store.UpdateDeliveryStatus(ctx, d); uerr != nil {
 			log.WarnContext(ctx, "dead-lettered but status not recorded", "error", uerr)
 		}
+		if uerr := p.markFailed(ctx, d, err); uerr != nil {
+			log.WarnContext(ctx, "dead-lettered but provisioning status not recorded", "error", uerr)
+		}
 		log.ErrorContext(ctx, "dead-lettered", "reason", err.Error())
 		return nil
 	default:
 		log.WarnContext(ctx, "delivery failed; will retry", "error", err)
 		return err
 	}
+}
+
+// record counts the attempt for the SP's metrics.
+func (p *Provisioner) record(sp string, err error, latency time.Duration) {
+	if p.Metrics == nil {
+		return
+	}
+	outcome := metrics.Delivered
+	switch {
+	case err == nil:
+	case IsPermanent(err):
+		outcome = metrics.DeadLettered
+	default:
+		outcome = metrics.Retried
+		var se *scim.Error
+		if errors.As(err, &se) && se.Status == 429 {
+			outcome = metrics.Throttled
+		}
+	}
+	p.Metrics.Delivery(sp, outcome, latency)
+}
+
+// markFailed records on the user's (or, for group changes, the group's) SP
+// link that provisioning failed, with the reason, so that the status per
+// user and SP shows it until a replay succeeds.
+func (p *Provisioner) markFailed(ctx context.Context, d domain.Delivery, cause error) error {
+	kind, localID := domain.ResourceUser, d.UserID
+	if d.Kind == domain.DeliverGroupCreate || d.Kind == domain.DeliverGroupDelete {
+		kind, localID = domain.ResourceGroup, d.RoleID
+	}
+	l, err := p.Store.GetLink(ctx, kind, localID, d.SPID)
+	if domain.IsNotFound(err) {
+		l = domain.SPLink{Kind: kind, LocalID: localID, SPID: d.SPID}
+	} else if err != nil {
+		return err
+	}
+	l.Status, l.LastError, l.Attempts, l.UpdatedAt = domain.StatusFailed, cause.Error(), d.Attempts, p.now()
+	return p.Store.PutLink(ctx, l)
 }

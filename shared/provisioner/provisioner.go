@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/metrics"
 	"github.com/edu-invite/invite/shared/scim"
 )
 
@@ -38,8 +39,15 @@ type DeadLetters interface {
 	Send(ctx context.Context, d domain.Delivery, reason string) error
 }
 
+// Metrics records the outcome of each delivery attempt per SP.
+type Metrics interface {
+	Delivery(sp string, outcome metrics.Outcome, latency time.Duration)
+}
+
 // Provisioner delivers outbox items to SPs.
 type Provisioner struct {
+	// Metrics may be nil.
+	Metrics Metrics
 	Store       domain.Store
 	Clients     Clients
 	DeadLetters DeadLetters

@@ -16,6 +16,7 @@ import (
 	"github.com/edu-invite/invite/shared/config"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
+	"github.com/edu-invite/invite/shared/metrics"
 	"github.com/edu-invite/invite/shared/provisioner"
 	"github.com/edu-invite/invite/shared/secrets"
 	"github.com/edu-invite/invite/shared/service"
@@ -53,13 +54,31 @@ func (r *recordingDLQ) Send(_ context.Context, d domain.Delivery, reason string)
 	return nil
 }
 
+type countingMetrics struct {
+	mu     sync.Mutex
+	counts map[string]int
+}
+
+func (m *countingMetrics) Delivery(sp string, o metrics.Outcome, _ time.Duration) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.counts[sp+"/"+string(o)]++
+}
+
+func (m *countingMetrics) count(sp string, o metrics.Outcome) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.counts[sp+"/"+string(o)]
+}
+
 type fixture struct {
-	svc   *service.Service
-	prov  *provisioner.Provisioner
-	queue *collectingQueue
-	dlq   *recordingDLQ
-	sp    *scimsp.SP
-	store domain.Store
+	metrics *countingMetrics
+	svc     *service.Service
+	prov    *provisioner.Provisioner
+	queue   *collectingQueue
+	dlq     *recordingDLQ
+	sp      *scimsp.SP
+	store   domain.Store
 }
 
 func newFixture(t *testing.T, membership string, spToken string) *fixture {
@@ -80,9 +99,12 @@ func newFixture(t *testing.T, membership string, spToken string) *fixture {
 	store := dynamotest.NewStore(t, nil)
 	q := &collectingQueue{}
 	dlq := &recordingDLQ{reasons: map[string]string{}}
+	m := &countingMetrics{counts: map[string]int{}}
 	return &fixture{
-		svc:   &service.Service{Store: store, Queue: q, Registry: reg, PublicBaseURL: "http://invite.test"},
-		prov:  &provisioner.Provisioner{Store: store, Clients: &provisioner.Targets{Registry: reg, Secrets: secrets.NewResolver(nil, 0)}, DeadLetters: dlq},
+		metrics: m,
+		svc:     &service.Service{Store: store, Queue: q, Registry: reg, PublicBaseURL: "http://invite.test"},
+		prov: &provisioner.Provisioner{Store: store, Clients: &provisioner.Targets{Registry: reg, Secrets: secrets.NewResolver(nil, 0)},
+			DeadLetters: dlq, Metrics: m},
 		queue: q, dlq: dlq, sp: sp, store: store,
 	}
 }
@@ -229,6 +251,14 @@ func TestPermanentFailureIsDeadLetteredWithReason(t *testing.T) {
 	if strings.Contains(f.dlq.reasons[first.ID], "wrong-token") {
 		t.Fatal("the reason leaks the bearer token")
 	}
+	// The status of the group at the SP says it failed, and why.
+	link, err := f.store.GetLink(context.Background(), domain.ResourceGroup, first.RoleID, "wiki-sp")
+	if err != nil || link.Status != domain.StatusFailed || !strings.Contains(link.LastError, "401") {
+		t.Fatalf("group link = %+v, %v; want failed with the reason", link, err)
+	}
+	if got := f.metrics.count("wiki-sp", metrics.DeadLettered); got != 3 {
+		t.Fatalf("dead-lettered metric = %d, want 3 (group, user, membership)", got)
+	}
 }
 
 func TestRetryableFailureHoldsBackTheRestOfItsGroupOnly(t *testing.T) {
@@ -256,5 +286,8 @@ func TestRetryableFailureHoldsBackTheRestOfItsGroupOnly(t *testing.T) {
 	}
 	if len(f.dlq.reasons) != 0 {
 		t.Fatalf("a transient failure was dead-lettered: %v", f.dlq.reasons)
+	}
+	if f.metrics.count("down-sp", metrics.Retried) != 1 || f.metrics.count("wiki-sp", metrics.Delivered) != 3 {
+		t.Fatalf("metrics = %v, want 1 retried at down-sp (the rest of its group not attempted) and 3 delivered at wiki-sp", f.metrics.counts)
 	}
 }
