@@ -47,7 +47,7 @@ type Metrics interface {
 // Provisioner delivers outbox items to SPs.
 type Provisioner struct {
 	// Metrics may be nil.
-	Metrics Metrics
+	Metrics     Metrics
 	Store       domain.Store
 	Clients     Clients
 	DeadLetters DeadLetters
