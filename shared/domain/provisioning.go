@@ -28,6 +28,7 @@ const (
 	DeliverySent      DeliveryStatus = "sent"      // on the queue
 	DeliveryDelivered DeliveryStatus = "delivered" // in effect at the SP
 	DeliveryFailed    DeliveryStatus = "failed"    // dead-lettered; needs a replay
+	DeliveryDiscarded DeliveryStatus = "discarded" // failed, and an operator chose not to replay it
 )
 
 // Delivery is an outbox item: written in the same transaction as the domain
@@ -46,6 +47,17 @@ type Delivery struct {
 	Attempts      int
 	LastError     string
 	UpdatedAt     time.Time
+	// Replays counts operator replays; it makes a replay's queue
+	// deduplication id new, so SQS does not drop it as a repeat.
+	Replays int
+}
+
+// DeduplicationID is the queue's deduplication id of this send.
+func (d Delivery) DeduplicationID() string {
+	if d.Replays == 0 {
+		return d.ID
+	}
+	return fmt.Sprintf("%s-r%d", d.ID, d.Replays)
 }
 
 // NewDeliveryID returns an id that sorts by creation time and is unique

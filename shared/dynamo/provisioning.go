@@ -44,6 +44,7 @@ func (s *Store) UpdateDeliveryStatus(ctx context.Context, d domain.Delivery) err
 		return nil
 	}
 	stored.Status = d.Status
+	stored.Replays = max(stored.Replays, d.Replays)
 	stored.Attempts = d.Attempts
 	stored.LastError = d.LastError
 	stored.UpdatedAt = d.UpdatedAt
@@ -89,6 +90,18 @@ func (s *Store) ListUnsentDeliveries(ctx context.Context, createdBefore time.Tim
 		limit = defaultPageSize
 	}
 	in, err := s.partitionQuery(indexGSI1, outboxPK(domain.DeliveryPending), sortKeyBefore(sortableTime(createdBefore)))
+	if err != nil {
+		return nil, err
+	}
+	return queryUpTo(ctx, s, in, limit, decodeWith[deliveryRecord, domain.Delivery])
+}
+
+// ListFailedDeliveries implements domain.ProvisioningStore (gsi2 DLQ#<sp>).
+func (s *Store) ListFailedDeliveries(ctx context.Context, spID string, limit int) ([]domain.Delivery, error) {
+	if limit <= 0 {
+		limit = defaultPageSize
+	}
+	in, err := s.partitionQuery(indexGSI2, "DLQ#"+spID, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,7 @@ type deliveryRecord struct {
 	CreatedAt     string `dynamodbav:"createdAt"`
 	Status        string `dynamodbav:"status"`
 	Attempts      int    `dynamodbav:"attempts,omitempty"`
+	Replays       int    `dynamodbav:"replays,omitempty"`
 	LastError     string `dynamodbav:"lastError,omitempty"`
 	UpdatedAt     string `dynamodbav:"updatedAt,omitempty"`
 }
@@ -59,6 +60,7 @@ func (s *Store) deliveryRecord(d domain.Delivery) deliveryRecord {
 		CreatedAt:     formatTime(d.CreatedAt),
 		Status:        string(d.Status),
 		Attempts:      d.Attempts,
+		Replays:       d.Replays,
 		LastError:     d.LastError,
 		UpdatedAt:     formatTime(d.UpdatedAt),
 	}
@@ -84,6 +86,7 @@ func (rec deliveryRecord) domain() (domain.Delivery, error) {
 		CreatedAt:     p.time(rec.CreatedAt),
 		Status:        domain.DeliveryStatus(rec.Status),
 		Attempts:      rec.Attempts,
+		Replays:       rec.Replays,
 		LastError:     rec.LastError,
 		UpdatedAt:     p.time(rec.UpdatedAt),
 	}

@@ -13,6 +13,7 @@ func (a *API) systemRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/system/expiry-user-roles", a.superUser(a.expiringUserRoles))
 	mux.HandleFunc("GET /api/v1/system/cron/expiry-notifications", a.superUser(a.runReminders))
 	mux.HandleFunc("GET /api/v1/system/cron/cleanup", a.superUser(a.runCleanup))
+	a.deliveryRoutes(mux)
 }
 
 // superUser guards the maintenance operations (spec 5.2: super user only).

@@ -48,7 +48,7 @@ func (q *Queue) Enqueue(ctx context.Context, deliveries []domain.Delivery) error
 				Id:                     aws.String(strconv.Itoa(i)),
 				MessageBody:            aws.String(body),
 				MessageGroupId:         aws.String(d.SPID),
-				MessageDeduplicationId: aws.String(d.ID),
+				MessageDeduplicationId: aws.String(d.DeduplicationID()),
 			})
 		}
 		out, err := q.client.SendMessageBatch(ctx, &awssqs.SendMessageBatchInput{QueueUrl: aws.String(q.url), Entries: entries})

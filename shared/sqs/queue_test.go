@@ -85,3 +85,16 @@ func TestDeadLetterCarriesReason(t *testing.T) {
 		t.Fatalf("dead letter = %+v", in)
 	}
 }
+
+// A replay must not be dropped by SQS as a repeat of the first send.
+func TestReplayGetsANewDeduplicationID(t *testing.T) {
+	api := &recordingAPI{}
+	d := deliveries(1)[0]
+	d.Replays = 2
+	if err := NewQueue(api, "q").Enqueue(context.Background(), []domain.Delivery{d}); err != nil {
+		t.Fatal(err)
+	}
+	if got := aws.ToString(api.batches[0][0].MessageDeduplicationId); got != d.ID+"-r2" {
+		t.Fatalf("dedup id = %q", got)
+	}
+}

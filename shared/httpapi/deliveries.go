@@ -1,0 +1,80 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+func (a *API) deliveryRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/v1/system/deliveries/failed", a.superUser(a.failedDeliveries))
+	mux.HandleFunc("POST /api/v1/system/deliveries/replay", a.superUser(a.replayDeliveries))
+	mux.HandleFunc("POST /api/v1/system/deliveries/discard", a.superUser(a.discardDeliveries))
+}
+
+// DeliveryJSON is a dead letter as operators see it: ids, the reason and
+// the SP's answer, no personal data beyond ids and no secrets.
+type DeliveryJSON struct {
+	ID            string  `json:"id"`
+	SP            string  `json:"sp"`
+	Kind          string  `json:"kind"`
+	UserID        int64   `json:"userId,omitempty"`
+	RoleID        int64   `json:"roleId,omitempty"`
+	Status        string  `json:"status"`
+	Attempts      int     `json:"attempts"`
+	Replays       int     `json:"replays"`
+	Reason        string  `json:"reason,omitempty"`
+	CorrelationID string  `json:"correlationId,omitempty"`
+	CreatedAt     *string `json:"createdAt,omitempty"`
+	UpdatedAt     *string `json:"updatedAt,omitempty"`
+}
+
+func deliveryJSON(d domain.Delivery) DeliveryJSON {
+	return DeliveryJSON{ID: d.ID, SP: d.SPID, Kind: string(d.Kind), UserID: d.UserID, RoleID: d.RoleID, Status: string(d.Status),
+		Attempts: d.Attempts, Replays: d.Replays, Reason: d.LastError, CorrelationID: d.CorrelationID,
+		CreatedAt: isoTime(d.CreatedAt), UpdatedAt: isoTime(d.UpdatedAt)}
+}
+
+func (a *API) failedDeliveries(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
+	ds, err := a.Service.FailedDeliveries(r.Context(), p, r.URL.Query().Get("sp"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]DeliveryJSON, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, deliveryJSON(d))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+type selectionRequest struct {
+	IDs []string `json:"ids"`
+	SP  string   `json:"sp"`
+}
+
+func (a *API) replayDeliveries(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
+	a.selection(w, r, p, "replayed", a.Service.Replay)
+}
+
+func (a *API) discardDeliveries(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
+	a.selection(w, r, p, "discarded", a.Service.Discard)
+}
+
+func (a *API) selection(w http.ResponseWriter, r *http.Request, p *auth.Principal, verb string,
+	act func(ctx context.Context, p *auth.Principal, sel service.Selection) (int, error)) {
+	var req selectionRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	n, err := act(r.Context(), p, service.Selection{IDs: req.IDs, SPID: req.SP})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]int{verb: n})
+}
