@@ -13,7 +13,9 @@ import (
 // writer that crashed after its commit never sent.
 type downQueue struct{}
 
-func (downQueue) Enqueue(context.Context, []domain.Delivery) error { return errors.New("sqs unavailable") }
+func (downQueue) Enqueue(context.Context, []domain.Delivery) error {
+	return errors.New("sqs unavailable")
+}
 
 func TestSweepSendsWhatTheWriterNeverSent(t *testing.T) {
 	s, q := newService(t)
