@@ -110,15 +110,23 @@ func (o *groupOrder) expiring(horizon, newUntil time.Time) []types.Message {
 
 // releaseAll forgets every blocked group and returns the held messages, for
 // making them visible again when the poller stops.
-func (o *groupOrder) releaseAll() []types.Message {
-	var out []types.Message
+func (o *groupOrder) releaseAll() []releasedGroup {
+	var out []releasedGroup
 	for _, b := range o.blocked {
+		r := releasedGroup{headVisibleAt: b.visibleAt}
 		for _, h := range b.held {
-			out = append(out, h.msg)
+			r.held = append(r.held, h.msg)
 		}
+		out = append(out, r)
 	}
 	o.blocked = nil
 	return out
+}
+
+// releasedGroup is what a stopping poller gives back of one blocked group.
+type releasedGroup struct {
+	held          []types.Message
+	headVisibleAt time.Time
 }
 
 // heldCount is the number of messages the poller holds.

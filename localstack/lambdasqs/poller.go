@@ -118,18 +118,24 @@ func (p *Poller) start(ctx context.Context) error {
 	return nil
 }
 
-// stop makes held messages visible again, so nothing stays hidden for
-// holdVisibility after the poller is gone.
+// stop gives held messages back, so nothing stays hidden for holdVisibility
+// after the poller is gone: each group's held messages become visible just
+// after the failed message they wait for, so that the next poller (which
+// knows nothing of this one) still receives that one first.
 func (p *Poller) stop() {
 	defer p.running.Store(false)
-	held := p.order.releaseAll()
-	if len(held) == 0 {
+	groups := p.order.releaseAll()
+	if len(groups) == 0 {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	p.changeVisibility(ctx, held, 0)
-	p.logger().Info("sqs poller stopped; held messages visible again", "queue", p.QueueURL, "count", len(held))
+	count := 0
+	for _, g := range groups {
+		p.changeVisibility(ctx, g.held, max(time.Until(g.headVisibleAt), 0)+time.Second)
+		count += len(g.held)
+	}
+	p.logger().Info("sqs poller stopped; held messages given back", "queue", p.QueueURL, "count", count)
 }
 
 // pollOnce does one receive and, if it yields anything, one invocation.

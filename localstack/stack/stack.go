@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
@@ -63,11 +64,16 @@ type Stack struct {
 	SES            *substitutes.SES
 	Poller         *lambdasqs.Poller
 
-	clock   func() time.Time
-	server  *http.Server
-	cancel  context.CancelFunc
-	closers []func()
-	done    chan struct{}
+	clock  func() time.Time
+	server *http.Server
+
+	runCtx       context.Context
+	newPoller    func() *lambdasqs.Poller
+	consumerMu   sync.Mutex
+	stopConsumer context.CancelFunc
+	consumerDone chan struct{}
+	cancel       context.CancelFunc
+	closers      []func()
 }
 
 // sampleSPTokenEnv holds the sample SP's bearer token, referenced from the
@@ -76,7 +82,7 @@ const sampleSPTokenEnv = "SAMPLE_SP_TOKEN"
 
 // Start brings the stack up. Call Close when done.
 func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
-	s := &Stack{done: make(chan struct{}), clock: opts.Clock}
+	s := &Stack{clock: opts.Clock}
 	defer func() {
 		if err != nil {
 			s.Close()
@@ -142,15 +148,13 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 
 	runCtx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
-	s.Poller = &lambdasqs.Poller{Client: s.App.SQS, QueueURL: queueURL, Handler: s.App.Provisioner.HandleSQS,
-		VisibilityTimeout: orDefault(opts.VisibilityTimeout, 5*time.Second), WaitTime: orDefault(opts.PollInterval, time.Second),
-		Logger: s.App.Logger}
-	go func() {
-		defer close(s.done)
-		if err := s.Poller.Run(runCtx); err != nil && !errors.Is(err, context.Canceled) {
-			s.App.Logger.Error("provisioning poller stopped", "error", err)
-		}
-	}()
+	s.runCtx = runCtx
+	s.newPoller = func() *lambdasqs.Poller {
+		return &lambdasqs.Poller{Client: s.App.SQS, QueueURL: queueURL, Handler: s.App.Provisioner.HandleSQS,
+			VisibilityTimeout: orDefault(opts.VisibilityTimeout, 5*time.Second), WaitTime: orDefault(opts.PollInterval, time.Second),
+			Logger: s.App.Logger}
+	}
+	s.startConsumer()
 	go s.every(runCtx, orDefault(opts.SweepInterval, 30*time.Second), "outbox-sweep")
 	if opts.JobInterval >= 0 {
 		go s.every(runCtx, orDefault(opts.JobInterval, time.Minute), "expiry", "cleanup")
@@ -239,11 +243,42 @@ func (s *Stack) now() time.Time {
 	return time.Now()
 }
 
+// startConsumer runs a fresh poller, as a new Lambda instance would.
+func (s *Stack) startConsumer() {
+	s.consumerMu.Lock()
+	defer s.consumerMu.Unlock()
+	ctx, stop := context.WithCancel(s.runCtx)
+	done := make(chan struct{})
+	p := s.newPoller()
+	s.Poller, s.stopConsumer, s.consumerDone = p, stop, done
+	go func() {
+		defer close(done)
+		if err := p.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			s.App.Logger.Error("provisioning poller stopped", "error", err)
+		}
+	}()
+}
+
+// RestartConsumer kills the provisioning consumer at once, cancelling the
+// SCIM calls of the batch in flight as a crashed Lambda would (nothing of
+// that batch is deleted from the queue), and starts a fresh one.
+func (s *Stack) RestartConsumer() {
+	s.consumerMu.Lock()
+	stop, done := s.stopConsumer, s.consumerDone
+	s.consumerMu.Unlock()
+	stop()
+	<-done
+	s.startConsumer()
+}
+
 // Close stops everything the stack started.
 func (s *Stack) Close() {
 	if s.cancel != nil {
 		s.cancel()
-		<-s.done
+		s.consumerMu.Lock()
+		done := s.consumerDone
+		s.consumerMu.Unlock()
+		<-done
 	}
 	if s.server != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
