@@ -28,8 +28,14 @@ type lifecycleFixture struct {
 
 func newLifecycleFixture(t *testing.T) *lifecycleFixture {
 	t.Helper()
+	return newLifecycleFixtureWith(t, func(h http.Handler) http.Handler { return h })
+}
+
+// newLifecycleFixtureWith wraps SP A's handler, e.g. to slow it down.
+func newLifecycleFixtureWith(t *testing.T, wrapA func(http.Handler) http.Handler) *lifecycleFixture {
+	t.Helper()
 	spA, spB := scimsp.New(scimsp.Options{BearerToken: "token-a"}), scimsp.New(scimsp.Options{BearerToken: "token-b"})
-	srvA, srvB := httptest.NewServer(spA.Handler()), httptest.NewServer(spB.Handler())
+	srvA, srvB := httptest.NewServer(wrapA(spA.Handler())), httptest.NewServer(spB.Handler())
 	t.Cleanup(srvA.Close)
 	t.Cleanup(srvB.Close)
 	t.Setenv("SP_A_TOKEN", "token-a")
