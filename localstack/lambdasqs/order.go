@@ -77,7 +77,7 @@ func (o *groupOrder) admit(received []types.Message, started time.Time, full boo
 // failed blocks every group of batch that has a failed message, with its first
 // failed message as head. Messages of those groups after the head stay with
 // SQS (failed ones reappear with the head, successful ones were deleted).
-func (o *groupOrder) failed(batch []types.Message, failedIDs map[string]bool, visibleAt time.Time) {
+func (o *groupOrder) failed(batch []types.Message, failedIDs map[string]bool, visibleAt func(messageID string) time.Time) {
 	for _, m := range batch {
 		g := groupID(m)
 		if g == "" || !failedIDs[aws.ToString(m.MessageId)] {
@@ -89,7 +89,7 @@ func (o *groupOrder) failed(batch []types.Message, failedIDs map[string]bool, vi
 		if o.blocked == nil {
 			o.blocked = map[string]*blockedGroup{}
 		}
-		o.blocked[g] = &blockedGroup{headID: aws.ToString(m.MessageId), visibleAt: visibleAt}
+		o.blocked[g] = &blockedGroup{headID: aws.ToString(m.MessageId), visibleAt: visibleAt(aws.ToString(m.MessageId))}
 	}
 }
 

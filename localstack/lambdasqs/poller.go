@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -51,6 +52,14 @@ type Poller struct {
 
 	running atomic.Bool
 	order   groupOrder
+	delays  sync.Map // message id -> time.Time it was delayed to by the handler
+}
+
+// Delayed tells the poller that the handler extended a message's visibility
+// (backoff) until the given time. SQS keeps a FIFO group locked meanwhile;
+// local-aws-sqs does not, so the poller must hold the group that long.
+func (p *Poller) Delayed(messageID string, until time.Time) {
+	p.delays.Store(messageID, until)
 }
 
 // Run polls until ctx is done and then returns nil; it returns early only on a
@@ -193,7 +202,13 @@ func (p *Poller) invokeBatch(ctx context.Context, batch []types.Message) {
 	}
 	// The failed messages became invisible at the receive; measuring from now
 	// gives a time at or after the real one, which admit needs.
-	p.order.failed(batch, failed, time.Now().Add(p.visibilityTimeout()))
+	visibleAt := time.Now().Add(p.visibilityTimeout())
+	p.order.failed(batch, failed, func(messageID string) time.Time {
+		if until, ok := p.delays.LoadAndDelete(messageID); ok && until.(time.Time).After(visibleAt) {
+			return until.(time.Time)
+		}
+		return visibleAt
+	})
 
 	var done []types.Message
 	for _, m := range batch {

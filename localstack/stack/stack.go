@@ -154,6 +154,9 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 			VisibilityTimeout: orDefault(opts.VisibilityTimeout, 5*time.Second), WaitTime: orDefault(opts.PollInterval, time.Second),
 			Logger: s.App.Logger}
 	}
+	if s.App.Provisioner.Backoff != nil {
+		s.App.Provisioner.Backoff = pollerAwareBackoff{inner: s.App.Provisioner.Backoff, stack: s}
+	}
 	s.startConsumer()
 	go s.every(runCtx, orDefault(opts.SweepInterval, 30*time.Second), "outbox-sweep")
 	if opts.JobInterval >= 0 {
@@ -268,6 +271,9 @@ func (s *Stack) RestartConsumer() {
 	s.consumerMu.Unlock()
 	stop()
 	<-done
+	if s.App.Provisioner.Backoff != nil {
+		s.App.Provisioner.Backoff = pollerAwareBackoff{inner: s.App.Provisioner.Backoff, stack: s}
+	}
 	s.startConsumer()
 }
 

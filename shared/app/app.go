@@ -137,6 +137,7 @@ func New(ctx context.Context, s Settings, cfg aws.Config, registry *config.Regis
 		Store: store, Clock: clock, Logger: logger, Metrics: metrics.NewEMF(os.Stdout, "Invite"),
 		Clients:     &provisioner.Targets{Registry: registry, Secrets: secrets.NewResolver(secretsmanager.NewFromConfig(cfg), 5*time.Minute)},
 		DeadLetters: sqs.NewDeadLetters(sqsClient, s.DeadLetterURL),
+		Backoff:     sqs.NewVisibility(sqsClient, s.QueueURL),
 	}
 	return &App{
 		Settings: s, Logger: logger, AWS: cfg, DynamoDB: ddb, SQS: sqsClient, Store: store, Registry: registry, Service: svc,

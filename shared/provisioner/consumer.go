@@ -105,6 +105,7 @@ func (p *Provisioner) handleMessage(ctx context.Context, m events.SQSMessage) er
 		return nil
 	default:
 		log.WarnContext(ctx, "delivery failed; will retry", "error", err)
+		p.delayRetry(ctx, m, d.Attempts, err)
 		return err
 	}
 }

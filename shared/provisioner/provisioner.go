@@ -46,8 +46,9 @@ type Metrics interface {
 
 // Provisioner delivers outbox items to SPs.
 type Provisioner struct {
-	// Metrics may be nil.
+	// Metrics and Backoff may be nil.
 	Metrics     Metrics
+	Backoff     Backoff
 	Store       domain.Store
 	Clients     Clients
 	DeadLetters DeadLetters

@@ -3,6 +3,7 @@ package sqs
 import (
 	"context"
 	"fmt"
+	"github.com/aws/aws-lambda-go/events"
 	"strings"
 	"testing"
 	"time"
@@ -96,5 +97,30 @@ func TestReplayGetsANewDeduplicationID(t *testing.T) {
 	}
 	if got := aws.ToString(api.batches[0][0].MessageDeduplicationId); got != d.ID+"-r2" {
 		t.Fatalf("dedup id = %q", got)
+	}
+}
+
+type visibilityRecorder struct {
+	got *awssqs.ChangeMessageVisibilityInput
+}
+
+func (v *visibilityRecorder) ChangeMessageVisibility(_ context.Context, in *awssqs.ChangeMessageVisibilityInput, _ ...func(*awssqs.Options)) (*awssqs.ChangeMessageVisibilityOutput, error) {
+	v.got = in
+	return &awssqs.ChangeMessageVisibilityOutput{}, nil
+}
+
+func TestVisibilityDelayRoundsUpAndCaps(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want int32
+	}{{1500 * time.Millisecond, 2}, {7 * time.Second, 7}, {48 * time.Hour, 43200}}
+	for _, tc := range tests {
+		rec := &visibilityRecorder{}
+		if err := NewVisibility(rec, "q").Delay(context.Background(), events.SQSMessage{MessageId: "m", ReceiptHandle: "rh"}, tc.d); err != nil {
+			t.Fatal(err)
+		}
+		if rec.got.VisibilityTimeout != tc.want || aws.ToString(rec.got.ReceiptHandle) != "rh" {
+			t.Errorf("Delay(%v) = %+v, want %d s", tc.d, rec.got, tc.want)
+		}
 	}
 }

@@ -1,0 +1,60 @@
+package provisioner
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/edu-invite/invite/shared/scim"
+)
+
+// Backoff delays the next receive of a message: with SQS, by changing its
+// visibility timeout. A FIFO group stays blocked behind it meanwhile.
+type Backoff interface {
+	Delay(ctx context.Context, m events.SQSMessage, d time.Duration) error
+}
+
+// Backoff bounds: the first retry after about baseDelay, doubling per
+// attempt up to maxDelay; Retry-After is honoured up to maxRetryAfter.
+const (
+	baseDelay     = 2 * time.Second
+	maxDelay      = 10 * time.Minute
+	maxRetryAfter = time.Hour
+)
+
+// retryDelay is how long to wait before the next attempt of a delivery
+// that failed transiently on its attempt-th receive: what the SP asked for
+// (Retry-After) or the circuit breaker's pause, else exponential backoff
+// with jitter, so that the retries of many messages do not arrive at an
+// SP that just came back all at once.
+func retryDelay(err error, attempt int, now time.Time, jitter func() float64) time.Duration {
+	if ra := scim.RetryAfter(err); ra > 0 {
+		return min(ra, maxRetryAfter)
+	}
+	var open *ErrCircuitOpen
+	if errors.As(err, &open) {
+		return max(open.Until.Sub(now), time.Second)
+	}
+	d := baseDelay
+	for i := 1; i < attempt && d < maxDelay; i++ {
+		d *= 2
+	}
+	d = min(d, maxDelay)
+	// Full jitter over the upper half: between d/2 and d.
+	return d/2 + time.Duration(jitter()*float64(d/2))
+}
+
+// delayRetry asks the queue to hold a failed message back for its backoff;
+// without a Backoff the queue's visibility timeout applies.
+func (p *Provisioner) delayRetry(ctx context.Context, m events.SQSMessage, attempt int, cause error) {
+	if p.Backoff == nil {
+		return
+	}
+	d := retryDelay(cause, attempt, time.Now(), rand.Float64)
+	if err := p.Backoff.Delay(ctx, m, d); err != nil {
+		p.log().WarnContext(ctx, "backoff not applied; the queue's visibility timeout holds", "message", m.MessageId, "error", err)
+	}
+}
