@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -60,14 +61,32 @@ func (d Delivery) DeduplicationID() string {
 	return fmt.Sprintf("%s-r%d", d.ID, d.Replays)
 }
 
-// NewDeliveryID returns an id that sorts by creation time and is unique
-// without coordination; it is also the SQS deduplication id.
+// NewDeliveryID returns an id that sorts by creation time, and within one
+// process by creation order even inside one millisecond (the deliveries of
+// one transaction are listed, swept and replayed in the order written), and
+// is unique without coordination; it is also the SQS deduplication id.
 func NewDeliveryID(now time.Time) string {
-	var b [8]byte
+	var b [4]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		panic(err) // crypto/rand never fails on supported platforms
 	}
-	return fmt.Sprintf("%013d-%s", now.UnixMilli(), hex.EncodeToString(b[:]))
+	ms := now.UnixMilli()
+	idClock.Lock()
+	if ms <= idClock.lastMs {
+		ms = idClock.lastMs // never go back: a clock step keeps the order
+		idClock.seq++
+	} else {
+		idClock.lastMs, idClock.seq = ms, 0
+	}
+	seq := idClock.seq
+	idClock.Unlock()
+	return fmt.Sprintf("%013d-%06d-%s", ms, seq, hex.EncodeToString(b[:]))
+}
+
+var idClock struct {
+	sync.Mutex
+	lastMs int64
+	seq    int
 }
 
 // ResourceKind is what an SP link points at.

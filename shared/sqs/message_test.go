@@ -13,7 +13,7 @@ import (
 )
 
 func TestDeliveryRoundTrip(t *testing.T) {
-	d := domain.Delivery{ID: "1795000000000-0a1b2c3d4e5f6071", SPID: "sp-1", Kind: domain.DeliverMemberAdd, UserID: 7, RoleID: 3,
+	d := domain.Delivery{ID: "1795000000000-000000-0a1b2c3d", SPID: "sp-1", Kind: domain.DeliverMemberAdd, UserID: 7, RoleID: 3,
 		CorrelationID: "abc", CreatedAt: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	body, err := EncodeDelivery(d)
 	if err != nil {
