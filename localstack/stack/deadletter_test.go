@@ -2,6 +2,7 @@ package stack
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -56,8 +57,36 @@ func TestRefusedCredentialsDeadLetterAndReplay(t *testing.T) {
 	if len(out.Messages) != 3 || !strings.Contains(aws.ToString(out.Messages[0].MessageAttributes["reason"].StringValue), "401") {
 		t.Fatalf("DLQ has %d messages", len(out.Messages))
 	}
-	var e errorBody
+	user, err := f.s.App.Store.GetUserBySub(context.Background(), "sub-alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStatus := func(who map[string]string, path string, want map[string]string) {
+		t.Helper()
+		var got []struct {
+			SP       string `json:"sp"`
+			Status   string `json:"status"`
+			RemoteID string `json:"remoteId"`
+			Reason   string `json:"reason"`
+		}
+		if code := f.c.do("GET", path, who, nil, &got); code != 200 || len(got) != len(want) {
+			t.Fatalf("%s = %d %+v, want %v", path, code, got, want)
+		}
+		for _, g := range got {
+			if g.Status != want[g.SP] || (g.Status == "provisioned") != (g.RemoteID != "") || (g.Status == "failed") != strings.Contains(g.Reason, "401") {
+				t.Fatalf("%s: %+v, want %v", path, got, want)
+			}
+		}
+	}
 	guest := map[string]string{"Authorization": "Bearer " + f.tokens[alice]}
+	userPath := fmt.Sprintf("/api/v1/users/%d/provisioning", user.ID)
+	wantStatus(f.admin, userPath, map[string]string{"sp-a": "provisioned", "sp-b": "failed"})
+	wantStatus(guest, userPath, map[string]string{"sp-a": "provisioned", "sp-b": "failed"}) // one's own status
+	wantStatus(f.admin, fmt.Sprintf("/api/v1/roles/%d/provisioning", roleB), map[string]string{"sp-b": "failed"})
+	var e errorBody
+	if got := f.c.do("GET", "/api/v1/users/999999/provisioning", guest, nil, &e); got != http.StatusForbidden {
+		t.Fatalf("someone else's status as a guest = %d, want 403", got)
+	}
 	if got := f.c.do("POST", "/api/v1/system/deliveries/replay", guest, map[string]any{"sp": "sp-b"}, &e); got != http.StatusForbidden {
 		t.Fatalf("replay by a guest = %d, want 403", got)
 	}
@@ -77,6 +106,8 @@ func TestRefusedCredentialsDeadLetterAndReplay(t *testing.T) {
 	if len(failed) != 0 {
 		t.Fatalf("still failed after the replay: %+v", failed)
 	}
+	wantStatus(f.admin, userPath, map[string]string{"sp-a": "provisioned", "sp-b": "provisioned"})
+	wantStatus(f.admin, fmt.Sprintf("/api/v1/roles/%d/provisioning", roleB), map[string]string{"sp-b": "provisioned"})
 	if got := f.c.do("POST", "/api/v1/system/deliveries/replay", f.admin, map[string]any{"sp": "sp-b", "ids": []string{"x"}}, &e); got != http.StatusBadRequest {
 		t.Fatalf("replay with ids and sp = %d, want 400", got)
 	}

@@ -11,6 +11,7 @@ func (a *API) roleRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/v1/roles", a.createRole)
 	mux.HandleFunc("POST /api/external/v1/roles", a.createRole)
 	mux.HandleFunc("GET /api/v1/roles/{id}", a.getRole)
+	mux.HandleFunc("GET /api/v1/roles/{id}/provisioning", a.roleProvisioning)
 	mux.HandleFunc("GET /api/external/v1/roles/{id}", a.getRole)
 	mux.HandleFunc("DELETE /api/v1/roles/{id}", a.deleteRole)
 	mux.HandleFunc("DELETE /api/internal/roles/{id}", a.deleteRole)

@@ -6,6 +6,7 @@ import (
 
 func (a *API) userRoleRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("PUT /api/v1/user_roles", a.updateEndDate)
+	mux.HandleFunc("GET /api/v1/users/{id}/provisioning", a.userProvisioning)
 }
 
 type endDateRequest struct {

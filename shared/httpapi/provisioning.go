@@ -1,0 +1,58 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+// ProvisioningJSON is the status of a user or group at one SP.
+type ProvisioningJSON struct {
+	SP            string  `json:"sp"`
+	Status        string  `json:"status"`
+	RemoteID      string  `json:"remoteId,omitempty"`
+	ProvisionedAt *string `json:"provisionedAt,omitempty"`
+	UpdatedAt     *string `json:"updatedAt,omitempty"`
+	Attempts      int     `json:"attempts,omitempty"`
+	Reason        string  `json:"reason,omitempty"`
+}
+
+func provisioningJSON(ss []service.ProvisioningStatus) []ProvisioningJSON {
+	out := make([]ProvisioningJSON, 0, len(ss))
+	for _, s := range ss {
+		out = append(out, ProvisioningJSON{SP: s.SP, Status: string(s.Status), RemoteID: s.RemoteID,
+			ProvisionedAt: isoTimePtr(s.ProvisionedAt), UpdatedAt: isoTime(s.UpdatedAt), Attempts: s.Attempts, Reason: s.LastError})
+	}
+	return out
+}
+
+// userProvisioning is GET /api/v1/users/{id}/provisioning.
+func (a *API) userProvisioning(w http.ResponseWriter, r *http.Request) {
+	a.provisioning(w, r, a.Service.UserProvisioning)
+}
+
+// roleProvisioning is GET /api/v1/roles/{id}/provisioning.
+func (a *API) roleProvisioning(w http.ResponseWriter, r *http.Request) {
+	a.provisioning(w, r, a.Service.RoleProvisioning)
+}
+
+func (a *API) provisioning(w http.ResponseWriter, r *http.Request,
+	read func(ctx context.Context, p *auth.Principal, id int64) ([]service.ProvisioningStatus, error)) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	id, err := pathID(r, "id")
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	ss, err := read(r.Context(), p, id)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, provisioningJSON(ss))
+}
