@@ -2,6 +2,7 @@ package stack
 
 import (
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -16,7 +17,9 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 	throttling := func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			mu.Lock()
-			if r.Method == http.MethodPost && throttles > 0 {
+			// Only the group's creation is throttled: one resource, one line.
+			creatingGroup := r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/Groups")
+			if creatingGroup && throttles > 0 {
 				throttles--
 				throttledAt = time.Now()
 				mu.Unlock()
@@ -24,7 +27,7 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 				w.WriteHeader(http.StatusTooManyRequests)
 				return
 			}
-			if r.Method == http.MethodPost && succeededAt.IsZero() {
+			if creatingGroup && succeededAt.IsZero() {
 				succeededAt = time.Now()
 			}
 			mu.Unlock()

@@ -100,3 +100,29 @@ func TestInvitationExpired(t *testing.T) {
 		t.Error("an invitation expires exactly at its expiry date")
 	}
 }
+
+func TestOrderKeyOf(t *testing.T) {
+	patch := ServiceProvider{ID: "wiki", MembershipMode: MembershipPatch}
+	put := ServiceProvider{ID: "lms", MembershipMode: MembershipPut}
+	tests := []struct {
+		sp   ServiceProvider
+		kind DeliveryKind
+		want string
+	}{
+		{patch, DeliverUserCreate, "wiki/user/7"},
+		{patch, DeliverUserUpdate, "wiki/user/7"},
+		{patch, DeliverUserDelete, "wiki/user/7"},
+		{patch, DeliverMemberAdd, "wiki/user/7"},    // after the user's creation, before its deletion
+		{patch, DeliverMemberRemove, "wiki/user/7"}, // before the user's deletion
+		{patch, DeliverGroupCreate, "wiki/group/3"},
+		{patch, DeliverGroupDelete, "wiki/group/3"},
+		{put, DeliverMemberAdd, "lms/group/3"}, // whole-group PUTs must not race
+		{put, DeliverMemberRemove, "lms/group/3"},
+		{put, DeliverUserCreate, "lms/user/7"},
+	}
+	for _, tc := range tests {
+		if got := OrderKeyOf(tc.sp, tc.kind, 7, 3); got != tc.want {
+			t.Errorf("OrderKeyOf(%s, %s) = %q, want %q", tc.sp.ID, tc.kind, got, tc.want)
+		}
+	}
+}

@@ -51,6 +51,38 @@ type Delivery struct {
 	// Replays counts operator replays; it makes a replay's queue
 	// deduplication id new, so SQS does not drop it as a repeat.
 	Replays int
+	// OrderKey is the queue's message group: deliveries with one key are
+	// applied in order, different keys in parallel (see OrderKeyOf).
+	OrderKey string
+}
+
+// MessageGroup is the FIFO message group of the delivery.
+func (d Delivery) MessageGroup() string {
+	if d.OrderKey != "" {
+		return d.OrderKey
+	}
+	return d.SPID
+}
+
+// OrderKeyOf decides what must stay in order: changes to one resource at one
+// SP. A user's creation, updates, memberships and deletion share the user's
+// key, so a membership never overtakes the user's creation and the user's
+// deletion comes after its group removals; a group's creation and deletion
+// share the group's key. A membership whose group is not there yet creates
+// it first, so it need not wait in the group's line. Only an SP that takes
+// memberships as a PUT of the whole group needs its membership changes in
+// the group's line, because each PUT replaces the members. Different
+// resources and different SPs never wait on each other.
+func OrderKeyOf(sp ServiceProvider, kind DeliveryKind, userID, roleID int64) string {
+	switch kind {
+	case DeliverGroupCreate, DeliverGroupDelete:
+		return fmt.Sprintf("%s/group/%d", sp.ID, roleID)
+	case DeliverMemberAdd, DeliverMemberRemove:
+		if sp.MembershipMode == MembershipPut {
+			return fmt.Sprintf("%s/group/%d", sp.ID, roleID)
+		}
+	}
+	return fmt.Sprintf("%s/user/%d", sp.ID, userID)
 }
 
 // DeduplicationID is the queue's deduplication id of this send.

@@ -27,6 +27,7 @@ type deliveryRecord struct {
 	Status        string `dynamodbav:"status"`
 	Attempts      int    `dynamodbav:"attempts,omitempty"`
 	Replays       int    `dynamodbav:"replays,omitempty"`
+	OrderKey      string `dynamodbav:"orderKey,omitempty"`
 	LastError     string `dynamodbav:"lastError,omitempty"`
 	UpdatedAt     string `dynamodbav:"updatedAt,omitempty"`
 }
@@ -61,6 +62,7 @@ func (s *Store) deliveryRecord(d domain.Delivery) deliveryRecord {
 		Status:        string(d.Status),
 		Attempts:      d.Attempts,
 		Replays:       d.Replays,
+		OrderKey:      d.OrderKey,
 		LastError:     d.LastError,
 		UpdatedAt:     formatTime(d.UpdatedAt),
 	}
@@ -87,6 +89,7 @@ func (rec deliveryRecord) domain() (domain.Delivery, error) {
 		Status:        domain.DeliveryStatus(rec.Status),
 		Attempts:      rec.Attempts,
 		Replays:       rec.Replays,
+		OrderKey:      rec.OrderKey,
 		LastError:     rec.LastError,
 		UpdatedAt:     p.time(rec.UpdatedAt),
 	}

@@ -16,9 +16,10 @@ import (
 )
 
 // HandleSQS is the Lambda handler of the provisioning queue. Messages of one
-// SP (one FIFO message group) are delivered in order; once one fails, the
-// rest of its group in this batch is reported failed too, so nothing
-// overtakes it. Groups run concurrently: a slow SP does not hold up others.
+// FIFO message group (one resource at one SP, see domain.OrderKeyOf) are
+// delivered in order; once one fails, the rest of its group in this batch is
+// reported failed too, so nothing overtakes it. Groups run concurrently: a
+// slow SP or resource does not hold up others.
 func (p *Provisioner) HandleSQS(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
 	var order []string
 	groups := map[string][]events.SQSMessage{}
@@ -72,6 +73,7 @@ func (p *Provisioner) handleMessage(ctx context.Context, m events.SQSMessage) er
 	}
 	// The correlation id of the request that caused the delivery goes into
 	// every log record through the context.
+	d.OrderKey = m.Attributes["MessageGroupId"]
 	ctx = domain.WithCorrelationID(ctx, d.CorrelationID)
 	d.Attempts, _ = strconv.Atoi(m.Attributes["ApproximateReceiveCount"])
 	log := p.log().With("delivery", d.ID, "sp", d.SPID, "kind", d.Kind, "attempt", d.Attempts)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -74,7 +75,37 @@ func (g *spGuard) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	resp, err := g.next.RoundTrip(r)
 	g.record(err != nil || resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests)
+	if err == nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
+		// Retry-After speaks for the whole SP, not just this request:
+		// every line to the SP pauses, not only the one that was told.
+		if wait := retryAfter(resp.Header.Get("Retry-After"), g.now()); wait > 0 {
+			g.pause(min(wait, maxRetryAfter))
+		}
+	}
 	return resp, err
+}
+
+// pause holds every call to the SP for d (no probe before it is over).
+func (g *spGuard) pause(d time.Duration) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if until := g.now().Add(d); until.After(g.openUntil) {
+		g.openUntil = until
+	}
+}
+
+// retryAfter reads a Retry-After header: seconds or an HTTP date.
+func retryAfter(h string, now time.Time) time.Duration {
+	if h == "" {
+		return 0
+	}
+	if secs, err := strconv.Atoi(h); err == nil {
+		return time.Duration(max(secs, 0)) * time.Second
+	}
+	if t, err := http.ParseTime(h); err == nil {
+		return t.Sub(now)
+	}
+	return 0
 }
 
 // admit lets a call through when the breaker is closed, or as the single

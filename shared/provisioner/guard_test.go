@@ -80,3 +80,36 @@ func TestRateLimitCapsCallsPerSecond(t *testing.T) {
 		t.Fatalf("15 calls at 10/s took %v: the limit is not applied", elapsed)
 	}
 }
+
+func TestRetryAfterPausesTheWholeSP(t *testing.T) {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if calls.Add(1) == 1 {
+			w.Header().Set("Retry-After", "30")
+			w.WriteHeader(http.StatusTooManyRequests)
+		}
+	}))
+	defer srv.Close()
+	now := time.Unix(1000, 0)
+	g := newSPGuard(http.DefaultTransport, 1000)
+	g.now = func() time.Time { return now }
+	client := &http.Client{Transport: g}
+	resp, err := client.Get(srv.URL)
+	if err != nil || resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("first call: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	var open *ErrCircuitOpen
+	if _, err := client.Get(srv.URL + "/other-resource"); !errors.As(err, &open) || !open.Until.Equal(now.Add(30*time.Second)) {
+		t.Fatalf("a call during the SP's Retry-After: %v, want paused until +30 s", err)
+	}
+	now = now.Add(31 * time.Second)
+	resp, err = client.Get(srv.URL)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("after the pause: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	if calls.Load() != 2 {
+		t.Fatalf("the SP got %d calls, want 2", calls.Load())
+	}
+}

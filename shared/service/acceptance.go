@@ -186,9 +186,9 @@ func (s *Service) acceptanceDeliveries(ctx context.Context, user domain.User, is
 		for _, sp := range s.Registry.SPsOfRole(role) {
 			if !known[sp.ID] && !created[sp.ID] {
 				created[sp.ID] = true
-				out = append(out, s.newDelivery(ctx, sp.ID, domain.DeliverUserCreate, user.ID, 0))
+				out = append(out, s.newDelivery(ctx, sp, domain.DeliverUserCreate, user.ID, 0))
 			}
-			out = append(out, s.newDelivery(ctx, sp.ID, domain.DeliverMemberAdd, user.ID, role.ID))
+			out = append(out, s.newDelivery(ctx, sp, domain.DeliverMemberAdd, user.ID, role.ID))
 		}
 	}
 	return out, nil

@@ -210,7 +210,7 @@ func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now tim
 		roles[role.ID] = role
 		removal.Audit = append(removal.Audit, s.auditEntry(ctx, system, ur, role, user.Email, domain.AuditDelete))
 		for _, sp := range s.Registry.SPsOfRole(role) {
-			removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, sp.ID, domain.DeliverMemberRemove, userID, role.ID))
+			removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, sp, domain.DeliverMemberRemove, userID, role.ID))
 			if !spsOfUser[sp.ID] {
 				spsOfUser[sp.ID] = true
 				spOrder = append(spOrder, sp.ID)
@@ -242,7 +242,7 @@ func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now tim
 			}
 		}
 		for _, sp := range spOrder {
-			removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, sp, domain.DeliverUserDelete, userID, 0))
+			removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, domain.ServiceProvider{ID: sp}, domain.DeliverUserDelete, userID, 0))
 		}
 		removal.DeleteUser = &user
 	}

@@ -67,7 +67,7 @@ func (s *Service) CreateRole(ctx context.Context, p *auth.Principal, in RoleInpu
 	}
 	var deliveries []domain.Delivery
 	for _, sp := range s.Registry.SPsOfRole(role) {
-		deliveries = append(deliveries, s.newDelivery(ctx, sp.ID, domain.DeliverGroupCreate, 0, role.ID))
+		deliveries = append(deliveries, s.newDelivery(ctx, sp, domain.DeliverGroupCreate, 0, role.ID))
 	}
 	if err := s.Store.CreateRole(ctx, role, deliveries); err != nil {
 		return domain.Role{}, err
@@ -149,7 +149,7 @@ func (s *Service) DeleteRole(ctx context.Context, p *auth.Principal, id int64) e
 	}
 	var deliveries []domain.Delivery
 	for _, sp := range s.Registry.SPsOfRole(role) {
-		deliveries = append(deliveries, s.newDelivery(ctx, sp.ID, domain.DeliverGroupDelete, 0, role.ID))
+		deliveries = append(deliveries, s.newDelivery(ctx, sp, domain.DeliverGroupDelete, 0, role.ID))
 	}
 	if err := s.Store.DeleteRole(ctx, role, deliveries); err != nil {
 		return err

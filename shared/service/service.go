@@ -82,8 +82,9 @@ func (s *Service) dispatchMarkSent(ctx context.Context, deliveries []domain.Deli
 }
 
 // newDelivery builds a pending delivery for the current request.
-func (s *Service) newDelivery(ctx context.Context, sp string, kind domain.DeliveryKind, userID, roleID int64) domain.Delivery {
+func (s *Service) newDelivery(ctx context.Context, sp domain.ServiceProvider, kind domain.DeliveryKind, userID, roleID int64) domain.Delivery {
 	now := s.now()
-	return domain.Delivery{ID: domain.NewDeliveryID(now), SPID: sp, Kind: kind, UserID: userID, RoleID: roleID,
+	return domain.Delivery{ID: domain.NewDeliveryID(now), SPID: sp.ID, OrderKey: domain.OrderKeyOf(sp, kind, userID, roleID),
+		Kind: kind, UserID: userID, RoleID: roleID,
 		CorrelationID: domain.CorrelationID(ctx), CreatedAt: now, UpdatedAt: now, Status: domain.DeliveryPending}
 }

@@ -32,8 +32,9 @@ func NewQueue(client API, url string) *Queue { return &Queue{client: client, url
 // maxBatch is SQS's limit of entries per SendMessageBatch.
 const maxBatch = 10
 
-// Enqueue sends deliveries in their order. The message group is the SP and
-// the deduplication id the delivery id, so a re-send by the outbox sweep
+// Enqueue sends deliveries in their order. The message group is the
+// delivery's order key (one resource at one SP) and the deduplication id the
+// delivery id, so a re-send by the outbox sweep
 // within SQS's five-minute window is dropped by SQS itself.
 func (q *Queue) Enqueue(ctx context.Context, deliveries []domain.Delivery) error {
 	for start := 0; start < len(deliveries); start += maxBatch {
@@ -47,7 +48,7 @@ func (q *Queue) Enqueue(ctx context.Context, deliveries []domain.Delivery) error
 			entries = append(entries, types.SendMessageBatchRequestEntry{
 				Id:                     aws.String(strconv.Itoa(i)),
 				MessageBody:            aws.String(body),
-				MessageGroupId:         aws.String(d.SPID),
+				MessageGroupId:         aws.String(d.MessageGroup()),
 				MessageDeduplicationId: aws.String(d.DeduplicationID()),
 			})
 		}
@@ -90,7 +91,7 @@ func (q *DeadLetters) Send(ctx context.Context, d domain.Delivery, reason string
 	_, err = q.client.SendMessage(ctx, &awssqs.SendMessageInput{
 		QueueUrl:               aws.String(q.url),
 		MessageBody:            aws.String(body),
-		MessageGroupId:         aws.String(d.SPID),
+		MessageGroupId:         aws.String(d.MessageGroup()),
 		MessageDeduplicationId: aws.String(d.ID + "-dead-" + strconv.Itoa(d.Attempts)),
 		MessageAttributes: map[string]types.MessageAttributeValue{
 			"reason": {DataType: aws.String("String"), StringValue: aws.String(reason)},
