@@ -1,7 +1,7 @@
 // Package sqs is the adapter to Amazon SQS: it puts deliveries on the FIFO
-// provisioning queue (one message group per SP, so each SP gets its changes
-// in order and SPs never wait on each other) and dead-letters deliveries
-// that cannot succeed.
+// provisioning queue (one message group per resource at an SP, so each gets
+// its changes in order and nothing else waits on it) and dead-letters
+// deliveries that cannot succeed.
 package sqs
 
 import (

@@ -63,7 +63,8 @@ func TestSampleEventDecodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Kind != domain.DeliverGroupCreate || d.SPID != ev.Records[0].Attributes["MessageGroupId"] {
+	d.OrderKey = ev.Records[0].Attributes["MessageGroupId"]
+	if d.Kind != domain.DeliverGroupCreate || d.MessageGroup() != domain.OrderKeyOf(domain.ServiceProvider{ID: d.SPID}, d.Kind, d.UserID, d.RoleID) {
 		t.Fatalf("sample decodes to %+v", d)
 	}
 }
