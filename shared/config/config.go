@@ -42,6 +42,8 @@ type ProvisioningDoc struct {
 	UserIdentifier string  `json:"userIdentifier,omitempty"`
 	RatePerSecond  float64 `json:"ratePerSecond,omitempty"`
 	TimeoutSeconds int     `json:"timeoutSeconds,omitempty"`
+	// MaxPatchMembers bounds the members of one PATCH request (default 100).
+	MaxPatchMembers int `json:"maxPatchMembers,omitempty"`
 }
 
 // AuthDoc names how the service authenticates at the SP. Secret fields hold
@@ -63,12 +65,13 @@ type Registry struct {
 
 // Target is a validated SCIM target: the domain view plus how to reach it.
 type Target struct {
-	SP             domain.ServiceProvider
-	BaseURL        string
-	Version        string
-	Auth           AuthDoc
-	RatePerSecond  float64
-	TimeoutSeconds int
+	SP              domain.ServiceProvider
+	BaseURL         string
+	Version         string
+	Auth            AuthDoc
+	RatePerSecond   float64
+	TimeoutSeconds  int
+	MaxPatchMembers int
 }
 
 // Load reads the document from APPLICATIONS_CONFIG (inline JSON) or
@@ -206,15 +209,15 @@ func validateTarget(p ProvisioningDoc) (Target, []string) {
 	default:
 		errs = append(errs, fmt.Sprintf("auth.method %q must be basic or bearer", p.Auth.Method))
 	}
-	if p.RatePerSecond < 0 || p.TimeoutSeconds < 0 {
-		errs = append(errs, "ratePerSecond and timeoutSeconds must not be negative")
+	if p.RatePerSecond < 0 || p.TimeoutSeconds < 0 || p.MaxPatchMembers < 0 {
+		errs = append(errs, "ratePerSecond, timeoutSeconds and maxPatchMembers must not be negative")
 	}
 	auth := p.Auth
 	auth.Method = strings.ToLower(auth.Method)
 	return Target{
 		SP:      domain.ServiceProvider{ID: p.ID, Name: p.Name, MembershipMode: mode, UserIdentifier: ident},
 		BaseURL: strings.TrimRight(p.BaseURL, "/"), Version: version, Auth: auth,
-		RatePerSecond: p.RatePerSecond, TimeoutSeconds: p.TimeoutSeconds,
+		RatePerSecond: p.RatePerSecond, TimeoutSeconds: p.TimeoutSeconds, MaxPatchMembers: p.MaxPatchMembers,
 	}, errs
 }
 

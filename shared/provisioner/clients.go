@@ -69,6 +69,7 @@ func (t *Targets) Client(ctx context.Context, spID string) (SCIMClient, domain.S
 		timeout = time.Duration(target.TimeoutSeconds) * time.Second
 	}
 	hc := &http.Client{Timeout: timeout, Transport: t.guard(spID, target.RatePerSecond)}
-	c := scim.NewClient(scim.Target{ID: spID, BaseURL: target.BaseURL, Version: target.Version, Credentials: creds}, hc)
+	c := scim.NewClient(scim.Target{ID: spID, BaseURL: target.BaseURL, Version: target.Version, Credentials: creds,
+		MaxPatchMembers: target.MaxPatchMembers}, hc)
 	return c, target.SP, nil
 }

@@ -36,6 +36,8 @@ type Client struct {
 	auth func() string
 	err  error // configuration problem, returned by every operation
 	now  func() time.Time
+	// maxPatch bounds the member values of one PATCH.
+	maxPatch int
 }
 
 // NewClient returns a client for t. hc nil means an http.Client with
@@ -46,7 +48,10 @@ func NewClient(t Target, hc *http.Client) *Client {
 	if hc == nil {
 		hc = &http.Client{Timeout: DefaultTimeout}
 	}
-	c := &Client{targetID: t.ID, hc: hc, now: time.Now}
+	c := &Client{targetID: t.ID, hc: hc, now: time.Now, maxPatch: t.MaxPatchMembers}
+	if c.maxPatch <= 0 {
+		c.maxPatch = DefaultMaxPatchMembers
+	}
 	auth, err := t.Credentials.authorization()
 	c.auth = func() string { return auth }
 	c.err = err

@@ -89,4 +89,11 @@ type Target struct {
 	BaseURL     string
 	Version     string // path segment such as "v1"; empty means "v1"
 	Credentials Credentials
+	// MaxPatchMembers bounds the member values of one PATCH request; larger
+	// changes go in several requests (0 means DefaultMaxPatchMembers).
+	MaxPatchMembers int
 }
+
+// DefaultMaxPatchMembers is the member values per PATCH when none is set:
+// many SPs refuse or time out on larger bodies.
+const DefaultMaxPatchMembers = 100

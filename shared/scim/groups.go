@@ -60,15 +60,23 @@ func (c *Client) PatchGroupMembers(ctx context.Context, groupID string, op Patch
 		}
 		values = append(values, memberValue{Value: m.Value})
 	}
-	return c.do(ctx, request{
-		method: http.MethodPatch, path: path,
-		body: patchRequest{
-			Schemas:    []string{SchemaPatchOp},
-			ID:         groupID,
-			Operations: []patchOperation{{Op: op, Path: "members", Value: values}},
-		},
-		ok: []int{http.StatusOK, http.StatusNoContent},
-	})
+	// Add and remove of members are idempotent, so a failure after some
+	// chunks leaves nothing that repeating the whole call would not mend.
+	for chunk := range slices.Chunk(values, c.maxPatch) {
+		err := c.do(ctx, request{
+			method: http.MethodPatch, path: path,
+			body: patchRequest{
+				Schemas:    []string{SchemaPatchOp},
+				ID:         groupID,
+				Operations: []patchOperation{{Op: op, Path: "members", Value: chunk}},
+			},
+			ok: []int{http.StatusOK, http.StatusNoContent},
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // outgoingGroup fills in the core schema when the caller left it out and
