@@ -111,7 +111,8 @@ func (p *Provisioner) removeMember(ctx context.Context, c SCIMClient, sp domain.
 }
 
 // putGroup replaces the group at the SP with the role's current members
-// that exist there, read page by page.
+// that exist there. The members are read page by page while the request body
+// is written, so a group of any size takes bounded memory.
 func (p *Provisioner) putGroup(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID int64, groupID string) error {
 	role, err := p.Store.GetRole(ctx, roleID)
 	if domain.IsNotFound(err) {
@@ -124,28 +125,31 @@ func (p *Provisioner) putGroup(ctx context.Context, c SCIMClient, sp domain.Serv
 	if limit <= 0 {
 		limit = defaultPageLimit
 	}
-	members := []scim.Member{}
-	token := ""
-	for {
-		page, next, err := p.Store.ListUserRolesOfRole(ctx, roleID, token, limit)
-		if err != nil {
-			return err
-		}
-		for _, ur := range page {
-			_, remoteID, err := p.activeLink(ctx, domain.ResourceUser, ur.UserID, sp.ID)
+	members := func(emit func(scim.Member) error) error {
+		token := ""
+		for {
+			page, next, err := p.Store.ListUserRolesOfRole(ctx, roleID, token, limit)
 			if err != nil {
 				return err
 			}
-			if remoteID != "" {
-				members = append(members, scim.Member{Value: remoteID, ExternalID: strconv.FormatInt(ur.UserID, 10)})
+			for _, ur := range page {
+				_, remoteID, err := p.activeLink(ctx, domain.ResourceUser, ur.UserID, sp.ID)
+				if err != nil {
+					return err
+				}
+				if remoteID == "" {
+					continue
+				}
+				if err := emit(scim.Member{Value: remoteID, ExternalID: strconv.FormatInt(ur.UserID, 10)}); err != nil {
+					return err
+				}
 			}
+			if next == "" {
+				return nil
+			}
+			token = next
 		}
-		if next == "" {
-			break
-		}
-		token = next
 	}
-	_, err = c.ReplaceGroup(ctx, groupID, scim.Group{Schemas: []string{groupSchema}, ID: groupID, ExternalID: role.URN,
-		DisplayName: role.Name, Members: members})
-	return err
+	return c.ReplaceGroupStreaming(ctx, groupID, scim.Group{Schemas: []string{groupSchema}, ExternalID: role.URN,
+		DisplayName: role.Name}, members)
 }

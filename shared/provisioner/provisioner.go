@@ -23,7 +23,7 @@ type SCIMClient interface {
 	DeleteUser(ctx context.Context, id string) error
 	FindUsers(ctx context.Context, attribute, value string) ([]scim.User, error)
 	CreateGroup(ctx context.Context, g scim.Group) (scim.Group, error)
-	ReplaceGroup(ctx context.Context, id string, g scim.Group) (scim.Group, error)
+	ReplaceGroupStreaming(ctx context.Context, id string, g scim.Group, members scim.MemberSource) error
 	DeleteGroup(ctx context.Context, id string) error
 	FindGroups(ctx context.Context, attribute, value string) ([]scim.Group, error)
 	PatchGroupMembers(ctx context.Context, groupID string, op scim.PatchOp, members []scim.Member) error

@@ -291,3 +291,35 @@ func TestRetryableFailureHoldsBackTheRestOfItsGroupOnly(t *testing.T) {
 		t.Fatalf("metrics = %v, want 1 retried at down-sp (the rest of its group not attempted) and 3 delivered at wiki-sp", f.metrics.counts)
 	}
 }
+
+// A whole-group PUT reads the members page by page; every page reaches the SP.
+func TestPutGroupReadsMembersAcrossPages(t *testing.T) {
+	f := newFixture(t, "PUT", "right-token")
+	f.prov.MembersPerPage = 2
+	ctx := context.Background()
+	role, err := f.svc.CreateRole(ctx, superUser, service.RoleInput{Name: "Big group", ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expiry := time.Now().Add(time.Hour)
+	for i := 0; i < 5; i++ {
+		email := fmt.Sprintf("member%d@example.org", i)
+		res, err := f.svc.Invite(ctx, superUser, service.InvitationInput{IntendedAuthority: "GUEST", Invites: []string{email},
+			RoleIDs: []int64{role.ID}, ExpiryDate: &expiry, SuppressSendingEmails: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		secret := res.URLs[0].InvitationURL[strings.Index(res.URLs[0].InvitationURL, "hash=")+5:]
+		person := &auth.Principal{Kind: auth.KindPerson, Person: &auth.Person{Sub: "sub-" + email, EduPersonPrincipalName: email, Email: email}}
+		if _, err := f.svc.Accept(ctx, person, secret, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if resp, _ := f.prov.HandleSQS(ctx, batch(t, f.queue.take(), "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("failures: %v", resp.BatchItemFailures)
+	}
+	groups := f.sp.Groups()
+	if len(groups) != 1 || len(groups[0].Members) != 5 || len(f.sp.Users()) != 5 {
+		t.Fatalf("SP group has %d members and SP %d users, want 5 and 5", len(groups[0].Members), len(f.sp.Users()))
+	}
+}

@@ -97,8 +97,12 @@ type request struct {
 	path   string // below {BaseURL}/{Version}, starting with "/"
 	query  string // already encoded
 	body   any    // JSON-encoded if not nil
-	ok     []int  // accepted statuses
-	out    any    // decoded from the response body if not nil
+	// encoded is an already encoded JSON body of encodedLen bytes, read
+	// while sending (a large group's members from a file).
+	encoded    io.Reader
+	encodedLen int64
+	ok         []int // accepted statuses
+	out        any   // decoded from the response body if not nil
 }
 
 // do sends r and decodes the response. It returns a plain error for
@@ -117,6 +121,9 @@ func (c *Client) do(ctx context.Context, r request) error {
 		}
 		body = bytes.NewReader(b)
 	}
+	if r.encoded != nil {
+		body = r.encoded
+	}
 	target := c.base + r.path
 	if r.query != "" {
 		target += "?" + r.query
@@ -128,8 +135,11 @@ func (c *Client) do(ctx context.Context, r request) error {
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("Authorization", c.auth())
 	req.Header.Set("User-Agent", userAgent)
-	if r.body != nil {
+	if r.body != nil || r.encoded != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if r.encoded != nil {
+		req.ContentLength = r.encodedLen // Content-Length, as SPs expect, not chunked
 	}
 
 	resp, err := c.hc.Do(req)
