@@ -107,6 +107,25 @@ func TestRefusedCredentialsDeadLetterAndReplay(t *testing.T) {
 		t.Fatalf("still failed after the replay: %+v", failed)
 	}
 	wantStatus(f.admin, userPath, map[string]string{"sp-a": "provisioned", "sp-b": "provisioned"})
+
+	// The audit trail of role B shows the membership's failure and its
+	// success at SP B, tied to the acceptance request by its correlation id.
+	audit, err := f.s.App.Store.ListAuditEntriesOfRole(context.Background(), roleB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trail []string
+	for _, e := range audit {
+		if e.SP == "sp-b" && e.DeliveryKind == "member.add" {
+			if e.CorrelationID != "accept-alice" {
+				t.Fatalf("audit entry %+v lacks the acceptance's correlation id", e)
+			}
+			trail = append(trail, string(e.Action))
+		}
+	}
+	if strings.Join(trail, ",") != "PROVISIONING_FAILED,PROVISIONED" {
+		t.Fatalf("audit trail of the membership at SP B = %v", trail)
+	}
 	wantStatus(f.admin, fmt.Sprintf("/api/v1/roles/%d/provisioning", roleB), map[string]string{"sp-b": "provisioned"})
 	if got := f.c.do("POST", "/api/v1/system/deliveries/replay", f.admin, map[string]any{"sp": "sp-b", "ids": []string{"x"}}, &e); got != http.StatusBadRequest {
 		t.Fatalf("replay with ids and sp = %d, want 400", got)

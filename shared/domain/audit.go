@@ -9,6 +9,9 @@ const (
 	AuditAdd    AuditAction = "ADD"
 	AuditUpdate AuditAction = "UPDATE"
 	AuditDelete AuditAction = "DELETE"
+	// Provisioning outcomes, one entry per delivery, at one SP.
+	AuditProvisioned        AuditAction = "PROVISIONED"
+	AuditProvisioningFailed AuditAction = "PROVISIONING_FAILED"
 )
 
 // AuditEntry records one change of a user-role (spec 2.10).
@@ -24,4 +27,9 @@ type AuditEntry struct {
 	Authority     Authority
 	Action        AuditAction
 	CorrelationID string
+	// SP and DeliveryID are set on provisioning entries: which SP, and the
+	// delivery (kind and ids) whose outcome the entry records.
+	SP           string
+	DeliveryID   string
+	DeliveryKind DeliveryKind
 }

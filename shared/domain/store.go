@@ -98,6 +98,9 @@ type ProvisioningStore interface {
 	PutLink(ctx context.Context, l SPLink) error
 	DeleteLink(ctx context.Context, kind ResourceKind, localID int64, spID string) error
 	ListLinks(ctx context.Context, kind ResourceKind, localID int64) ([]SPLink, error)
+	// PutProvisioningAudit records provisioning outcomes (entries with a
+	// DeliveryID, in the partition of the delivery's role, or of the user).
+	PutProvisioningAudit(ctx context.Context, entries []AuditEntry) error
 }
 
 // TokenStore keeps hashed API tokens.

@@ -32,3 +32,15 @@ func (s *Store) ListAuditEntriesOfRole(ctx context.Context, roleID int64) ([]dom
 	}
 	return entries, nil
 }
+
+// PutProvisioningAudit implements domain.ProvisioningStore.
+func (s *Store) PutProvisioningAudit(ctx context.Context, entries []domain.AuditEntry) error {
+	t := s.newTxn()
+	for _, e := range entries {
+		if e.DeliveryID == "" {
+			return domain.Invalidf("a provisioning audit entry needs its delivery id")
+		}
+	}
+	t.putAudit(entries)
+	return t.commit(ctx)
+}

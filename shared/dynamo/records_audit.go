@@ -21,6 +21,9 @@ type auditRecord struct {
 	Authority     string `dynamodbav:"authority,omitempty"`
 	Action        string `dynamodbav:"action"`
 	CorrelationID string `dynamodbav:"correlationId,omitempty"`
+	SP            string `dynamodbav:"sp,omitempty"`
+	DeliveryID    string `dynamodbav:"deliveryId,omitempty"`
+	DeliveryKind  string `dynamodbav:"deliveryKind,omitempty"`
 }
 
 // auditRecord stores e; an entry without a time happened now.
@@ -29,8 +32,13 @@ func (s *Store) auditRecord(e domain.AuditEntry) auditRecord {
 		e.CreatedAt = s.now()
 	}
 	sk := timeOrdered(e.CreatedAt, id(e.ID))
+	if e.DeliveryID != "" {
+		// Provisioning entries are told apart by their delivery and outcome,
+		// not by a sequence id (the provisioner may not write sequences).
+		sk = timeOrdered(e.CreatedAt, "D"+e.DeliveryID+"-"+string(e.Action))
+	}
 	return auditRecord{
-		itemKey:       itemKey{PK: auditPK(e.RoleID), SK: sk},
+		itemKey:       itemKey{PK: auditEntryPK(e), SK: sk},
 		indexKeys:     indexKeys{GSI1PK: auditPartition, GSI1SK: sk},
 		Entity:        entityAudit,
 		ID:            e.ID,
@@ -44,7 +52,19 @@ func (s *Store) auditRecord(e domain.AuditEntry) auditRecord {
 		Authority:     string(e.Authority),
 		Action:        string(e.Action),
 		CorrelationID: e.CorrelationID,
+		SP:            e.SP,
+		DeliveryID:    e.DeliveryID,
+		DeliveryKind:  string(e.DeliveryKind),
 	}
+}
+
+// auditEntryPK is the role's audit partition, or for a provisioning entry
+// about a user alone (user created, updated or deleted at an SP) the user's.
+func auditEntryPK(e domain.AuditEntry) string {
+	if e.RoleID == 0 && e.UserID != 0 {
+		return "AUDIT#USER#" + id(e.UserID)
+	}
+	return auditPK(e.RoleID)
 }
 
 func (rec auditRecord) domain() (domain.AuditEntry, error) {
@@ -61,6 +81,9 @@ func (rec auditRecord) domain() (domain.AuditEntry, error) {
 		Authority:     domain.Authority(rec.Authority),
 		Action:        domain.AuditAction(rec.Action),
 		CorrelationID: rec.CorrelationID,
+		SP:            rec.SP,
+		DeliveryID:    rec.DeliveryID,
+		DeliveryKind:  domain.DeliveryKind(rec.DeliveryKind),
 	}
 	return e, p.err
 }

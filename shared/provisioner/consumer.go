@@ -89,6 +89,7 @@ func (p *Provisioner) handleMessage(ctx context.Context, m events.SQSMessage) er
 		if uerr := p.Store.UpdateDeliveryStatus(ctx, d); uerr != nil {
 			log.WarnContext(ctx, "delivered but status not recorded", "error", uerr)
 		}
+		p.audit(ctx, d, domain.AuditProvisioned)
 		log.InfoContext(ctx, "delivered")
 		return nil
 	case IsPermanent(err):
@@ -103,6 +104,7 @@ func (p *Provisioner) handleMessage(ctx context.Context, m events.SQSMessage) er
 		if uerr := p.markFailed(ctx, d, err); uerr != nil {
 			log.WarnContext(ctx, "dead-lettered but provisioning status not recorded", "error", uerr)
 		}
+		p.audit(ctx, d, domain.AuditProvisioningFailed)
 		log.ErrorContext(ctx, "dead-lettered", "reason", err.Error())
 		return nil
 	default:
@@ -148,4 +150,16 @@ func (p *Provisioner) markFailed(ctx context.Context, d domain.Delivery, cause e
 	}
 	l.Status, l.LastError, l.Attempts, l.UpdatedAt = domain.StatusFailed, cause.Error(), d.Attempts, p.now()
 	return p.Store.PutLink(ctx, l)
+}
+
+// audit records the outcome in the audit trail with the correlation id of
+// the request that caused the delivery (the reason of a failure is on the
+// delivery and the SP link); a failure to write it is logged, it must not
+// undo a delivery that happened.
+func (p *Provisioner) audit(ctx context.Context, d domain.Delivery, action domain.AuditAction) {
+	e := domain.AuditEntry{UserID: d.UserID, RoleID: d.RoleID, CreatedAt: p.now(), CreatedBy: "provisioner",
+		Action: action, CorrelationID: d.CorrelationID, SP: d.SPID, DeliveryID: d.ID, DeliveryKind: d.Kind}
+	if err := p.Store.PutProvisioningAudit(ctx, []domain.AuditEntry{e}); err != nil {
+		p.log().WarnContext(ctx, "provisioning outcome not audited", "delivery", d.ID, "error", err)
+	}
 }
