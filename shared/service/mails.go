@@ -53,8 +53,14 @@ func (s *Service) SendPendingMails(ctx context.Context, createdBefore time.Time)
 	return res, nil
 }
 
+// flushTimeout bounds how long a request waits for SES: a slow SES must not
+// make the API slow; what is not sent by then is sent by the sweep.
+const flushTimeout = 3 * time.Second
+
 // flushMails sends just-written mails now; what fails is left to the sweep.
 func (s *Service) flushMails(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, flushTimeout)
+	defer cancel()
 	if _, err := s.SendPendingMails(ctx, s.now().Add(time.Second)); err != nil {
 		s.log().WarnContext(ctx, "mail outbox not flushed; the sweep retries", "error", err)
 	}
