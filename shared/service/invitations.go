@@ -124,16 +124,17 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 	}
 
 	result := InvitationResult{Status: 201}
+	var mails []domain.MailDelivery
 	for i, inv := range invs {
 		link := s.invitationURL(secrets[i])
 		result.URLs = append(result.URLs, RecipientURL{Recipient: inv.Email, InvitationURL: link})
 		if !in.SuppressSendingEmails {
-			s.sendInvitationMail(ctx, inv, roles, link)
+			if m, ok := s.queueInvitationMail(ctx, inv, roles, link); ok {
+				mails = append(mails, m)
+			}
 		}
 	}
-	if !in.SuppressSendingEmails {
-		s.flushMails(ctx)
-	}
+	s.flushMails(ctx, mails)
 	return result, nil
 }
 
@@ -216,9 +217,10 @@ func (s *Service) rolesToInviteTo(ctx context.Context, p *auth.Principal, ids []
 	return roles, nil
 }
 
-func (s *Service) sendInvitationMail(ctx context.Context, inv domain.Invitation, roles []domain.Role, link string) {
+// queueInvitationMail writes the invitation e-mail to the mail outbox.
+func (s *Service) queueInvitationMail(ctx context.Context, inv domain.Invitation, roles []domain.Role, link string) (domain.MailDelivery, bool) {
 	if s.Mailer == nil || s.Renderer == nil {
-		return
+		return domain.MailDelivery{}, false
 	}
 	m := invitemail.Invitation{Language: string(inv.Language), To: inv.Email, InviterName: inv.InviterName,
 		Message: inv.Message, ExpiresAt: inv.ExpiryDate, RoleEndDate: inv.RoleExpiryDate, URL: link}
@@ -229,16 +231,20 @@ func (s *Service) sendInvitationMail(ctx context.Context, inv domain.Invitation,
 		m.Roles = append(m.Roles, roleInfo(r))
 	}
 	email, err := s.Renderer.Invitation(m)
+	var md domain.MailDelivery
 	if err == nil {
 		// Through the mail outbox: a refused or slow SES never fails or
 		// blocks the invitation, and the sweep retries what did not go out.
-		err = s.Store.PutMails(ctx, []domain.MailDelivery{s.newMail(email)})
+		md = s.newMail(email)
+		err = s.Store.PutMails(ctx, []domain.MailDelivery{md})
 	}
 	if err != nil {
 		// The invitation exists and its link is in the response. Never log
 		// the address (personal data).
 		s.log().ErrorContext(ctx, "invitation e-mail not queued", "invitation", inv.ID, "error", err)
+		return md, false
 	}
+	return md, true
 }
 
 func (s *Service) invitationURL(secret string) string {

@@ -87,6 +87,7 @@ func (s *Service) SendReminders(ctx context.Context) (ReminderResult, error) {
 		return nil, err
 	}
 	roles := map[int64]domain.Role{}
+	var mails []domain.MailDelivery
 	for _, ur := range upcoming {
 		level, lead := reminderLevel(days, ur.DaysLeft(now))
 		if level <= ur.ExpiryNotifications || ur.Expired(now) {
@@ -106,17 +107,19 @@ func (s *Service) SendReminders(ctx context.Context) (ReminderResult, error) {
 		}
 		previous := ur.ExpiryNotifications
 		ur.ExpiryNotifications = level
-		err = s.Store.RecordReminder(ctx, ur, previous, s.newMail(email))
+		reminder := s.newMail(email)
+		err = s.Store.RecordReminder(ctx, ur, previous, reminder)
 		if domain.KindOf(err) == domain.KindConflict || domain.IsNotFound(err) || err == domain.ErrVersionConflict {
 			continue // another run reminded, or the membership changed: its next run decides
 		}
 		if err != nil {
 			return res, err
 		}
+		mails = append(mails, reminder)
 		key := fmt.Sprintf("%d days", lead)
 		res[key] = append(res[key], user.Email+" "+role.Name)
 	}
-	s.flushMails(ctx)
+	s.flushMails(ctx, mails)
 	return res, nil
 }
 
@@ -145,6 +148,7 @@ type ExpiryResult struct {
 // (version checks make a second run's attempt fail harmlessly).
 func (s *Service) RemoveExpired(ctx context.Context) (ExpiryResult, error) {
 	var res ExpiryResult
+	var mails []domain.MailDelivery
 	now := s.now()
 	for {
 		expired, err := s.Store.ListUserRolesEndingBetween(ctx, now.Add(-s.lookback()), now, jobBatch)
@@ -161,7 +165,8 @@ func (s *Service) RemoveExpired(ctx context.Context) (ExpiryResult, error) {
 		}
 		progress := false
 		for _, userID := range users {
-			removed, deleted, err := s.removeExpiredOfUser(ctx, userID, now)
+			removed, deleted, ended, err := s.removeExpiredOfUser(ctx, userID, now)
+			mails = append(mails, ended...)
 			if err != nil && !domain.IsNotFound(err) && err != domain.ErrVersionConflict {
 				return res, err
 			}
@@ -177,18 +182,18 @@ func (s *Service) RemoveExpired(ctx context.Context) (ExpiryResult, error) {
 			break
 		}
 	}
-	s.flushMails(ctx)
+	s.flushMails(ctx, mails)
 	return res, nil
 }
 
-func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now time.Time) (int, bool, error) {
+func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now time.Time) (int, bool, []domain.MailDelivery, error) {
 	user, err := s.Store.GetUser(ctx, userID)
 	if err != nil {
-		return 0, false, err
+		return 0, false, nil, err
 	}
 	memberships, err := s.Store.ListUserRolesOfUser(ctx, userID)
 	if err != nil {
-		return 0, false, err
+		return 0, false, nil, err
 	}
 	var removal domain.Removal
 	roles := map[int64]domain.Role{}
@@ -205,7 +210,7 @@ func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now tim
 		if domain.IsNotFound(err) {
 			role = domain.Role{ID: ur.RoleID}
 		} else if err != nil {
-			return 0, false, err
+			return 0, false, nil, err
 		}
 		roles[role.ID] = role
 		removal.Audit = append(removal.Audit, s.auditEntry(ctx, system, ur, role, user.Email, domain.AuditDelete))
@@ -220,20 +225,20 @@ func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now tim
 			email, err := s.Renderer.AccessEnded(mail.AccessEnded{Language: string(ur.Language), To: user.Email,
 				UserName: user.DisplayName(), Role: roleInfo(role)})
 			if err != nil {
-				return 0, false, err
+				return 0, false, nil, err
 			}
 			removal.Mails = append(removal.Mails, s.newMail(email))
 		}
 	}
 	if len(removal.UserRoles) == 0 {
-		return 0, false, nil
+		return 0, false, nil, nil
 	}
 	if remaining == 0 {
 		// The last membership ended: the user goes at every SP where it was
 		// created, after its group removals (same FIFO group, later).
 		links, err := s.Store.ListLinks(ctx, domain.ResourceUser, userID)
 		if err != nil {
-			return 0, false, err
+			return 0, false, nil, err
 		}
 		for _, l := range links {
 			if !spsOfUser[l.SPID] {
@@ -247,13 +252,13 @@ func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now tim
 		removal.DeleteUser = &user
 	}
 	if err := s.assignAuditIDs(ctx, removal.Audit); err != nil {
-		return 0, false, err
+		return 0, false, nil, err
 	}
 	if err := s.Store.ApplyRemoval(ctx, removal); err != nil {
-		return 0, false, err
+		return 0, false, nil, err
 	}
 	s.dispatch(ctx, removal.Deliveries)
-	return len(removal.UserRoles), remaining == 0, nil
+	return len(removal.UserRoles), remaining == 0, removal.Mails, nil
 }
 
 // CleanupResult says what the cleanup job removed (S6).

@@ -19,20 +19,25 @@ type MailResult struct {
 	Failed int `json:"failed"`
 }
 
-// SendPendingMails sends what is in the mail outbox, oldest first. A mail
-// SES refuses stays pending with its attempts counted and is tried again by
-// the next flush, until MaxMailAttempts; then it is marked failed, never
-// silently dropped.
+// SendPendingMails sends what is in the mail outbox, oldest first (the
+// sweep passes a bound a minute in the past, so that it never races the
+// request that wrote a mail and sends it itself). A mail SES refuses stays
+// pending with its attempts counted and is tried again by the next sweep,
+// until MaxMailAttempts; then it is marked failed, never silently dropped.
 func (s *Service) SendPendingMails(ctx context.Context, createdBefore time.Time) (MailResult, error) {
-	var res MailResult
 	if s.Mailer == nil {
-		return res, nil
+		return MailResult{}, nil
 	}
 	pending, err := s.Store.ListPendingMails(ctx, createdBefore, 100)
 	if err != nil {
-		return res, err
+		return MailResult{}, err
 	}
-	for _, m := range pending {
+	return s.sendMails(ctx, pending)
+}
+
+func (s *Service) sendMails(ctx context.Context, mails []domain.MailDelivery) (MailResult, error) {
+	var res MailResult
+	for _, m := range mails {
 		m.Attempts++
 		m.UpdatedAt = s.now()
 		if err := s.Mailer.Send(ctx, m.Email); err != nil {
@@ -57,11 +62,15 @@ func (s *Service) SendPendingMails(ctx context.Context, createdBefore time.Time)
 // make the API slow; what is not sent by then is sent by the sweep.
 const flushTimeout = 3 * time.Second
 
-// flushMails sends just-written mails now; what fails is left to the sweep.
-func (s *Service) flushMails(ctx context.Context) {
+// flushMails sends the mails this request just wrote, and only those; what
+// fails is left to the sweep.
+func (s *Service) flushMails(ctx context.Context, mails []domain.MailDelivery) {
+	if s.Mailer == nil || len(mails) == 0 {
+		return
+	}
 	ctx, cancel := context.WithTimeout(ctx, flushTimeout)
 	defer cancel()
-	if _, err := s.SendPendingMails(ctx, s.now().Add(time.Second)); err != nil {
-		s.log().WarnContext(ctx, "mail outbox not flushed; the sweep retries", "error", err)
+	if _, err := s.sendMails(ctx, mails); err != nil {
+		s.log().WarnContext(ctx, "mails not all sent; the sweep retries", "error", err)
 	}
 }
