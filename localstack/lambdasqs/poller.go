@@ -151,11 +151,11 @@ func (p *Poller) stop() {
 // It reports how many messages were handed to the handler.
 func (p *Poller) pollOnce(ctx context.Context) (int, error) {
 	p.extendHeld(ctx)
-	max := p.batchSize()
+	limit := p.batchSize()
 	started := time.Now()
 	out, err := p.Client.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
 		QueueUrl:            &p.QueueURL,
-		MaxNumberOfMessages: int32(max),
+		MaxNumberOfMessages: int32(limit),
 		VisibilityTimeout:   seconds(p.visibilityTimeout()),
 		WaitTimeSeconds:     seconds(p.waitTime()),
 		// local-aws-sqs returns system attributes only for the legacy
@@ -168,7 +168,7 @@ func (p *Poller) pollOnce(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("receive: %w", err)
 	}
 	out.Messages = latestReceipts(out.Messages)
-	adm := p.order.admit(out.Messages, started, len(out.Messages) == max, holdVisibility)
+	adm := p.order.admit(out.Messages, started, len(out.Messages) == limit, holdVisibility)
 	if len(adm.held) > 0 {
 		p.changeVisibility(ctx, adm.held, holdVisibility)
 		p.logger().Info("sqs messages held behind a failed message of their group",
@@ -180,7 +180,7 @@ func (p *Poller) pollOnce(ctx context.Context) (int, error) {
 		p.changeVisibility(ctx, adm.released, p.visibilityTimeout())
 	}
 	for len(adm.ready) > 0 {
-		n := min(len(adm.ready), max)
+		n := min(len(adm.ready), limit)
 		p.invokeBatch(ctx, adm.ready[:n])
 		adm.ready = adm.ready[n:]
 	}

@@ -107,6 +107,7 @@ func positions(seen []string) map[string][]int {
 }
 
 func TestEachMessageOnceInGroupOrder(t *testing.T) {
+	t.Parallel()
 	q := newQueue(t, 5)
 	q.send(t, "a", "a1", "a2", "a3")
 	q.send(t, "b", "b1", "b2")
@@ -124,26 +125,94 @@ func TestEachMessageOnceInGroupOrder(t *testing.T) {
 	}
 }
 
+// With one message per batch the poller receives a2 and a3 while a1 waits
+// for redelivery (local-aws-sqs does not lock the group) and must hold them;
+// with ten, a1..a3 come back together after the visibility timeout.
 func TestFailedMessageIsRedeliveredBeforeTheRestOfItsGroup(t *testing.T) {
+	for _, batchSize := range []int{1, 10} {
+		t.Run(fmt.Sprintf("batch size %d", batchSize), func(t *testing.T) {
+			t.Parallel()
+			q := newQueue(t, 5)
+			q.send(t, "a", "a1", "a2", "a3")
+			q.send(t, "b", "b1", "b2")
+			r := &recorder{failing: map[string]int{"a1": 1}}
+			drainBatches(t, q, r, batchSize)
+			seen := r.bodies()
+			pos := positions(seen)
+			if len(pos["a1"]) != 2 || len(pos["a2"]) != 1 || len(pos["a3"]) != 1 || len(pos["b1"]) != 1 || len(pos["b2"]) != 1 {
+				t.Fatalf("deliveries: %v, want a1 twice and every other message once", seen)
+			}
+			if !(pos["a1"][1] < pos["a2"][0] && pos["a2"][0] < pos["a3"][0]) {
+				t.Fatalf("a2 or a3 overtook the failed a1: %v", seen)
+			}
+			if !(pos["b1"][0] < pos["b2"][0] && pos["b2"][0] < pos["a1"][1]) {
+				t.Fatalf("group b waited for group a's retry: %v", seen)
+			}
+		})
+	}
+}
+
+// Messages of different groups in one batch: only the reported failure comes
+// back; the successes were deleted.
+func TestPartialBatchFailureDeletesOnlyTheSuccesses(t *testing.T) {
+	t.Parallel()
 	q := newQueue(t, 5)
-	q.send(t, "a", "a1", "a2", "a3")
-	q.send(t, "b", "b1", "b2")
-	r := &recorder{failing: map[string]int{"a1": 1}}
+	q.send(t, "g1", "m1")
+	q.send(t, "g2", "m2")
+	q.send(t, "g3", "m3")
+	r := &recorder{failing: map[string]int{"m2": 1}}
 	drain(t, q, r)
-	seen := r.bodies()
-	pos := positions(seen)
-	if len(pos["a1"]) != 2 || len(pos["a2"]) != 1 || len(pos["a3"]) != 1 {
-		t.Fatalf("deliveries: %v, want a1 twice and a2, a3 once", seen)
+	pos := positions(r.bodies())
+	if len(pos["m1"]) != 1 || len(pos["m2"]) != 2 || len(pos["m3"]) != 1 {
+		t.Fatalf("deliveries: %v, want m2 twice, m1 and m3 once", r.bodies())
 	}
-	if !(pos["a1"][1] < pos["a2"][0] && pos["a2"][0] < pos["a3"][0]) {
-		t.Fatalf("a2 or a3 overtook the failed a1: %v", seen)
+}
+
+func TestEventLooksLikeLambdas(t *testing.T) {
+	t.Parallel()
+	q := newQueue(t, 5)
+	if _, err := q.client.SendMessage(context.Background(), &sqs.SendMessageInput{QueueUrl: &q.url, MessageBody: aws.String("x"),
+		MessageGroupId: aws.String("g"), MessageDeduplicationId: aws.String("d1"),
+		MessageAttributes: map[string]types.MessageAttributeValue{"kind": {DataType: aws.String("String"), StringValue: aws.String("invite")}},
+	}); err != nil {
+		t.Fatal(err)
 	}
-	if !(pos["b2"][0] < pos["a1"][1]) {
-		t.Fatalf("group b waited for group a's retry: %v", seen)
+	var got []events.SQSMessage
+	p := &lambdasqs.Poller{Client: q.client, QueueURL: q.url, VisibilityTimeout: time.Second,
+		Handler: func(_ context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+			got = append(got, ev.Records...)
+			return events.SQSEventResponse{}, nil
+		}}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := p.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 {
+		t.Fatalf("handed %d records, want 1", len(got))
+	}
+	m := got[0]
+	if m.Body != "x" || m.MessageId == "" || m.ReceiptHandle == "" || m.Md5OfBody == "" ||
+		m.EventSource != "aws:sqs" || m.EventSourceARN == "" || m.AWSRegion != substitutes.DefaultRegion {
+		t.Errorf("record = %+v", m)
+	}
+	for name, want := range map[string]string{"MessageGroupId": "g", "MessageDeduplicationId": "d1", "ApproximateReceiveCount": "1"} {
+		if m.Attributes[name] != want {
+			t.Errorf("attribute %s = %q, want %q", name, m.Attributes[name], want)
+		}
+	}
+	for _, name := range []string{"SequenceNumber", "SentTimestamp", "ApproximateFirstReceiveTimestamp"} {
+		if m.Attributes[name] == "" {
+			t.Errorf("attribute %s missing: %v", name, m.Attributes)
+		}
+	}
+	if a := m.MessageAttributes["kind"]; a.DataType != "String" || aws.ToString(a.StringValue) != "invite" {
+		t.Errorf("message attribute kind = %+v", a)
 	}
 }
 
 func TestAlwaysFailingMessageEndsInDeadLetterQueue(t *testing.T) {
+	t.Parallel()
 	q := newQueue(t, 2)
 	q.send(t, "a", "poison", "after")
 	r := &recorder{failing: map[string]int{"poison": 1 << 20}}
@@ -166,6 +235,7 @@ func TestAlwaysFailingMessageEndsInDeadLetterQueue(t *testing.T) {
 }
 
 func TestHandlerErrorFailsTheWholeBatch(t *testing.T) {
+	t.Parallel()
 	q := newQueue(t, 5)
 	q.send(t, "a", "a1", "a2")
 	r := &recorder{failing: map[string]int{}, batchErr: 1}

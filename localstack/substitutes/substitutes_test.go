@@ -31,21 +31,42 @@ func TestDynamoDBThroughTheSDK(t *testing.T) {
 		AttributeDefinitions: []ddbtypes.AttributeDefinition{
 			{AttributeName: aws.String("pk"), AttributeType: ddbtypes.ScalarAttributeTypeS},
 			{AttributeName: aws.String("sk"), AttributeType: ddbtypes.ScalarAttributeTypeS},
+			{AttributeName: aws.String("email"), AttributeType: ddbtypes.ScalarAttributeTypeS},
 		},
 		KeySchema: []ddbtypes.KeySchemaElement{
 			{AttributeName: aws.String("pk"), KeyType: ddbtypes.KeyTypeHash},
 			{AttributeName: aws.String("sk"), KeyType: ddbtypes.KeyTypeRange},
 		},
+		GlobalSecondaryIndexes: []ddbtypes.GlobalSecondaryIndex{{
+			IndexName:  aws.String("byEmail"),
+			KeySchema:  []ddbtypes.KeySchemaElement{{AttributeName: aws.String("email"), KeyType: ddbtypes.KeyTypeHash}},
+			Projection: &ddbtypes.Projection{ProjectionType: ddbtypes.ProjectionTypeAll},
+		}},
 	}); err != nil {
 		t.Fatal(err)
 	}
-	item := map[string]ddbtypes.AttributeValue{"pk": &ddbtypes.AttributeValueMemberS{Value: "a"}, "sk": &ddbtypes.AttributeValueMemberS{Value: "1"}}
+	key := map[string]ddbtypes.AttributeValue{"pk": &ddbtypes.AttributeValueMemberS{Value: "a"}, "sk": &ddbtypes.AttributeValueMemberS{Value: "1"}}
+	item := map[string]ddbtypes.AttributeValue{"pk": key["pk"], "sk": key["sk"], "email": &ddbtypes.AttributeValueMemberS{Value: "a@example.org"}}
 	if _, err := client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("t"), Item: item}); err != nil {
 		t.Fatal(err)
 	}
+	if got, err := client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("t"), Key: key}); err != nil || len(got.Item) != 3 {
+		t.Fatalf("GetItem = %v, %v; want the item put", got, err)
+	}
+	byEmail, err := client.Query(ctx, &dynamodb.QueryInput{
+		TableName: aws.String("t"), IndexName: aws.String("byEmail"),
+		KeyConditionExpression:    aws.String("email = :e"),
+		ExpressionAttributeValues: map[string]ddbtypes.AttributeValue{":e": item["email"]},
+	})
+	if err != nil || len(byEmail.Items) != 1 {
+		t.Fatalf("Query on the GSI = %v, %v; want the one item", byEmail, err)
+	}
+	if pk := byEmail.Items[0]["pk"].(*ddbtypes.AttributeValueMemberS).Value; pk != "a" {
+		t.Fatalf("Query on the GSI found pk %q, want a", pk)
+	}
 	// A transaction whose condition fails writes nothing.
 	other := map[string]ddbtypes.AttributeValue{"pk": &ddbtypes.AttributeValueMemberS{Value: "b"}, "sk": &ddbtypes.AttributeValueMemberS{Value: "1"}}
-	_, err := client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []ddbtypes.TransactWriteItem{
+	_, err = client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []ddbtypes.TransactWriteItem{
 		{Put: &ddbtypes.Put{TableName: aws.String("t"), Item: other}},
 		{Put: &ddbtypes.Put{TableName: aws.String("t"), Item: item, ConditionExpression: aws.String("attribute_not_exists(pk)")}},
 	}})
@@ -83,5 +104,11 @@ func TestSESCapturesMail(t *testing.T) {
 	if len(mails) != 1 || mails[0].Subject != "Hello" || len(mails[0].To) != 1 || mails[0].To[0] != "guest@example.org" ||
 		!strings.Contains(mails[0].HTML, "<p>Hi</p>") || !strings.Contains(mails[0].Text, "Hi") {
 		t.Fatalf("captured = %+v", mails)
+	}
+	if err := s.Clear(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if mails, err := s.Mails(context.Background()); err != nil || len(mails) != 0 {
+		t.Fatalf("after Clear: %d mails, %v; want none", len(mails), err)
 	}
 }
