@@ -63,3 +63,17 @@ func requireCaller(w http.ResponseWriter, r *http.Request) (*auth.Principal, boo
 	}
 	return p, true
 }
+
+// callerAndID answers 401 for anonymous requests and 400 for a bad {id}.
+func callerAndID(w http.ResponseWriter, r *http.Request) (*auth.Principal, int64, bool) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return nil, 0, false
+	}
+	id, err := pathID(r, "id")
+	if err != nil {
+		writeError(w, r, err)
+		return nil, 0, false
+	}
+	return p, id, true
+}

@@ -40,13 +40,8 @@ func (a *API) roleProvisioning(w http.ResponseWriter, r *http.Request) {
 
 func (a *API) provisioning(w http.ResponseWriter, r *http.Request,
 	read func(ctx context.Context, p *auth.Principal, id int64) ([]service.ProvisioningStatus, error)) {
-	p, ok := requireCaller(w, r)
+	p, id, ok := callerAndID(w, r)
 	if !ok {
-		return
-	}
-	id, err := pathID(r, "id")
-	if err != nil {
-		writeError(w, r, err)
 		return
 	}
 	ss, err := read(r.Context(), p, id)

@@ -60,13 +60,8 @@ func (a *API) createRole(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) getRole(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCaller(w, r)
+	p, id, ok := callerAndID(w, r)
 	if !ok {
-		return
-	}
-	id, err := pathID(r, "id")
-	if err != nil {
-		writeError(w, r, err)
 		return
 	}
 	role, err := a.Service.GetRole(r.Context(), p, id)
@@ -80,13 +75,8 @@ func (a *API) getRole(w http.ResponseWriter, r *http.Request) {
 // deleteRole answers 204. A caller without access to the role gets 400, as
 // the reference does (spec 7).
 func (a *API) deleteRole(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCaller(w, r)
+	p, id, ok := callerAndID(w, r)
 	if !ok {
-		return
-	}
-	id, err := pathID(r, "id")
-	if err != nil {
-		writeError(w, r, err)
 		return
 	}
 	if err := a.Service.DeleteRole(r.Context(), p, id); err != nil {
