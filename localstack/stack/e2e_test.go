@@ -43,7 +43,7 @@ func (c *testClock) Advance(d time.Duration) {
 }
 
 type client struct {
-	t    *testing.T
+	t    testing.TB
 	base string
 }
 
@@ -97,7 +97,7 @@ func (e errorBody) check(t *testing.T, status int, path string) {
 }
 
 // eventually polls cond until it holds or the deadline passes.
-func eventually(t *testing.T, what string, cond func() bool) {
+func eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
@@ -111,7 +111,7 @@ func eventually(t *testing.T, what string, cond func() bool) {
 
 // startTestStack starts the local stack on a free port with substitutes of
 // its own; appsConfig "" keeps the seeded sample application.
-func startTestStack(t *testing.T, clock *testClock, appsConfig string) *Stack {
+func startTestStack(t testing.TB, clock *testClock, appsConfig string) *Stack {
 	t.Helper()
 	t.Setenv("BOOTSTRAP_API_TOKEN", "e2e-bootstrap-token")
 	for _, k := range []string{"AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SQS", "AWS_ENDPOINT_URL_SESV2",

@@ -16,7 +16,7 @@ import (
 // lifecycleFixture is a local stack with two SPs, each the target of one
 // application, and helpers to drive it.
 type lifecycleFixture struct {
-	t      *testing.T
+	t      testing.TB
 	s      *Stack
 	c      client
 	clock  *testClock
@@ -32,7 +32,7 @@ func newLifecycleFixture(t *testing.T) *lifecycleFixture {
 }
 
 // newLifecycleFixtureWith wraps SP A's handler, e.g. to slow it down.
-func newLifecycleFixtureWith(t *testing.T, wrapA func(http.Handler) http.Handler) *lifecycleFixture {
+func newLifecycleFixtureWith(t testing.TB, wrapA func(http.Handler) http.Handler) *lifecycleFixture {
 	t.Helper()
 	spA, spB := scimsp.New(scimsp.Options{BearerToken: "token-a"}), scimsp.New(scimsp.Options{BearerToken: "token-b"})
 	srvA, srvB := httptest.NewServer(wrapA(spA.Handler())), httptest.NewServer(spB.Handler())
@@ -47,7 +47,7 @@ func newLifecycleFixtureWith(t *testing.T, wrapA func(http.Handler) http.Handler
 	    {"manageId": "app-b", "manageType": "OIDC10_RP", "name": "Lab", "landingPage": "https://lab.example.org", "provisionings": ["sp-b"]}
 	  ],
 	  "provisionings": [
-	    {"id": "sp-a", "baseUrl": %q, "auth": {"method": "bearer", "token": "env:SP_A_TOKEN"}},
+	    {"id": "sp-a", "baseUrl": %q, "ratePerSecond": 500, "auth": {"method": "bearer", "token": "env:SP_A_TOKEN"}},
 	    {"id": "sp-b", "baseUrl": %q, "membership": "PUT", "auth": {"method": "bearer", "token": "env:SP_B_TOKEN"}}
 	  ]}`, srvA.URL, srvB.URL))
 	return &lifecycleFixture{t: t, s: s, c: client{t: t, base: s.URL}, clock: clock, spA: spA, spB: spB,

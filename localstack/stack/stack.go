@@ -262,6 +262,19 @@ func (s *Stack) startConsumer() {
 	}()
 }
 
+// PauseConsumer stops the provisioning consumer (messages stay queued);
+// ResumeConsumer starts a fresh one. For benchmarks of the delivery path.
+func (s *Stack) PauseConsumer() {
+	s.consumerMu.Lock()
+	stop, done := s.stopConsumer, s.consumerDone
+	s.consumerMu.Unlock()
+	stop()
+	<-done
+}
+
+// ResumeConsumer starts the consumer after PauseConsumer.
+func (s *Stack) ResumeConsumer() { s.startConsumer() }
+
 // RestartConsumer kills the provisioning consumer at once, cancelling the
 // SCIM calls of the batch in flight as a crashed Lambda would (nothing of
 // that batch is deleted from the queue), and starts a fresh one.

@@ -2,6 +2,10 @@ package dynamo
 
 import (
 	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/edu-invite/invite/shared/domain"
 )
@@ -33,14 +37,20 @@ func (s *Store) ListAuditEntriesOfRole(ctx context.Context, roleID int64) ([]dom
 	return entries, nil
 }
 
-// PutProvisioningAudit implements domain.ProvisioningStore.
+// PutProvisioningAudit implements domain.ProvisioningStore. Each entry is
+// one PutItem: they are independent, and a transaction would cost twice.
 func (s *Store) PutProvisioningAudit(ctx context.Context, entries []domain.AuditEntry) error {
-	t := s.newTxn()
 	for _, e := range entries {
 		if e.DeliveryID == "" {
 			return domain.Invalidf("a provisioning audit entry needs its delivery id")
 		}
+		av, err := marshal(s.auditRecord(e))
+		if err != nil {
+			return err
+		}
+		if _, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: av}); err != nil {
+			return fmt.Errorf("put audit of delivery %s: %w", e.DeliveryID, err)
+		}
 	}
-	t.putAudit(entries)
-	return t.commit(ctx)
+	return nil
 }

@@ -1,0 +1,76 @@
+package stack
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"testing"
+	"time"
+)
+
+// spLatency is the SCIM SP's answer time in the benchmarks.
+const spLatency = 5 * time.Millisecond
+
+func slowSP(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(spLatency)
+		h.ServeHTTP(w, r)
+	})
+}
+
+// BenchmarkDeliveryThroughput queues the deliveries of b.N acceptances to
+// an SP that answers in 5 ms while the consumer is paused, then measures how
+// fast one consumer (the local poller, one batch of up to 10 at a time, as a
+// Lambda with reserved concurrency 1) brings them all in: SCIM requests and
+// deliveries per second.
+//
+//	go test -run '^$' -bench DeliveryThroughput -benchtime 200x ./localstack/stack/
+func BenchmarkDeliveryThroughput(b *testing.B) {
+	f := newLifecycleFixtureWith(b, slowSP)
+	role := f.createRole("Bench", "app-a", 30)
+	eventually(b, "the group at the SP", func() bool { return len(f.spA.Groups()) == 1 })
+	f.s.PauseConsumer()
+	for i := 0; i < b.N; i++ {
+		f.inviteAndAccept(fmt.Sprintf("bench%d@example.org", i), "en", "", role)
+	}
+	before := len(f.spA.Requests())
+	b.ResetTimer()
+	start := time.Now()
+	f.s.ResumeConsumer()
+	eventually(b, "every membership at the SP", func() bool { return members(f.spA) == b.N })
+	elapsed := time.Since(start)
+	b.StopTimer()
+	requests := len(f.spA.Requests()) - before
+	b.ReportMetric(float64(requests)/elapsed.Seconds(), "scim-requests/s")
+	b.ReportMetric(float64(2*b.N)/elapsed.Seconds(), "deliveries/s") // user.create + member.add each
+	b.ReportMetric(float64(requests)/float64(b.N), "requests/acceptance")
+}
+
+// BenchmarkAcceptanceToMembership measures, one acceptance at a time, how
+// long after the accept call returns the member is in the group at the SP.
+//
+//	go test -run '^$' -bench AcceptanceToMembership -benchtime 50x ./localstack/stack/
+func BenchmarkAcceptanceToMembership(b *testing.B) {
+	f := newLifecycleFixtureWith(b, slowSP)
+	role := f.createRole("Bench", "app-a", 30)
+	latencies := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f.inviteAndAccept(fmt.Sprintf("lat%d@example.org", i), "en", "", role)
+		accepted := time.Now()
+		deadline := accepted.Add(30 * time.Second)
+		for members(f.spA) < i+1 {
+			if time.Now().After(deadline) {
+				b.Fatalf("membership %d not visible after 30 s", i)
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		latencies = append(latencies, time.Since(accepted))
+	}
+	b.StopTimer()
+	slices.Sort(latencies)
+	b.ReportMetric(ms(latencies[len(latencies)/2]), "p50-ms")
+	b.ReportMetric(ms(latencies[(len(latencies)*95)/100]), "p95-ms")
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
