@@ -124,6 +124,6 @@ var functionSpecs = []functionSpec{
 		Name: "outbox-sweep", Kind: scheduledJob, TimeoutSeconds: 50, MemoryMB: defaultMemoryMB,
 		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionDelivery, partitionMail},
 		SendsToQueue: true, SendsMail: true,
-		Schedule:     "rate(1 minute)",
+		Schedule: "rate(1 minute)",
 	},
 }
