@@ -7,7 +7,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/edu-invite/invite/shared/domain"
 )
@@ -152,20 +151,8 @@ func (s *Store) UpdateMailStatus(ctx context.Context, m domain.MailDelivery) err
 	if stored.UpdatedAt.IsZero() {
 		stored.UpdatedAt = s.now()
 	}
-	av, err := marshal(s.mailRecord(stored))
-	if err != nil {
-		return err
-	}
-	expr, err := expression.NewBuilder().WithCondition(expression.Name("status").NotEqual(expression.Value(string(domain.MailSent)))).Build()
-	if err != nil {
-		return err
-	}
-	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: av,
-		ConditionExpression: expr.Condition(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()})
-	if isConditionFailed(err) {
-		return nil
-	}
-	if err != nil {
+	// A sender that lost a race with one that sent the mail finds it sent.
+	if _, err := s.putIf(ctx, s.mailRecord(stored), expression.Name("status").NotEqual(expression.Value(string(domain.MailSent)))); err != nil {
 		return fmt.Errorf("update mail %s: %w", m.ID, err)
 	}
 	return nil

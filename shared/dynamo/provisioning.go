@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/edu-invite/invite/shared/domain"
 )
@@ -51,33 +49,18 @@ func (s *Store) UpdateDeliveryStatus(ctx context.Context, d domain.Delivery) err
 	if stored.UpdatedAt.IsZero() {
 		stored.UpdatedAt = s.now()
 	}
-	av, err := marshal(s.deliveryRecord(stored))
-	if err != nil {
-		return err
-	}
 	cond := expression.AttributeExists(expression.Name(attrPK))
 	if markingSent {
 		cond = cond.And(expression.Name("status").Equal(expression.Value(string(domain.DeliveryPending))))
 	}
-	expr, err := expression.NewBuilder().WithCondition(cond).Build()
-	if err != nil {
-		return fmt.Errorf("delivery condition: %w", err)
-	}
-	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
-		TableName:                 aws.String(s.table),
-		Item:                      av,
-		ConditionExpression:       expr.Condition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-	})
-	if isConditionFailed(err) {
-		if markingSent {
-			return nil // delivered (or failed) between the read and the write
-		}
-		return deliveryNotFound(d.ID) // TTL removed it between the read and the write
-	}
-	if err != nil {
+	held, err := s.putIf(ctx, s.deliveryRecord(stored), cond)
+	switch {
+	case err != nil:
 		return fmt.Errorf("update delivery %s: %w", d.ID, err)
+	case !held && markingSent:
+		return nil // delivered (or failed) between the read and the write
+	case !held:
+		return deliveryNotFound(d.ID) // TTL removed it between the read and the write
 	}
 	return nil
 }

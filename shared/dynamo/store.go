@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -62,6 +63,27 @@ func (s *Store) queryAll(ctx context.Context, in *dynamodb.QueryInput) ([]item, 
 		}
 		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
+}
+
+// putIf writes one item if cond holds; held is false when it did not.
+func (s *Store) putIf(ctx context.Context, record any, cond expression.ConditionBuilder) (held bool, err error) {
+	av, err := marshal(record)
+	if err != nil {
+		return false, err
+	}
+	expr, err := expression.NewBuilder().WithCondition(cond).Build()
+	if err != nil {
+		return false, fmt.Errorf("condition for %T: %w", record, err)
+	}
+	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: av,
+		ConditionExpression: expr.Condition(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()})
+	if isConditionFailed(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("put %T: %w", record, err)
+	}
+	return true, nil
 }
 
 // queryUpTo runs a query, following LastEvaluatedKey, until it has limit

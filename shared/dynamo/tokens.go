@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/edu-invite/invite/shared/domain"
@@ -48,26 +46,12 @@ func (s *Store) CreateAPIToken(ctx context.Context, tok domain.APIToken) error {
 		rec.GSI1PK = orgPK(tok.OrganizationGUID)
 		rec.GSI1SK = "TOKEN#" + id(tok.ID)
 	}
-	av, err := marshal(rec)
-	if err != nil {
-		return err
-	}
-	expr, err := expression.NewBuilder().WithCondition(expression.AttributeNotExists(expression.Name(attrPK))).Build()
-	if err != nil {
-		return fmt.Errorf("token condition: %w", err)
-	}
-	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
-		TableName:                 aws.String(s.table),
-		Item:                      av,
-		ConditionExpression:       expr.Condition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-	})
-	if isConditionFailed(err) {
-		return domain.Conflictf("an API token with this value already exists")
-	}
+	held, err := s.putIf(ctx, rec, expression.AttributeNotExists(expression.Name(attrPK)))
 	if err != nil {
 		return fmt.Errorf("create API token %d: %w", tok.ID, err)
+	}
+	if !held {
+		return domain.Conflictf("an API token with this value already exists")
 	}
 	return nil
 }
