@@ -8,25 +8,25 @@ import (
 	"time"
 )
 
-// spLatency is the SCIM SP's answer time in the benchmarks.
-const spLatency = 5 * time.Millisecond
+// deliveryBenchSPLatency is the SCIM SP's answer time in the benchmarks.
+const deliveryBenchSPLatency = 5 * time.Millisecond
 
-func slowSP(h http.Handler) http.Handler {
+func deliveryBenchSlowSP(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(spLatency)
+		time.Sleep(deliveryBenchSPLatency)
 		h.ServeHTTP(w, r)
 	})
 }
 
-// BenchmarkDeliveryThroughput queues the deliveries of b.N acceptances to
+// BenchmarkDeliveryPathThroughput queues the deliveries of b.N acceptances to
 // an SP that answers in 5 ms while the consumer is paused, then measures how
 // fast one consumer (the local poller, one batch of up to 10 at a time, as a
 // Lambda with reserved concurrency 1) brings them all in: SCIM requests and
 // deliveries per second.
 //
-//	go test -run '^$' -bench DeliveryThroughput -benchtime 200x ./localstack/stack/
-func BenchmarkDeliveryThroughput(b *testing.B) {
-	f := newLifecycleFixtureWith(b, slowSP)
+//	go test -run '^$' -bench DeliveryPathThroughput -benchtime 200x ./localstack/stack/
+func BenchmarkDeliveryPathThroughput(b *testing.B) {
+	f := newLifecycleFixtureWith(b, deliveryBenchSlowSP)
 	role := f.createRole("Bench", "app-a", 30)
 	eventually(b, "the group at the SP", func() bool { return len(f.spA.Groups()) == 1 })
 	f.s.PauseConsumer()
@@ -46,12 +46,12 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 	b.ReportMetric(float64(requests)/float64(b.N), "requests/acceptance")
 }
 
-// BenchmarkAcceptanceToMembership measures, one acceptance at a time, how
+// BenchmarkAcceptedToMemberAtSP measures, one acceptance at a time, how
 // long after the accept call returns the member is in the group at the SP.
 //
-//	go test -run '^$' -bench AcceptanceToMembership -benchtime 50x ./localstack/stack/
-func BenchmarkAcceptanceToMembership(b *testing.B) {
-	f := newLifecycleFixtureWith(b, slowSP)
+//	go test -run '^$' -bench AcceptedToMemberAtSP -benchtime 50x ./localstack/stack/
+func BenchmarkAcceptedToMemberAtSP(b *testing.B) {
+	f := newLifecycleFixtureWith(b, deliveryBenchSlowSP)
 	role := f.createRole("Bench", "app-a", 30)
 	latencies := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
@@ -69,8 +69,8 @@ func BenchmarkAcceptanceToMembership(b *testing.B) {
 	}
 	b.StopTimer()
 	slices.Sort(latencies)
-	b.ReportMetric(ms(latencies[len(latencies)/2]), "p50-ms")
-	b.ReportMetric(ms(latencies[(len(latencies)*95)/100]), "p95-ms")
+	b.ReportMetric(deliveryBenchMillis(latencies[len(latencies)/2]), "p50-ms")
+	b.ReportMetric(deliveryBenchMillis(latencies[(len(latencies)*95)/100]), "p95-ms")
 }
 
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+func deliveryBenchMillis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
