@@ -43,16 +43,7 @@ var Prefixes = map[Group][]string{
 // Handler returns the handler of one resource group.
 func (a *API) Handler(g Group) http.Handler {
 	mux := http.NewServeMux()
-	switch g {
-	case GroupRoles:
-		a.roleRoutes(mux)
-	case GroupInvitations:
-		a.invitationRoutes(mux)
-	case GroupUsers:
-		a.userRoleRoutes(mux)
-	case GroupSystem:
-		a.systemRoutes(mux)
-	}
+	a.register(g, &routes{mux: mux})
 	mux.HandleFunc("/", notFound)
 	return a.middleware(mux)
 }

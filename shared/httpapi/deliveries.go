@@ -9,7 +9,7 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-func (a *API) deliveryRoutes(mux *http.ServeMux) {
+func (a *API) deliveryRoutes(mux *routes) {
 	mux.HandleFunc("GET /api/v1/system/deliveries/failed", a.superUser(a.failedDeliveries))
 	mux.HandleFunc("POST /api/v1/system/deliveries/replay", a.superUser(a.replayDeliveries))
 	mux.HandleFunc("POST /api/v1/system/deliveries/discard", a.superUser(a.discardDeliveries))

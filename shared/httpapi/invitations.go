@@ -7,7 +7,7 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-func (a *API) invitationRoutes(mux *http.ServeMux) {
+func (a *API) invitationRoutes(mux *routes) {
 	mux.HandleFunc("POST /api/v1/invitations", a.invite(false))
 	mux.HandleFunc("POST /api/external/v1/invitations", a.invite(false))
 	mux.HandleFunc("POST /api/external/v1/internal/invite/invitations", a.invite(true))

@@ -7,7 +7,7 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-func (a *API) roleRoutes(mux *http.ServeMux) {
+func (a *API) roleRoutes(mux *routes) {
 	mux.HandleFunc("POST /api/v1/roles", a.createRole)
 	mux.HandleFunc("POST /api/external/v1/roles", a.createRole)
 	mux.HandleFunc("GET /api/v1/roles/{id}", a.getRole)

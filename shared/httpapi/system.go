@@ -8,8 +8,9 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-func (a *API) systemRoutes(mux *http.ServeMux) {
+func (a *API) systemRoutes(mux *routes) {
 	mux.HandleFunc("GET /health", health)
+	mux.HandleFunc("GET /api/docs/openapi.json", serveOpenAPI)
 	mux.HandleFunc("GET /api/v1/system/expiry-user-roles", a.superUser(a.expiringUserRoles))
 	mux.HandleFunc("GET /api/v1/system/cron/expiry-notifications", a.superUser(a.runReminders))
 	mux.HandleFunc("GET /api/v1/system/cron/cleanup", a.superUser(a.runCleanup))

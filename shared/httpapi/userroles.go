@@ -4,7 +4,7 @@ import (
 	"net/http"
 )
 
-func (a *API) userRoleRoutes(mux *http.ServeMux) {
+func (a *API) userRoleRoutes(mux *routes) {
 	mux.HandleFunc("PUT /api/v1/user_roles", a.updateEndDate)
 	mux.HandleFunc("GET /api/v1/users/{id}/provisioning", a.userProvisioning)
 }
