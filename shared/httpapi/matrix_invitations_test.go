@@ -1,0 +1,24 @@
+package httpapi_test
+
+func init() {
+	matrixCases = append(matrixCases,
+		matrixCase{name: "I2 invite a guest to role A", method: "POST", path: "/api/v1/invitations",
+			body: `{"intendedAuthority":"GUEST","invites":["new@example.org"],"roleIdentifiers":[{roleA}],"expiryDate":{futureDate}}`,
+			want: w9(201, 201, 201, 201, 201, 201, 201, 403, 401)},
+		matrixCase{name: "I2 invite a manager to role A", method: "POST", path: "/api/external/v1/invitations",
+			body: `{"intendedAuthority":"MANAGER","invites":["new@example.org"],"roleIdentifiers":[{roleA}],"expiryDate":{futureDate}}`,
+			want: w9(201, 201, 201, 201, 201, 201, 403, 403, 401)},
+		matrixCase{name: "I2 invite to a role of another organization", method: "POST", path: "/api/v1/invitations",
+			body: `{"intendedAuthority":"GUEST","invites":["new@example.org"],"roleIdentifiers":[{roleB}],"expiryDate":{futureDate}}`,
+			want: w9(201, 201, 403, 403, 403, 403, 403, 403, 401)},
+		matrixCase{name: "I3 internal invite with placeholders", method: "POST", path: "/api/internal/invitations",
+			body: `{"intendedAuthority":"GUEST","invitations":[{"email":"new@example.org","internalPlaceholderIdentifier":"E123"}],"roleIdentifiers":[{roleA}],"expiryDate":{futureDate}}`,
+			want: w9(201, 201, 201, 201, 201, 201, 201, 403, 401)},
+		matrixCase{name: "I6 open invitation by hash (public)", method: "GET", path: "/api/v1/invitations/public?hash={secretA}",
+			want: w9(200, 200, 200, 200, 200, 200, 200, 200, 200)},
+		// Only people accept; an API token is not a person.
+		matrixCase{name: "I1 accept", method: "POST", path: "/api/v1/invitations/accept",
+			body: `{"hash":"{secretA}","invitationId":{invitationA}}`,
+			want: w9(201, 401, 201, 401, 201, 201, 201, 201, 401)},
+	)
+}

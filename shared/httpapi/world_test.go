@@ -1,0 +1,271 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/config"
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/dynamo"
+	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
+	"github.com/edu-invite/invite/shared/httpapi"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+// A world is a small, fresh installation for API tests: three
+// organizations with a role each, one person per authority on role A, an
+// institution admin and a super user, and API tokens. Every test that
+// changes something gets a world of its own.
+//
+//	org-a  role A (application wiki, SCIM targets sp-a and sp-b)
+//	org-b  role B (application lms, no SCIM target)
+//	org-c  role C (where the super user and the institution admin got in)
+type world struct {
+	t      testing.TB
+	Now    time.Time
+	Store  *dynamo.Store
+	Svc    *service.Service
+	Queue  *recordingQueue
+	API    *httpapi.API
+	Server http.Handler
+
+	RoleA, RoleB, RoleC int64
+	// Users by caller name; UserRoles are the callers' memberships of role A.
+	Users     map[string]domain.User
+	UserRoles map[string]domain.UserRole
+	// OpenInvitationA is an open invitation to role A (as GUEST).
+	OpenInvitationA int64
+	OpenSecretA     string
+}
+
+// Callers, in the order of the want columns of matrix cases.
+var callers = []string{"super", "superToken", "instAdmin", "orgToken", "appManager", "manager", "inviter", "guest", "anonymous"}
+
+// Raw API tokens of the token callers.
+const (
+	superTokenValue = "super-token-0123456789abcdef0123456789abcdef"
+	orgTokenValue   = "org-a-token-0123456789abcdef0123456789abcdef"
+)
+
+var worldNow = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+
+const worldConfig = `{
+  "applications": [
+    {"manageId": "wiki", "manageType": "SAML20_SP", "landingPage": "https://wiki.example.org", "provisionings": ["sp-a", "sp-b"]},
+    {"manageId": "lms", "manageType": "OIDC10_RP", "landingPage": "https://lms.example.org"},
+    {"manageId": "drive", "manageType": "SAML20_SP", "landingPage": "https://drive.example.org"}],
+  "provisionings": [
+    {"id": "sp-a", "baseUrl": "https://a.example.org/scim", "auth": {"method": "bearer", "token": "env:A"}},
+    {"id": "sp-b", "baseUrl": "https://b.example.org/scim", "auth": {"method": "bearer", "token": "env:B"}}]}`
+
+type recordingQueue struct {
+	mu  sync.Mutex
+	got []domain.Delivery
+}
+
+func (q *recordingQueue) Enqueue(_ context.Context, ds []domain.Delivery) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.got = append(q.got, ds...)
+	return nil
+}
+
+// Deliveries returns what was queued so far.
+func (q *recordingQueue) Deliveries() []domain.Delivery {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return append([]domain.Delivery(nil), q.got...)
+}
+
+// people verifies the fake bearer tokens of tests: the token is the
+// caller's name. The OIDC verifier itself is tested in shared/oidc with
+// signed JWTs and a JWKS.
+type people map[string]auth.Person
+
+func (p people) VerifyPerson(_ context.Context, raw string) (auth.Person, error) {
+	person, ok := p[raw]
+	if !ok {
+		return auth.Person{}, domain.Unauthenticatedf("unknown test token")
+	}
+	return person, nil
+}
+
+func personOf(name string) auth.Person {
+	return auth.Person{Sub: "urn:collab:person:example.org:" + name, EduPersonPrincipalName: name + "@example.org",
+		SchacHomeOrganization: "example.org", Email: name + "@example.org", GivenName: strings.ToUpper(name[:1]) + name[1:],
+		FamilyName: "Tester", Name: strings.ToUpper(name[:1]) + name[1:] + " Tester"}
+}
+
+var root = &auth.Principal{Kind: auth.KindAPIToken, SuperUser: true, Name: "root"}
+
+func newWorld(t testing.TB) *world {
+	t.Helper()
+	reg, err := config.Parse([]byte(worldConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &world{t: t, Now: worldNow, Queue: &recordingQueue{}, Users: map[string]domain.User{}, UserRoles: map[string]domain.UserRole{}}
+	clock := func() time.Time { return w.Now }
+	w.Store = dynamotest.NewStore(t, clock)
+	w.Svc = &service.Service{Store: w.Store, Queue: w.Queue, Registry: reg, Clock: clock, PublicBaseURL: "https://invite.example.org",
+		GroupURNPrefix: "urn:collab:group:example.org"}
+	ppl := people{}
+	for _, c := range callers {
+		ppl[c] = personOf(c)
+	}
+	w.API = &httpapi.API{Service: w.Svc, Authenticator: &auth.Authenticator{Tokens: w.Store, Users: w.Store, People: ppl}}
+	w.Server = w.API.Local()
+
+	ctx := context.Background()
+	w.RoleA = w.createRole("Role A", "org-a", "wiki")
+	w.RoleB = w.createRole("Role B", "org-b", "lms")
+	w.RoleC = w.createRole("Role C", "org-c", "drive")
+	for _, m := range []struct {
+		caller    string
+		role      int64
+		authority domain.Authority
+	}{
+		{"appManager", w.RoleA, domain.ApplicationManager}, {"manager", w.RoleA, domain.Manager},
+		{"inviter", w.RoleA, domain.Inviter}, {"guest", w.RoleA, domain.Guest},
+		{"super", w.RoleC, domain.Guest}, {"instAdmin", w.RoleC, domain.Guest},
+	} {
+		res := w.inviteAndAccept(m.caller, m.role, m.authority)
+		w.Users[m.caller] = res.User
+		if m.role == w.RoleA {
+			w.UserRoles[m.caller] = res.UserRoles[0]
+		}
+	}
+	w.promote("super", func(u *domain.User) { u.SuperUser = true })
+	w.promote("instAdmin", func(u *domain.User) { u.InstitutionAdmin = true; u.OrganizationGUID = "org-a" })
+	for _, tok := range []domain.APIToken{
+		{ID: 1, HashedValue: auth.HashToken(superTokenValue), SuperUserToken: true, Description: "super", CreatedAt: w.Now},
+		{ID: 2, HashedValue: auth.HashToken(orgTokenValue), OrganizationGUID: "org-a", Description: "org-a", CreatedAt: w.Now},
+	} {
+		if err := w.Store.CreateAPIToken(ctx, tok); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.OpenInvitationA, w.OpenSecretA = w.invite("open@example.org", w.RoleA, domain.Guest)
+	return w
+}
+
+func (w *world) createRole(name, org, app string) int64 {
+	w.t.Helper()
+	r, err := w.Svc.CreateRole(context.Background(), root, service.RoleInput{Name: name, OrganizationGUID: org, DefaultExpiryDays: 365,
+		ApplicationUsages: []service.ApplicationUsageInput{{ManageID: app}}})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return r.ID
+}
+
+// invite invites an address to a role and returns the invitation id and secret.
+func (w *world) invite(email string, role int64, authority domain.Authority) (int64, string) {
+	w.t.Helper()
+	exp := w.Now.Add(14 * 24 * time.Hour)
+	res, err := w.Svc.Invite(context.Background(), root, service.InvitationInput{IntendedAuthority: string(authority),
+		Invites: []string{email}, RoleIDs: []int64{role}, ExpiryDate: &exp, SuppressSendingEmails: true})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	u, err := url.Parse(res.URLs[0].InvitationURL)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	secret := u.Query().Get("hash")
+	inv, err := w.Store.GetInvitationByHashDigest(context.Background(), service.HashDigest(secret))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return inv.ID, secret
+}
+
+func (w *world) inviteAndAccept(caller string, role int64, authority domain.Authority) service.AcceptResult {
+	w.t.Helper()
+	person := personOf(caller)
+	id, secret := w.invite(person.Email, role, authority)
+	res, err := w.Svc.Accept(context.Background(), &auth.Principal{Kind: auth.KindPerson, Person: &person}, secret, id)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return res
+}
+
+func (w *world) promote(caller string, change func(*domain.User)) {
+	w.t.Helper()
+	u, err := w.Store.GetUser(context.Background(), w.Users[caller].ID)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	change(&u)
+	if err := w.Store.UpdateUser(context.Background(), u, nil); err != nil {
+		w.t.Fatal(err)
+	}
+	u.Version++
+	w.Users[caller] = u
+}
+
+// expand replaces the world's placeholders in a path or body:
+// {roleA} {roleB} {roleC}, {user:<caller>}, {userRole:<caller>},
+// {invitationA}, {secretA}, {pastDate}, {futureDate} (epoch seconds).
+func (w *world) expand(s string) string {
+	repl := []string{"{roleA}", itoa(w.RoleA), "{roleB}", itoa(w.RoleB), "{roleC}", itoa(w.RoleC),
+		"{invitationA}", itoa(w.OpenInvitationA), "{secretA}", w.OpenSecretA,
+		"{pastDate}", itoa(w.Now.Add(-24 * time.Hour).Unix()), "{futureDate}", itoa(w.Now.Add(30 * 24 * time.Hour).Unix())}
+	for c, u := range w.Users {
+		repl = append(repl, "{user:"+c+"}", itoa(u.ID))
+	}
+	for c, ur := range w.UserRoles {
+		repl = append(repl, "{userRole:"+c+"}", itoa(ur.ID))
+	}
+	return strings.NewReplacer(repl...).Replace(s)
+}
+
+// do sends a request as a caller and returns the response.
+func (w *world) do(caller, method, path, body string) *httptest.ResponseRecorder {
+	w.t.Helper()
+	var rd *bytes.Reader
+	if body != "" {
+		rd = bytes.NewReader([]byte(w.expand(body)))
+	} else {
+		rd = bytes.NewReader(nil)
+	}
+	req := httptest.NewRequest(method, w.expand(path), rd)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	switch caller {
+	case "anonymous":
+	case "superToken":
+		req.Header.Set(auth.APITokenHeader, superTokenValue)
+	case "orgToken":
+		req.Header.Set(auth.APITokenHeader, orgTokenValue)
+	default:
+		req.Header.Set("Authorization", "Bearer "+caller)
+	}
+	rec := httptest.NewRecorder()
+	w.Server.ServeHTTP(rec, req)
+	return rec
+}
+
+// decode reads a JSON response into v, failing the test on bad JSON.
+func decode[T any](t testing.TB, rec *httptest.ResponseRecorder) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
+		t.Fatalf("response %d is not the expected JSON: %v\n%s", rec.Code, err, rec.Body.String())
+	}
+	return v
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
