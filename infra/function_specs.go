@@ -7,6 +7,9 @@ const (
 	apiFunction functionKind = iota
 	queueConsumer
 	scheduledJob
+	// mailEventConsumer gets the SES events (bounces, complaints) of the
+	// service's configuration set from an EventBridge rule.
+	mailEventConsumer
 )
 
 // tableAccess is what a function may do with the table.
@@ -125,5 +128,10 @@ var functionSpecs = []functionSpec{
 		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionDelivery, partitionMail},
 		SendsToQueue: true, SendsMail: true,
 		Schedule: "rate(1 minute)",
+	},
+	{
+		// Records bounces and complaints on the outbox mail they are about.
+		Name: "mail-events", Kind: mailEventConsumer, TimeoutSeconds: 30, MemoryMB: defaultMemoryMB,
+		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionMail},
 	},
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsevents"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsses"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
@@ -25,6 +26,17 @@ func newMail(scope constructs.Construct, cfg StackConfig) mailSetup {
 		ReputationMetrics: jsii.Bool(true),
 		SendingEnabled:    jsii.Bool(true),
 		TlsPolicy:         awsses.ConfigurationSetTlsPolicy_REQUIRE,
+		// SES stops sending to addresses that bounced for good or
+		// complained (the account's suppression list), protecting the
+		// sender's reputation; the mail-events function records why.
+		SuppressionReasons: awsses.SuppressionReasons_BOUNCES_AND_COMPLAINTS,
+	})
+	// Bounces and complaints go to the default event bus, where a rule
+	// (addMailEventRule) hands them to the mail-events function.
+	awsses.NewConfigurationSetEventDestination(scope, jsii.String("MailEventsToEventBridge"), &awsses.ConfigurationSetEventDestinationProps{
+		ConfigurationSet: configSet,
+		Destination:      awsses.EventDestination_EventBus(awsevents.EventBus_FromEventBusName(scope, jsii.String("DefaultEventBus"), jsii.String("default"))),
+		Events:           &[]awsses.EmailSendingEvent{awsses.EmailSendingEvent_BOUNCE, awsses.EmailSendingEvent_COMPLAINT},
 	})
 	identity := awsses.NewEmailIdentity(scope, jsii.String("MailIdentity"), &awsses.EmailIdentityProps{
 		Identity:         awsses.Identity_Domain(jsii.String(cfg.MailDomain)),

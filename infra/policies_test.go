@@ -82,6 +82,7 @@ var (
 	spSecrets       = grants([]string{"secretsmanager:GetSecretValue"}, lSPSecrets)
 	provisionerKeys = grants(wantTableWrites, leadingKeys("SPLINK#*", "DELIVERY#*", "AUDIT#*"))
 	outboxKeys      = grants(wantTableWrites, leadingKeys("DELIVERY#*", "MAIL#*"))
+	mailKeys        = grants(wantTableWrites, leadingKeys("MAIL#*"))
 )
 
 var expectedGrants = map[string]grantSet{
@@ -95,6 +96,7 @@ var expectedGrants = map[string]grantSet{
 	"expiry":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
 	"cleanup":      union(logsWrite, tableRead, tableWrite),
 	"outbox-sweep": union(logsWrite, tableRead, outboxKeys, queueSend, mailSend),
+	"mail-events":  union(logsWrite, tableRead, mailKeys),
 }
 
 // TestEachFunctionHasExactlyItsGrants compares every allowed action and

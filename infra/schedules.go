@@ -26,3 +26,30 @@ func addSchedule(scope constructs.Construct, fn serviceFunction) {
 		},
 	})
 }
+
+// addMailEventRule sends the SES bounce and complaint events of the
+// service's configuration set to the mail-events function. The function
+// ignores repeats, so EventBridge may retry it for a day.
+func addMailEventRule(scope constructs.Construct, fn serviceFunction, mail mailSetup) {
+	if fn.Spec.Kind != mailEventConsumer {
+		return
+	}
+	awsevents.NewRule(scope, jsii.String(pascalCase(fn.Spec.Name)+"Rule"), &awsevents.RuleProps{
+		Description: jsii.String("SES bounces and complaints of the invite configuration set"),
+		EventPattern: &awsevents.EventPattern{
+			Source:     jsii.Strings("aws.ses"),
+			DetailType: jsii.Strings("Email Bounced", "Email Complaint Received"),
+			// SES tags every mail with its configuration set: only the
+			// service's own mails, not others of the account.
+			Detail: &map[string]any{"mail": map[string]any{"tags": map[string]any{
+				"ses:configuration-set": []any{mail.ConfigurationSet.ConfigurationSetName()},
+			}}},
+		},
+		Targets: &[]awsevents.IRuleTarget{
+			awseventstargets.NewLambdaFunction(fn.Function, &awseventstargets.LambdaFunctionProps{
+				RetryAttempts: jsii.Number(10),
+				MaxEventAge:   awscdk.Duration_Hours(jsii.Number(24)),
+			}),
+		},
+	})
+}

@@ -50,6 +50,7 @@ func NewInviteStack(scope constructs.Construct, id string, props *InviteStackPro
 		}
 		addFunctionRoutes(api, fn)
 		addSchedule(stack, fn)
+		addMailEventRule(stack, fn, res.Mail)
 		if spec.Kind == queueConsumer {
 			// The event source also grants the consumer (and only it) the
 			// receive, delete and visibility actions on the work queue.

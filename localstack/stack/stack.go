@@ -142,6 +142,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	mux.Handle("/scim-sp/", http.StripPrefix("/scim-sp", s.SP.Handler()))
 	mux.HandleFunc("GET /mail", s.mailPage)
 	mux.HandleFunc("POST /local/jobs/{name}", s.serveJob)
+	mux.HandleFunc("POST /local/events/ses", s.serveSESEvent)
 	mux.Handle("/", s.App.API.Local())
 	s.server = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = s.server.Serve(ln) }()

@@ -24,8 +24,9 @@ func RunAPI(g httpapi.Group) {
 	lambda.Start(httpadapter.NewV2(a.API.Handler(g)).ProxyWithContext)
 }
 
-// RunScheduled is the whole main of a scheduled Lambda: wire from the
-// environment and run job for each EventBridge event.
+// RunScheduled is the whole main of a Lambda that EventBridge invokes (a
+// schedule or an event rule): wire from the environment and run job for
+// each event.
 func RunScheduled(job func(ctx context.Context, a *App, ev events.EventBridgeEvent) (any, error)) {
 	a, err := FromEnv(context.Background())
 	if err != nil {

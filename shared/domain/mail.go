@@ -9,6 +9,11 @@ const (
 	MailPending MailStatus = "pending"
 	MailSent    MailStatus = "sent"
 	MailFailed  MailStatus = "failed"
+	// MailBounced: SES took the mail but the recipient's server refused it
+	// for good (a permanent bounce); it is not sent again.
+	MailBounced MailStatus = "bounced"
+	// MailComplained: the recipient marked the mail as spam.
+	MailComplained MailStatus = "complained"
 )
 
 // MailDelivery is an e-mail in the mail outbox: written in the same

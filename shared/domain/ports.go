@@ -16,6 +16,9 @@ type Email struct {
 	Subject string
 	HTML    string
 	Text    string
+	// Ref is the mail outbox id; the mailer sends it along (an SES message
+	// tag) so that later bounce and complaint events find the outbox item.
+	Ref string
 }
 
 // Mailer sends e-mail.

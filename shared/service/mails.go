@@ -40,6 +40,7 @@ func (s *Service) sendMails(ctx context.Context, mails []domain.MailDelivery) (M
 	for _, m := range mails {
 		m.Attempts++
 		m.UpdatedAt = s.now()
+		m.Email.Ref = m.ID
 		if err := s.Mailer.Send(ctx, m.Email); err != nil {
 			m.LastError = err.Error()
 			if m.Attempts >= domain.MaxMailAttempts {

@@ -12,6 +12,10 @@ import (
 // mangles Dutch text such as "beëindigd".
 const charset = "UTF-8"
 
+// MailRefTag is the SES message tag that carries the mail outbox id; SES
+// copies message tags into its bounce and complaint events (ParseEvent).
+const MailRefTag = "mail"
+
 // sendEmailInput maps a rendered e-mail onto SES "Simple" content, in which
 // SES builds the MIME message (multipart/alternative when both parts exist).
 func sendEmailInput(from, configurationSet string, e domain.Email) *sesv2.SendEmailInput {
@@ -32,6 +36,9 @@ func sendEmailInput(from, configurationSet string, e domain.Email) *sesv2.SendEm
 	}
 	if configurationSet != "" {
 		in.ConfigurationSetName = aws.String(configurationSet)
+	}
+	if e.Ref != "" {
+		in.EmailTags = []types.MessageTag{{Name: aws.String(MailRefTag), Value: aws.String(e.Ref)}}
 	}
 	return in
 }

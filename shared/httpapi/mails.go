@@ -1,0 +1,72 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// mailRoutes let super users see e-mails that did not reach their
+// recipient (failed, bounced, complained) and send failed ones again.
+func (a *API) mailRoutes(mux *routes) {
+	mux.HandleFunc("GET /api/v1/system/mails", a.superUser(a.undeliveredMails))
+	mux.HandleFunc("POST /api/v1/system/mails/retry", a.superUser(a.retryMails))
+}
+
+// MailJSON is an undelivered e-mail as operators see it: to whom, what
+// about and why, not its content.
+type MailJSON struct {
+	ID        string  `json:"id"`
+	To        string  `json:"to"`
+	Subject   string  `json:"subject"`
+	Status    string  `json:"status"`
+	Attempts  int     `json:"attempts"`
+	Reason    string  `json:"reason,omitempty"`
+	CreatedAt *string `json:"createdAt,omitempty"`
+	UpdatedAt *string `json:"updatedAt,omitempty"`
+}
+
+func (a *API) undeliveredMails(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
+	status := domain.MailStatus(r.URL.Query().Get("status"))
+	if status == "" {
+		status = domain.MailFailed
+	}
+	limit := 100
+	if v := r.URL.Query().Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 1000 {
+			writeError(w, r, domain.Invalidf("limit must be an integer from 1 to 1000"))
+			return
+		}
+		limit = n
+	}
+	mails, err := a.Service.UndeliveredMails(r.Context(), p, status, limit)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]MailJSON, 0, len(mails))
+	for _, m := range mails {
+		out = append(out, MailJSON{ID: m.ID, To: m.Email.To, Subject: m.Email.Subject, Status: string(m.Status),
+			Attempts: m.Attempts, Reason: m.LastError, CreatedAt: isoTime(m.CreatedAt), UpdatedAt: isoTime(m.UpdatedAt)})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (a *API) retryMails(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
+	var req struct {
+		IDs []string `json:"ids"`
+	}
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	n, err := a.Service.RetryFailedMails(r.Context(), p, req.IDs)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]int{"retried": n})
+}
