@@ -123,6 +123,7 @@ func New(ctx context.Context, s Settings, cfg aws.Config, registry *config.Regis
 		Lifecycle: service.Lifecycle{ReminderDays: s.ReminderDays},
 	}
 	authn := &auth.Authenticator{Tokens: store, Users: store}
+	authn.OnLogin = svc // spec 3.1: attribute changes at login reach the SPs
 	if s.BootstrapToken != "" {
 		authn.BootstrapTokenHash = auth.HashToken(s.BootstrapToken)
 	}

@@ -28,6 +28,9 @@ type Authenticator struct {
 	// BootstrapTokenHash is the SHA-256 (hex) of a super-user token given to
 	// the deployment (BOOTSTRAP_API_TOKEN); empty disables it.
 	BootstrapTokenHash string
+	// OnLogin is told of every authentication of a known person; nil
+	// leaves users as they are.
+	OnLogin LoginObserver
 }
 
 // HashToken is how API tokens are stored: SHA-256, hex. Tokens are long
@@ -92,6 +95,7 @@ func (a *Authenticator) person(ctx context.Context, raw string) (*Principal, err
 	if err != nil {
 		return nil, err
 	}
+	u = a.observeLogin(ctx, u, person)
 	urs, err := a.Users.ListUserRolesOfUser(ctx, u.ID)
 	if err != nil {
 		return nil, err

@@ -17,6 +17,7 @@ type Store interface {
 	TokenStore
 	LifecycleStore
 	MailStore
+	MemberStore
 	// NextIDs reserves n consecutive ids of a sequence ("role", "user", ...)
 	// and returns the first.
 	NextIDs(ctx context.Context, sequence string, n int) (int64, error)
@@ -72,7 +73,9 @@ type InvitationStore interface {
 
 // Acceptance is everything that changes when an invitation is accepted.
 type Acceptance struct {
-	// Invitation with Status accepted and AcceptedAt set; Version is the one read.
+	// Invitation with Status accepted and AcceptedAt set; Version is the one
+	// read. A zero Invitation (ID 0) writes none: memberships provisioned
+	// directly by an administrator (U8) are stored the same way.
 	Invitation Invitation
 	// User is created (NewUser, unique by sub) or updated (version-checked).
 	User    User

@@ -9,7 +9,8 @@ import (
 )
 
 // SaveAcceptance applies an acceptance in one transaction: the invitation
-// (only while it is still OPEN at the version read), the user (new and
+// (only while it is still OPEN at the version read; none when its ID is 0,
+// as for user-role provisioning), the user (new and
 // unique by sub, or version-checked), the memberships, audit entries and
 // deliveries. Nothing is written unless everything is. The invitation is the
 // first write, so when it was accepted concurrently that is the reported
@@ -18,8 +19,10 @@ func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 	inv, u := a.Invitation, a.User
 	t := s.newTxn()
 
-	stillOpen := versionIs(inv.Version).And(expression.Name("status").Equal(expression.Value(string(domain.InvitationOpen))))
-	t.putIf(newInvitationRecord(inv, inv.Version+1), stillOpen, s.acceptedInvitationFailure(inv))
+	if inv.ID != 0 { // no invitation: memberships provisioned directly (U8)
+		stillOpen := versionIs(inv.Version).And(expression.Name("status").Equal(expression.Value(string(domain.InvitationOpen))))
+		t.putIf(newInvitationRecord(inv, inv.Version+1), stillOpen, s.acceptedInvitationFailure(inv))
+	}
 
 	if a.NewUser {
 		if u.Sub == "" {

@@ -7,6 +7,7 @@ import (
 func (a *API) userRoleRoutes(mux *routes) {
 	mux.HandleFunc("PUT /api/v1/user_roles", a.updateEndDate)
 	mux.HandleFunc("GET /api/v1/users/{id}/provisioning", a.userProvisioning)
+	a.memberRoutes(mux)
 }
 
 type endDateRequest struct {

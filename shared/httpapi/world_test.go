@@ -124,6 +124,7 @@ func newWorld(t testing.TB) *world {
 		ppl[c] = personOf(c)
 	}
 	w.API = &httpapi.API{Service: w.Svc, Authenticator: &auth.Authenticator{Tokens: w.Store, Users: w.Store, People: ppl}}
+	w.API.Authenticator.OnLogin = w.Svc
 	w.Server = w.API.Local()
 
 	ctx := context.Background()

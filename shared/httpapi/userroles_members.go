@@ -1,0 +1,135 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+// memberRoutes are the member lists of a role, membership provisioning and
+// removal, for people and API tokens (/api/v1 and /api/external/v1, as the
+// reference maps its user-role controller on both) and, for the list of a
+// role's members, the internal machine callers.
+func (a *API) memberRoutes(mux *routes) {
+	for _, prefix := range []string{"/api/v1/user_roles", "/api/external/v1/user_roles"} {
+		mux.HandleFunc("GET "+prefix+"/roles/{roleId}", a.membersOfRole)
+		mux.HandleFunc("GET "+prefix+"/search/{roleId}/{guests}", a.searchMembersOfRole)
+		mux.HandleFunc("POST "+prefix+"/user_role_provisioning", a.provisionUserRoles)
+		mux.HandleFunc("DELETE "+prefix+"/{id}/{isGuest}", a.removeUserRole)
+	}
+	mux.HandleFunc("PUT /api/external/v1/user_roles", a.updateEndDate)
+	mux.HandleFunc("GET /api/external/v1/internal/invite/user_roles/{roleId}", a.membersOfRole)
+}
+
+// membersOfRole is U10: every membership of a role with its user.
+func (a *API) membersOfRole(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	roleID, err := pathID(r, "roleId")
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	_, members, err := a.Service.MembersOfRole(r.Context(), p, roleID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]MemberJSON, 0, len(members))
+	for _, m := range members {
+		out = append(out, memberJSON(m))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// searchMembersOfRole is U9: a page of a role's guests or non-guests.
+func (a *API) searchMembersOfRole(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	roleID, err := pathID(r, "roleId")
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	guests, err := strconv.ParseBool(r.PathValue("guests"))
+	if err != nil {
+		writeError(w, r, domain.Invalidf("guests must be true or false"))
+		return
+	}
+	req, err := pageRequest(r, service.MemberSortName, service.MemberSorts...)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	page, err := a.Service.SearchMembersOfRole(r.Context(), p, roleID, guests, req)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	items := make([]MemberSearchItemJSON, 0, len(page.Items))
+	for _, m := range page.Items {
+		items = append(items, memberSearchItemJSON(m))
+	}
+	writeJSON(w, http.StatusOK, newPage(items, req, page.Total))
+}
+
+// userRoleProvisioningRequest is the body of U8.
+type userRoleProvisioningRequest struct {
+	RoleIdentifiers        []int64 `json:"roleIdentifiers"`
+	IntendedAuthority      string  `json:"intendedAuthority"`
+	Sub                    string  `json:"sub"`
+	Email                  string  `json:"email"`
+	EduPersonPrincipalName string  `json:"eduPersonPrincipalName"`
+	GivenName              string  `json:"givenName"`
+	FamilyName             string  `json:"familyName"`
+	Name                   string  `json:"name"`
+	SchacHomeOrganization  string  `json:"schacHomeOrganization"`
+	GuestRoleIncluded      bool    `json:"guestRoleIncluded"`
+}
+
+// provisionUserRoles is U8: 201 with the user and all their memberships.
+func (a *API) provisionUserRoles(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	var req userRoleProvisioningRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	res, err := a.Service.ProvisionUserRoles(r.Context(), p, service.UserRoleProvisioningInput{
+		RoleIDs: req.RoleIdentifiers, IntendedAuthority: req.IntendedAuthority, Sub: req.Sub, Email: req.Email,
+		EduPersonPrincipalName: req.EduPersonPrincipalName, GivenName: req.GivenName, FamilyName: req.FamilyName,
+		Name: req.Name, SchacHomeOrganization: req.SchacHomeOrganization, GuestRoleIncluded: req.GuestRoleIncluded,
+	})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, provisionedUserJSON(res))
+}
+
+// removeUserRole takes a membership, or one part of it, away: 204.
+func (a *API) removeUserRole(w http.ResponseWriter, r *http.Request) {
+	p, id, ok := callerAndID(w, r)
+	if !ok {
+		return
+	}
+	guestPart, err := strconv.ParseBool(r.PathValue("isGuest"))
+	if err != nil {
+		writeError(w, r, domain.Invalidf("isGuest must be true or false"))
+		return
+	}
+	if _, err := a.Service.RemoveUserRole(r.Context(), p, id, guestPart); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}

@@ -1,0 +1,110 @@
+package service
+
+import (
+	"context"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// RemovalOutcome says what RemoveUserRole did.
+type RemovalOutcome struct {
+	// Partial is set when only one part of a membership that includes the
+	// guest role was taken away and the membership stays.
+	Partial bool
+	// UserDeleted is set when the membership was the user's last one.
+	UserDeleted bool
+}
+
+// RemoveUserRole takes a membership away (DELETE /user_roles/{id}/{isGuest}).
+//
+// A membership of a higher authority that includes the guest role has two
+// parts, as in the reference: guestPart true takes the guest part away (the
+// authority stays, guestRoleIncluded is cleared), false the other part (the
+// member stays a guest). Either is an audited UPDATE; the member stays in
+// the group at every SP, so nothing is delivered. Any other membership goes
+// whole, whatever guestPart says: audited (DELETE), removed from the group
+// at each SP of the role; when it was the user's last membership the user
+// is deleted at every SP where they exist and in the service (super users
+// and institution admins keep their record: their rights are not
+// memberships). Members may remove their own memberships; others need the
+// right to grant the authority that is taken away.
+func (s *Service) RemoveUserRole(ctx context.Context, p *auth.Principal, userRoleID int64, guestPart bool) (RemovalOutcome, error) {
+	if p == nil {
+		return RemovalOutcome{}, domain.Unauthenticatedf("authentication required")
+	}
+	ur, err := s.Store.GetUserRoleByID(ctx, userRoleID)
+	if err != nil {
+		return RemovalOutcome{}, err
+	}
+	role, err := s.Store.GetRole(ctx, ur.RoleID)
+	if err != nil {
+		return RemovalOutcome{}, err
+	}
+	partial := ur.GuestRoleIncluded && ur.Authority != domain.Guest
+	removed := ur.Authority
+	if partial && guestPart {
+		removed = domain.Guest
+	}
+	if !p.CanRemoveMembership(role, ur, removed) {
+		return RemovalOutcome{}, domain.Forbiddenf("not allowed to remove membership %d", userRoleID)
+	}
+	user, err := s.Store.GetUser(ctx, ur.UserID)
+	if err != nil {
+		return RemovalOutcome{}, err
+	}
+	if partial {
+		ur.GuestRoleIncluded = false
+		if !guestPart {
+			ur.Authority = domain.Guest
+		}
+		audit := []domain.AuditEntry{s.auditEntry(ctx, p, ur, role, user.Email, domain.AuditUpdate)}
+		if err := s.assignAuditIDs(ctx, audit); err != nil {
+			return RemovalOutcome{}, err
+		}
+		return RemovalOutcome{Partial: true}, s.Store.UpdateUserRole(ctx, ur, audit)
+	}
+
+	removal := domain.Removal{UserRoles: []domain.UserRole{ur},
+		Audit: []domain.AuditEntry{s.auditEntry(ctx, p, ur, role, user.Email, domain.AuditDelete)}}
+	spsOfUser := map[string]bool{}
+	var spOrder []string
+	for _, sp := range s.Registry.SPsOfRole(role) {
+		removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, sp, domain.DeliverMemberRemove, ur.UserID, role.ID))
+		spsOfUser[sp.ID] = true
+		spOrder = append(spOrder, sp.ID)
+	}
+	memberships, err := s.Store.ListUserRolesOfUser(ctx, ur.UserID)
+	if err != nil {
+		return RemovalOutcome{}, err
+	}
+	last := len(memberships) == 0 || (len(memberships) == 1 && memberships[0].RoleID == ur.RoleID)
+	if last {
+		// The user leaves every SP where they were created, after the group
+		// removals (same FIFO group, later).
+		links, err := s.Store.ListLinks(ctx, domain.ResourceUser, ur.UserID)
+		if err != nil {
+			return RemovalOutcome{}, err
+		}
+		for _, l := range links {
+			if !spsOfUser[l.SPID] {
+				spsOfUser[l.SPID] = true
+				spOrder = append(spOrder, l.SPID)
+			}
+		}
+		for _, sp := range spOrder {
+			removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, domain.ServiceProvider{ID: sp}, domain.DeliverUserDelete, ur.UserID, 0))
+		}
+		if !user.SuperUser && !user.InstitutionAdmin {
+			removal.DeleteUser = &user
+		}
+	}
+	if err := s.assignAuditIDs(ctx, removal.Audit); err != nil {
+		return RemovalOutcome{}, err
+	}
+	if err := s.Store.ApplyRemoval(ctx, removal); err != nil {
+		return RemovalOutcome{}, err
+	}
+	s.dispatch(ctx, removal.Deliveries)
+	return RemovalOutcome{UserDeleted: removal.DeleteUser != nil}, nil
+}

@@ -1,0 +1,152 @@
+package service
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// MaxMembersListed bounds the members one request reads (U9, U10): the
+// member lists are read whole (one Query per 1000 memberships and one
+// BatchGetItem per 100 users), so that they can be filtered and sorted by
+// the users' names. A role with more members is refused with a 400 rather
+// than answered incompletely.
+const MaxMembersListed = 5000
+
+// MembersOfRole returns every membership of a role with its user (U10), to
+// those who may see the role's members.
+func (s *Service) MembersOfRole(ctx context.Context, p *auth.Principal, roleID int64) (domain.Role, []domain.Member, error) {
+	if p == nil {
+		return domain.Role{}, nil, domain.Unauthenticatedf("authentication required")
+	}
+	role, err := s.Store.GetRole(ctx, roleID)
+	if err != nil {
+		return domain.Role{}, nil, err
+	}
+	if !p.CanSeeMembers(role) {
+		return domain.Role{}, nil, domain.Forbiddenf("no access to the members of role %d", roleID)
+	}
+	members, more, err := s.Store.ListMembersOfRole(ctx, roleID, MaxMembersListed)
+	if err != nil {
+		return domain.Role{}, nil, err
+	}
+	if more {
+		return domain.Role{}, nil, domain.Invalidf("role %d has more than %d members, more than one request lists", roleID, MaxMembersListed)
+	}
+	return role, members, nil
+}
+
+// Sort fields of SearchMembersOfRole, as the reference names them.
+const (
+	MemberSortName      = "name"
+	MemberSortEmail     = "email"
+	MemberSortSchacHome = "schac_home_organization"
+	MemberSortAuthority = "authority"
+	MemberSortEndDate   = "endDate"
+	MemberSortCreatedAt = "createdAt"
+)
+
+// MemberSorts are the sort fields SearchMembersOfRole accepts besides the default, name.
+var MemberSorts = []string{MemberSortEmail, MemberSortSchacHome, MemberSortAuthority, MemberSortEndDate, MemberSortCreatedAt}
+
+// SearchMembersOfRole is U9: one page of a role's members, either its
+// guests (authority GUEST, or a higher authority that includes the guest
+// role) or its non-guests (any authority but GUEST; as in the reference, a
+// manager whose membership includes the guest role is in both lists). The
+// query matches word prefixes of the member's names and e-mail address,
+// case-insensitively; every word of the query must match.
+func (s *Service) SearchMembersOfRole(ctx context.Context, p *auth.Principal, roleID int64, guests bool, req domain.PageRequest) (domain.Page[domain.Member], error) {
+	_, members, err := s.MembersOfRole(ctx, p, roleID)
+	if err != nil {
+		return domain.Page[domain.Member]{}, err
+	}
+	words := searchWords(req.Query)
+	var hits []domain.Member
+	for _, m := range members {
+		isGuest := m.UserRole.Authority == domain.Guest || m.UserRole.GuestRoleIncluded
+		isOther := m.UserRole.Authority != domain.Guest
+		if (guests && !isGuest) || (!guests && !isOther) {
+			continue
+		}
+		if matchesWordPrefixes(words, m.User.DisplayName(), m.User.GivenName, m.User.FamilyName, m.User.Email) {
+			hits = append(hits, m)
+		}
+	}
+	slices.SortStableFunc(hits, memberOrder(req.Sort, req.Descending))
+	page := domain.Page[domain.Member]{Total: int64(len(hits))}
+	if start := req.Offset(); start < len(hits) {
+		page.Items = hits[start:min(start+req.Size, len(hits))]
+	}
+	return page, nil
+}
+
+// memberOrder compares members by a sort field, the user id breaking ties
+// so that pages do not overlap.
+func memberOrder(field string, descending bool) func(a, b domain.Member) int {
+	key := func(a, b domain.Member) int {
+		switch field {
+		case MemberSortEmail:
+			return strings.Compare(strings.ToLower(a.User.Email), strings.ToLower(b.User.Email))
+		case MemberSortSchacHome:
+			return strings.Compare(strings.ToLower(a.User.SchacHomeOrganization), strings.ToLower(b.User.SchacHomeOrganization))
+		case MemberSortAuthority:
+			// Up the ladder: GUEST first.
+			switch x, y := a.UserRole.Authority, b.UserRole.Authority; {
+			case x.Higher(y):
+				return 1
+			case y.Higher(x):
+				return -1
+			}
+			return 0
+		case MemberSortEndDate:
+			// No end date sorts last: it is the latest end.
+			switch ae, be := a.UserRole.EndDate, b.UserRole.EndDate; {
+			case ae == nil && be == nil:
+				return 0
+			case ae == nil:
+				return 1
+			case be == nil:
+				return -1
+			default:
+				return ae.Compare(*be)
+			}
+		case MemberSortCreatedAt:
+			return a.UserRole.CreatedAt.Compare(b.UserRole.CreatedAt)
+		default:
+			return strings.Compare(strings.ToLower(a.User.DisplayName()), strings.ToLower(b.User.DisplayName()))
+		}
+	}
+	return func(a, b domain.Member) int {
+		c := key(a, b)
+		if descending {
+			c = -c
+		}
+		return cmp.Or(c, cmp.Compare(a.User.ID, b.User.ID))
+	}
+}
+
+// searchWords splits a query into lower-case words at anything but letters
+// and digits, as the names and addresses it is matched against.
+func searchWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// matchesWordPrefixes reports whether every query word is the prefix of a
+// word of one of the fields; no words match everything.
+func matchesWordPrefixes(query []string, fields ...string) bool {
+	var words []string
+	for _, f := range fields {
+		words = append(words, searchWords(f)...)
+	}
+	for _, q := range query {
+		if !slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, q) }) {
+			return false
+		}
+	}
+	return true
+}
