@@ -2,8 +2,13 @@ package domain
 
 import (
 	"context"
+	"errors"
 	"time"
 )
+
+// ErrAPITokenIDTaken is returned when a new API token's id is in use: the
+// caller reserves another id and tries again.
+var ErrAPITokenIDTaken = errors.New("API token id taken")
 
 // PendingAPIToken is a token value that was shown to its caller but not yet
 // persisted: only its hash is kept, bound to the caller, for a short time.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/edu-invite/invite/shared/domain"
@@ -78,20 +77,41 @@ func (rec apiTokenRecord) domain() (domain.APIToken, error) {
 	return t, p.err
 }
 
-// CreateAPIToken stores a token; a token with the same hash is a conflict.
+// CreateAPIToken stores a token with its id-uniqueness item; a token with
+// the same hash or id is a conflict.
 func (s *Store) CreateAPIToken(ctx context.Context, tok domain.APIToken) error {
 	if tok.HashedValue == "" {
 		return domain.Invalidf("API token without hashed value")
 	}
-	held, err := s.putIf(ctx, newAPITokenRecord(tok), expression.AttributeNotExists(expression.Name(attrPK)))
-	if err != nil {
-		return fmt.Errorf("create API token %d: %w", tok.ID, err)
-	}
-	if !held {
-		return domain.Conflictf("an API token with this value already exists")
-	}
-	return nil
+	t := s.newTxn()
+	s.putNewAPIToken(t, tok)
+	return t.commit(ctx)
 }
+
+// putNewAPIToken adds the writes of a new token to a transaction: the token
+// (unique by hash) and the item that makes its id unique and maps it to the
+// hash (GET and DELETE by id).
+func (s *Store) putNewAPIToken(t *txn, tok domain.APIToken) {
+	t.putNew(newAPITokenRecord(tok), always(domain.Conflictf("an API token with this value already exists")))
+	idRec := tokenIDRecord{itemKey: tokenIDKey(tok.ID), Entity: entityTokenID, HashedValue: tok.HashedValue}
+	if tok.ExpiresAt != nil {
+		idRec.TTL = tok.ExpiresAt.Unix() // goes with the token
+	}
+	t.putNew(idRec,
+		always(fmt.Errorf("API token %d: %w", tok.ID, domain.ErrAPITokenIDTaken)))
+}
+
+// tokenIDRecord maps a token id to its hashed value, and makes ids unique.
+type tokenIDRecord struct {
+	itemKey
+	Entity      string `dynamodbav:"entity"`
+	HashedValue string `dynamodbav:"hashedValue"`
+	TTL         int64  `dynamodbav:"ttl,omitempty"`
+}
+
+const entityTokenID = "APITokenID"
+
+func tokenIDKey(tokenID int64) itemKey { return itemKey{PK: "TOKENID#" + id(tokenID), SK: skUnique} }
 
 // GetAPITokenByHash reads the token with the given hashed value. An
 // expired token is not found: TTL deletes items late (up to days), so

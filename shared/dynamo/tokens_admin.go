@@ -72,7 +72,7 @@ func (s *Store) CreateAPITokenFromPending(ctx context.Context, p domain.PendingA
 	t := s.newTxn()
 	pending := expression.Name("hashedValue").Equal(expression.Value(p.HashedValue))
 	t.delete(pendingTokenKey(p.CallerKey), &pending, always(domain.Conflictf("the generated API token was already used or replaced: generate a new one")))
-	t.putNew(newAPITokenRecord(tok), always(domain.Conflictf("an API token with this value already exists")))
+	s.putNewAPIToken(t, tok)
 	return t.commit(ctx)
 }
 
@@ -105,31 +105,39 @@ func (s *Store) ListAPITokens(ctx context.Context, organizationGUID string) ([]d
 	return toks, nil
 }
 
-// GetAPIToken implements domain.MaintenanceStore: one Query of gsi2 on the
-// token's id.
+// GetAPIToken implements domain.MaintenanceStore: the id item, then the
+// token (two GetItems).
 func (s *Store) GetAPIToken(ctx context.Context, tokenID int64) (domain.APIToken, error) {
-	in, err := s.partitionQuery(indexGSI2, tokensPK, sortKeyIs(tokenIDSortKey(tokenID)))
+	notFound := domain.NotFoundf("API token %d not found", tokenID)
+	var ref tokenIDRecord
+	found, err := s.getItem(ctx, tokenIDKey(tokenID), &ref)
 	if err != nil {
 		return domain.APIToken{}, err
 	}
-	toks, err := queryUpTo(ctx, s, in, 1, decodeWith[apiTokenRecord, domain.APIToken])
-	if err != nil {
+	if !found {
+		return domain.APIToken{}, notFound
+	}
+	var rec apiTokenRecord
+	if found, err = s.getItem(ctx, tokenKey(ref.HashedValue), &rec); err != nil {
 		return domain.APIToken{}, err
 	}
-	if len(toks) == 0 {
-		return domain.APIToken{}, domain.NotFoundf("API token %d not found", tokenID)
+	if !found {
+		return domain.APIToken{}, notFound
 	}
-	return toks[0], nil
+	return rec.domain()
 }
 
-// DeleteAPIToken implements domain.MaintenanceStore; deleting a token that
-// is already gone is not an error.
+// DeleteAPIToken implements domain.MaintenanceStore: the token and its id
+// item; deleting a token that is already gone is not an error.
 func (s *Store) DeleteAPIToken(ctx context.Context, tok domain.APIToken) error {
 	if tok.HashedValue == "" {
 		return domain.Invalidf("API token without hashed value")
 	}
 	t := s.newTxn()
 	t.delete(tokenKey(tok.HashedValue), nil, nil)
+	// The id item goes only if it still names this token.
+	same := expression.Name("hashedValue").Equal(expression.Value(tok.HashedValue)).Or(expression.AttributeNotExists(expression.Name(attrPK)))
+	t.delete(tokenIDKey(tok.ID), &same, always(domain.Conflictf("API token id %d names another token", tok.ID)))
 	if err := t.commit(ctx); err != nil {
 		return fmt.Errorf("delete API token %d: %w", tok.ID, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
 	"strings"
 	"time"
 
@@ -81,11 +82,19 @@ func (s *Service) CreateAPIToken(ctx context.Context, p *auth.Principal, in APIT
 		return domain.APIToken{}, err
 	}
 	tok.HashedValue = pending.HashedValue
-	if tok.ID, err = s.Store.NextIDs(ctx, "apitoken", 1); err != nil {
-		return domain.APIToken{}, err
-	}
-	if err := s.Store.CreateAPITokenFromPending(ctx, pending, tok); err != nil {
-		return domain.APIToken{}, err
+	// Ids come from a sequence; a taken id (a token stored with a fixed id)
+	// costs another reservation.
+	for attempt := 0; ; attempt++ {
+		if tok.ID, err = s.Store.NextIDs(ctx, "apitoken", 1); err != nil {
+			return domain.APIToken{}, err
+		}
+		err = s.Store.CreateAPITokenFromPending(ctx, pending, tok)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, domain.ErrAPITokenIDTaken) || attempt == 9 {
+			return domain.APIToken{}, err
+		}
 	}
 	s.log().InfoContext(ctx, "API token created", "token", tok.ID, "organization", tok.OrganizationGUID, "superUserToken", tok.SuperUserToken)
 	return tok, nil
@@ -141,7 +150,8 @@ func (s *Service) CleanupAPITokens(ctx context.Context) (int, error) {
 	removed := 0
 	now := s.now()
 	for {
-		toks, err := s.Store.ListAPITokensExpiringBetween(ctx, now.Add(-s.lookback()), now, jobBatch)
+		// A token expires at its expiresAt, which the half-open range must include.
+		toks, err := s.Store.ListAPITokensExpiringBetween(ctx, now.Add(-s.lookback()), now.Add(time.Nanosecond), jobBatch)
 		if err != nil {
 			return removed, err
 		}
