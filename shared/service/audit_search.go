@@ -30,10 +30,15 @@ func (s *Service) SearchAudit(ctx context.Context, p *auth.Principal, roleID int
 	var role *domain.Role
 	if roleID != 0 {
 		r, err := s.Store.GetRole(ctx, roleID)
-		if err != nil {
+		switch {
+		case err == nil:
+			role = &r
+		case domain.IsNotFound(err) && p.SuperUser:
+			// The audit of a deleted role outlives it; super users read it.
+			role = &domain.Role{ID: roleID}
+		default:
 			return domain.Page[domain.AuditEntry]{}, err
 		}
-		role = &r
 	}
 	if !p.CanSearchAudit(role) {
 		if role == nil {
