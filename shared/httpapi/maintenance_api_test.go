@@ -2,12 +2,15 @@ package httpapi_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/edu-invite/invite/shared/config"
+	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/service"
 )
 
@@ -187,5 +190,31 @@ func TestProviderMetadataAndApplications(t *testing.T) {
 	super := decode[overview](t, w.do("super", "GET", "/api/v1/manage/applications", ""))
 	if len(super.Providers) != 3 || len(super.Provisionings) != 2 {
 		t.Errorf("super user's applications: %+v", super)
+	}
+}
+
+// The audit search reads a bounded window: the newest AuditSearchWindow
+// entries of the role; older ones are kept but not found.
+func TestAuditSearchReadsABoundedWindow(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	n := service.AuditSearchWindow + 5
+	var entries []domain.AuditEntry
+	for i := 1; i <= n; i++ {
+		entries = append(entries, domain.AuditEntry{ID: int64(100000 + i), RoleID: w.RoleB, RoleName: "Role B", UserID: 1,
+			UserEmail: fmt.Sprintf("u%05d@example.org", i), Action: domain.AuditAdd, CreatedAt: w.Now.Add(time.Duration(i) * time.Second)})
+	}
+	for start := 0; start < n; start += 100 {
+		if err := w.Store.DeleteUserRoles(ctx, nil, entries[start:min(start+100, n)], nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec := w.do("super", "GET", "/api/v1/user_roles_audit/search?roleId={roleB}&sort=createdAt&pageSize=1", "")
+	page := decode[auditPage](t, rec)
+	if page.TotalElements != int64(service.AuditSearchWindow) || page.Content[0].UserEmail != "u00006@example.org" {
+		t.Errorf("window: total %d, oldest found %v", page.TotalElements, page.emails())
+	}
+	if got := decode[auditPage](t, w.do("super", "GET", "/api/v1/user_roles_audit/search?roleId={roleB}&query=u00005@", "")); got.TotalElements != 0 {
+		t.Errorf("an entry older than the window was found: %v", got.emails())
 	}
 }
