@@ -1,6 +1,7 @@
 // Command cleanup is the scheduled Lambda (EventBridge, daily) that deletes
-// expired invitations. (Expired memberships are ended by expiry, which may
-// send SCIM changes and e-mail; this function may do neither.)
+// expired invitations and expired API tokens. (Expired memberships are
+// ended by expiry, which may send SCIM changes and e-mail; this function
+// may do neither.)
 package main
 
 import (
@@ -14,6 +15,10 @@ import (
 func main() {
 	app.RunScheduled(func(ctx context.Context, a *app.App, _ events.EventBridgeEvent) (any, error) {
 		removed, err := a.Service.CleanupInvitations(ctx)
-		return map[string]int{"invitations": removed}, err
+		if err != nil {
+			return map[string]int{"invitations": removed}, err
+		}
+		tokens, err := a.Service.CleanupAPITokens(ctx)
+		return map[string]int{"invitations": removed, "apiTokens": tokens}, err
 	})
 }

@@ -24,7 +24,11 @@ func (s *Stack) RunJob(ctx context.Context, name string) (any, error) {
 		return map[string]any{"reminded": reminded, "removed": removed}, err
 	case "cleanup":
 		removed, err := s.App.Service.CleanupInvitations(ctx)
-		return map[string]int{"invitations": removed}, err
+		if err != nil {
+			return map[string]int{"invitations": removed}, err
+		}
+		tokens, err := s.App.Service.CleanupAPITokens(ctx)
+		return map[string]int{"invitations": removed, "apiTokens": tokens}, err
 	case "outbox-sweep":
 		return s.App.Sweep(ctx, s.now())
 	}

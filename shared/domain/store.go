@@ -18,6 +18,7 @@ type Store interface {
 	LifecycleStore
 	MailStore
 	MemberStore
+	MaintenanceStore
 	// NextIDs reserves n consecutive ids of a sequence ("role", "user", ...)
 	// and returns the first.
 	NextIDs(ctx context.Context, sequence string, n int) (int64, error)

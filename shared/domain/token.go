@@ -12,4 +12,12 @@ type APIToken struct {
 	Description      string
 	CreatedAt        time.Time
 	Owner            string
+	// ExpiresAt, when set, ends the token: authentication refuses it from
+	// then on and the cleanup job deletes it (not in the spec).
+	ExpiresAt *time.Time
+}
+
+// ExpiredAt reports whether the token has expired at now.
+func (t APIToken) ExpiredAt(now time.Time) bool {
+	return t.ExpiresAt != nil && !now.Before(*t.ExpiresAt)
 }

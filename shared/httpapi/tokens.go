@@ -1,5 +1,107 @@
 package httpapi
 
-// tokenRoutes serves /api/v1/tokens (T1, list, delete).
+import (
+	"net/http"
+
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+// tokenRoutes serves /api/v1/tokens (T1, list, delete). A token value is
+// shown once, by generate-token; POST persists the value generated last
+// (its hash only), and no answer ever shows a value or a hash again.
 func (a *API) tokenRoutes(mux *routes) {
+	mux.HandleFunc("GET /api/v1/tokens", a.listTokens)
+	mux.HandleFunc("GET /api/v1/tokens/generate-token", a.generateToken)
+	mux.HandleFunc("POST /api/v1/tokens", a.createToken)
+	mux.HandleFunc("DELETE /api/v1/tokens/{id}", a.deleteToken)
+}
+
+// APITokenJSON is the token response of spec 2.10: never the value or its
+// hash. expiresAt is this service's addition.
+type APITokenJSON struct {
+	ID               int64   `json:"id"`
+	OrganizationGUID string  `json:"organizationGUID,omitempty"`
+	SuperUserToken   bool    `json:"superUserToken"`
+	Description      string  `json:"description"`
+	CreatedAt        *string `json:"createdAt"`
+	Owner            string  `json:"owner,omitempty"`
+	ExpiresAt        *string `json:"expiresAt,omitempty"`
+}
+
+// APITokenRequestJSON is the API token request of spec 2.10; id,
+// hashedValue and createdAt are the server's to set and are ignored.
+type APITokenRequestJSON struct {
+	Description      string    `json:"description"`
+	OrganizationGUID string    `json:"organizationGUID"`
+	SuperUserToken   bool      `json:"superUserToken"`
+	ExpiresAt        *FlexTime `json:"expiresAt"`
+}
+
+func apiTokenJSON(t domain.APIToken) APITokenJSON {
+	return APITokenJSON{ID: t.ID, OrganizationGUID: t.OrganizationGUID, SuperUserToken: t.SuperUserToken, Description: t.Description,
+		CreatedAt: isoTime(t.CreatedAt), Owner: t.Owner, ExpiresAt: isoTimePtr(t.ExpiresAt)}
+}
+
+func (a *API) listTokens(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	toks, err := a.Service.ListAPITokens(r.Context(), p)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]APITokenJSON, 0, len(toks))
+	for _, t := range toks {
+		out = append(out, apiTokenJSON(t))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (a *API) generateToken(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	raw, err := a.Service.GenerateAPIToken(r.Context(), p)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, map[string]string{"token": raw})
+}
+
+func (a *API) createToken(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	var body APITokenRequestJSON
+	if err := decodeJSON(w, r, &body); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	in := service.APITokenInput{Description: body.Description, OrganizationGUID: body.OrganizationGUID, SuperUserToken: body.SuperUserToken,
+		ExpiresAt: body.ExpiresAt.Ptr()}
+	tok, err := a.Service.CreateAPIToken(r.Context(), p, in)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, apiTokenJSON(tok))
+}
+
+func (a *API) deleteToken(w http.ResponseWriter, r *http.Request) {
+	p, id, ok := callerAndID(w, r)
+	if !ok {
+		return
+	}
+	if err := a.Service.DeleteAPIToken(r.Context(), p, id); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }

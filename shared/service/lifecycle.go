@@ -265,6 +265,8 @@ func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now tim
 type CleanupResult struct {
 	Invitations int          `json:"invitations"`
 	Expired     ExpiryResult `json:"expired"`
+	// APITokens counts the API tokens deleted because their expiresAt passed.
+	APITokens int `json:"apiTokens"`
 }
 
 // Cleanup is S6: expired invitations and expired memberships, on demand.
@@ -272,6 +274,9 @@ func (s *Service) Cleanup(ctx context.Context) (CleanupResult, error) {
 	var res CleanupResult
 	var err error
 	if res.Invitations, err = s.CleanupInvitations(ctx); err != nil {
+		return res, err
+	}
+	if res.APITokens, err = s.CleanupAPITokens(ctx); err != nil {
 		return res, err
 	}
 	res.Expired, err = s.RemoveExpired(ctx)

@@ -1,0 +1,65 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/edu-invite/invite/shared/auth"
+)
+
+// maintenanceRoutes serves the registry-based maintenance operations: S2,
+// S3, S7 and the applications overview of /api/v1/manage.
+func (a *API) maintenanceRoutes(mux *routes) {
+	mux.HandleFunc("GET /api/v1/system/unknown-roles", a.superUser(a.unknownRoles))
+	mux.HandleFunc("GET /api/v1/system/landing-page-fix", a.superUser(a.landingPageFix))
+	mux.HandleFunc("GET /api/v1/manage/provider/{type}/{id}", a.superUser(a.providerMetadata))
+	mux.HandleFunc("GET /api/v1/manage/applications", a.manageApplications)
+}
+
+// unknownRoles is S2.
+func (a *API) unknownRoles(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
+	roles, err := a.Service.UnknownRoles(r.Context(), p)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]RoleJSON, 0, len(roles))
+	for _, role := range roles {
+		out = append(out, roleJSON(role))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// landingPageFix is S3; it answers the counts of what it changed.
+func (a *API) landingPageFix(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
+	res, err := a.Service.FixLandingPages(r.Context(), p)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]int{"status": http.StatusOK, "roles": res.Roles, "applicationUsages": res.ApplicationUsages})
+}
+
+// providerMetadata is S7.
+func (a *API) providerMetadata(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
+	md, err := a.Service.ProviderMetadata(p, r.PathValue("type"), r.PathValue("id"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, md)
+}
+
+// manageApplications lists the applications and SCIM targets the caller's
+// roles use (all of them for super users).
+func (a *API) manageApplications(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	res, err := a.Service.Applications(r.Context(), p)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
