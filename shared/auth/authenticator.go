@@ -28,6 +28,9 @@ type Authenticator struct {
 	// BootstrapTokenHash is the SHA-256 (hex) of a super-user token given to
 	// the deployment (BOOTSTRAP_API_TOKEN); empty disables it.
 	BootstrapTokenHash string
+	// Machines are the CRM API keys and Basic machine callers (machine.go);
+	// nil accepts neither.
+	Machines *MachineCallers
 }
 
 // HashToken is how API tokens are stored: SHA-256, hex. Tokens are long
@@ -41,6 +44,9 @@ func HashToken(raw string) string {
 // unauthenticated error for credentials that do not check out.
 func (a *Authenticator) Authenticate(r *http.Request) (*Principal, error) {
 	ctx := r.Context()
+	if p, err, handled := a.machine(r); handled {
+		return p, err
+	}
 	if raw := r.Header.Get(APITokenHeader); raw != "" {
 		return a.apiToken(ctx, raw)
 	}
