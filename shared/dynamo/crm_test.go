@@ -14,7 +14,6 @@ func crmInvitation(invID int64, org, contact string, roles ...int64) domain.Invi
 		CRMOrganisationID: org, CRMContactID: contact, OrganizationGUID: org, RoleIDs: roles}
 }
 
-
 func TestCRMOrganisationsAndContacts(t *testing.T) {
 	s := newStore(t)
 	_, err := s.GetCRMOrganisation(ctx(t), "org-1")
