@@ -496,3 +496,30 @@ func TestCRMProfileValidationChangesNothing(t *testing.T) {
 		t.Errorf("refused requests created a user: %v", err)
 	}
 }
+
+// A Basic machine caller acts for its organisation on the internal invite
+// API, like an organization API token.
+func TestBasicMachineCallerUsesTheInternalInviteAPI(t *testing.T) {
+	w := newCRMWorld(t)
+	invite := func(role int64) *httptest.ResponseRecorder {
+		return w.crm("pdp", "POST", "/api/external/v1/internal/invite/invitations", fmt.Sprintf(
+			`{"intendedAuthority":"GUEST","invitations":[{"email":"new@example.org","internalPlaceholderIdentifier":"E1"}],"roleIdentifiers":[%d],"expiryDate":%d}`,
+			role, w.Now.Add(7*24*time.Hour).Unix()))
+	}
+	if rec := invite(w.RoleA); rec.Code != http.StatusCreated {
+		t.Fatalf("invite to a role of its organisation: %d %s", rec.Code, rec.Body)
+	}
+	open, _ := w.Store.ListOpenInvitationsOfRole(context.Background(), w.RoleA)
+	found := false
+	for _, inv := range open {
+		if inv.Email == "new@example.org" && inv.InternalPlaceholderIdentifier == "E1" && inv.InviterName == "pdp" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("invitation not stored: %+v", open)
+	}
+	if rec := invite(w.RoleB); rec.Code != http.StatusForbidden {
+		t.Errorf("invite to a role of another organisation: %d %s", rec.Code, rec.Body)
+	}
+}

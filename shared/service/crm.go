@@ -264,6 +264,13 @@ func (s *Service) crmGrant(ctx context.Context, p *auth.Principal, user domain.U
 		return err
 	}
 	if err := s.Store.SaveAcceptance(ctx, acc); err != nil {
+		// Withdraw the invitation nobody can accept (its secret is gone),
+		// so that it does not read as a pending CRM invitation.
+		open := inv
+		open.Status, open.AcceptedAt = domain.InvitationOpen, nil
+		if derr := s.Store.DeleteCRMInvitations(ctx, []domain.Invitation{open}); derr != nil {
+			s.log().WarnContext(ctx, "CRM invitation of a failed grant left behind", "invitation", inv.ID, "error", derr)
+		}
 		return err
 	}
 	s.dispatch(ctx, acc.Deliveries)
