@@ -154,3 +154,28 @@ func TestCRMOperationsNeedACRMCaller(t *testing.T) {
 		t.Errorf("refused calls created invitations %+v", invs)
 	}
 }
+
+// failingAcceptance is a store whose acceptances fail, as when a
+// concurrent request created the same user first.
+type failingAcceptance struct{ domain.Store }
+
+func (failingAcceptance) SaveAcceptance(context.Context, domain.Acceptance) error {
+	return domain.Conflictf("a user with this sub already exists")
+}
+
+func TestCRMFailedGrantLeavesNoPendingInvitation(t *testing.T) {
+	s, _, _ := newCRMService(t)
+	ctx := context.Background()
+	s.Store = failingAcceptance{s.Store}
+	in := crmInput("c-1", true)
+	in.UID, in.SchacHomeOrganisation = "jdoe", "example.com"
+	if _, err := s.CRMProfile(ctx, crmCaller, in); domain.KindOf(err) != domain.KindConflict {
+		t.Fatalf("err = %v", err)
+	}
+	if invs, _ := s.Store.ListCRMInvitations(ctx, "org-crm", "c-1"); len(invs) != 0 {
+		t.Errorf("invitations left: %+v", invs)
+	}
+	if _, err := s.Store.GetUserBySub(ctx, "urn:collab:person:example.com:jdoe"); !domain.IsNotFound(err) {
+		t.Errorf("user: %v", err)
+	}
+}
