@@ -45,6 +45,10 @@ type Settings struct {
 	OIDCAudience     string
 	BootstrapToken   string
 	GroupURNPrefix   string
+	// MachineCallers is the secret reference of the machine callers' JSON
+	// (auth.MachineCallersConfig): MACHINE_CALLERS ("env:VAR" or
+	// "secretsmanager:name"), else secretsmanager:<MACHINE_CALLERS_SECRET_ARN>.
+	MachineCallers string
 	// ReminderDays from REMINDER_DAYS: "30,7,1" (the default when unset) or "off".
 	ReminderDays []int
 }
@@ -57,6 +61,7 @@ func SettingsFromEnv() (Settings, error) {
 		MailFrom: os.Getenv("MAIL_FROM"), ConfigurationSet: os.Getenv("SES_CONFIGURATION_SET"),
 		PublicBaseURL: os.Getenv("PUBLIC_BASE_URL"), OIDCIssuer: os.Getenv("OIDC_ISSUER"), OIDCAudience: os.Getenv("OIDC_AUDIENCE"),
 		BootstrapToken: os.Getenv("BOOTSTRAP_API_TOKEN"), GroupURNPrefix: os.Getenv("GROUP_URN_PREFIX"),
+		MachineCallers: machineCallersRef(),
 	}
 	if s.TableName == "" {
 		return s, fmt.Errorf("TABLE_NAME is required")
@@ -127,6 +132,7 @@ func New(ctx context.Context, s Settings, cfg aws.Config, registry *config.Regis
 	if s.BootstrapToken != "" {
 		authn.BootstrapTokenHash = auth.HashToken(s.BootstrapToken)
 	}
+	authn.Machines = loadMachineCallers(ctx, logger, secrets.NewResolver(secretsmanager.NewFromConfig(cfg), 5*time.Minute), s.MachineCallers)
 	if s.OIDCIssuer != "" {
 		v, err := oidc.NewVerifier(ctx, s.OIDCIssuer, s.OIDCAudience)
 		if err != nil {

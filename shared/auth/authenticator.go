@@ -31,6 +31,9 @@ type Authenticator struct {
 	// OnLogin is told of every authentication of a known person; nil
 	// leaves users as they are.
 	OnLogin LoginObserver
+	// Machines are the CRM API keys and Basic machine callers (machine.go);
+	// nil accepts neither.
+	Machines *MachineCallers
 }
 
 // HashToken is how API tokens are stored: SHA-256, hex. Tokens are long
@@ -44,6 +47,9 @@ func HashToken(raw string) string {
 // unauthenticated error for credentials that do not check out.
 func (a *Authenticator) Authenticate(r *http.Request) (*Principal, error) {
 	ctx := r.Context()
+	if p, err, handled := a.machine(r); handled {
+		return p, err
+	}
 	if raw := r.Header.Get(APITokenHeader); raw != "" {
 		return a.apiToken(ctx, raw)
 	}

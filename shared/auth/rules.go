@@ -12,7 +12,7 @@ func (p *Principal) CanManageRole(r domain.Role) bool {
 	case p.SuperUser:
 		return true
 	case p.OrganizationGUID != "" && r.OrganizationGUID == p.OrganizationGUID &&
-		(p.Kind == KindAPIToken || (p.User != nil && p.User.InstitutionAdmin)):
+		(p.actsForOrganization() || (p.User != nil && p.User.InstitutionAdmin)):
 		return true
 	default:
 		return p.Memberships[r.ID].AtLeast(domain.Manager)
@@ -28,7 +28,7 @@ func (p *Principal) CanCreateRoleIn(organizationGUID string) bool {
 		return true
 	default:
 		return p.OrganizationGUID != "" && p.OrganizationGUID == organizationGUID &&
-			(p.Kind == KindAPIToken || (p.User != nil && p.User.InstitutionAdmin))
+			(p.actsForOrganization() || (p.User != nil && p.User.InstitutionAdmin))
 	}
 }
 

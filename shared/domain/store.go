@@ -19,6 +19,7 @@ type Store interface {
 	MailStore
 	MemberStore
 	MaintenanceStore
+	CRMStore
 	// NextIDs reserves n consecutive ids of a sequence ("role", "user", ...)
 	// and returns the first.
 	NextIDs(ctx context.Context, sequence string, n int) (int64, error)

@@ -1,5 +1,204 @@
 package httpapi
 
-// crmRoutes serves the CRM-linked operations (C1–C7).
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+// crmRoutes serves the CRM-linked operations (C1–C7) at the reference's paths.
 func (a *API) crmRoutes(mux *routes) {
+	mux.HandleFunc("POST /crm/profile", a.crmProfile)
+	mux.HandleFunc("DELETE /crm/profile", a.crmDeleteProfile)
+	mux.HandleFunc("POST /crm/api/v1/invite/send", a.crmSendInvitation)
+	mux.HandleFunc("POST /crm/api/v1/invite/resend", a.crmResendInvitation)
+	mux.HandleFunc("POST /crm/api/v1/invite/remove", a.crmRemoveRoles)
+	mux.HandleFunc("GET /crm/api/v1/profiles", a.crmOrganisationUsers)
+	mux.HandleFunc("GET /api/profile", a.crmProfiles)
+	mux.HandleFunc("GET /api/external/v1/invite/crm/profile", a.crmProfiles)
+}
+
+// requireCRMCaller answers 401 for anonymous callers and 403 for callers
+// that are not CRM systems, before the body is read.
+func requireCRMCaller(w http.ResponseWriter, r *http.Request, allowed func(*auth.Principal) bool) (*auth.Principal, bool) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return nil, false
+	}
+	if !allowed(p) {
+		writeError(w, r, domain.Forbiddenf("only CRM callers may use the CRM operations"))
+		return nil, false
+	}
+	return p, true
+}
+
+func isCRM(p *auth.Principal) bool { return p.IsCRM() }
+
+// writeCRMString answers as the reference's CRM operations do: a bare word
+// ("created", "deleted", ...), not JSON.
+func writeCRMString(w http.ResponseWriter, s string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write([]byte(s))
+}
+
+func (a *API) crmProfile(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCRMCaller(w, r, isCRM)
+	if !ok {
+		return
+	}
+	var req crmProfileRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if req.Organisation == nil {
+		writeError(w, r, domain.Invalidf("organisation is required"))
+		return
+	}
+	res, err := a.Service.CRMProfile(r.Context(), p, service.CRMProfileInput{UID: req.UID, SchacHomeOrganisation: req.SchacHomeOrganisation,
+		SuppressInvitation: req.SuppressInvitation, ContactID: req.ContactID, Firstname: req.Firstname, Middlename: req.Middlename,
+		Surname: req.Surname, Email: req.Email, Roles: crmRoleInputs(req.Roles),
+		Organisation: domain.CRMOrganisation{OrganisationID: req.Organisation.OrganisationID, Abbrev: req.Organisation.Abbrev, Name: req.Organisation.Name}})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeCRMString(w, res)
+}
+
+func (a *API) crmDeleteProfile(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCRMCaller(w, r, isCRM)
+	if !ok {
+		return
+	}
+	var req crmProfileRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if req.Organisation == nil {
+		writeError(w, r, domain.Invalidf("organisation is required"))
+		return
+	}
+	res, err := a.Service.CRMDeleteProfile(r.Context(), p, req.Organisation.OrganisationID, req.ContactID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeCRMString(w, res)
+}
+
+func (a *API) crmSendInvitation(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCRMCaller(w, r, isCRM)
+	if !ok {
+		return
+	}
+	var req crmInviteRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	res, err := a.Service.CRMSendInvitation(r.Context(), p, service.CRMInviteInput{OrganisationID: req.OrganisationID,
+		ContactID: req.ContactID, Email: req.Email, Roles: crmRoleInputs(req.Roles)})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeCRMString(w, res)
+}
+
+func (a *API) crmResendInvitation(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCRMCaller(w, r, isCRM)
+	if !ok {
+		return
+	}
+	var req crmContactRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	res, err := a.Service.CRMResendInvitation(r.Context(), p, req.OrganisationID, req.ContactID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	// Spec 7: C4 answers {timestamp, status, key, message}, also when no
+	// invitation was found (status 404).
+	writeJSON(w, res.Status, crmResendResponse{Timestamp: *isoTime(res.Timestamp), Status: res.Status, Key: res.Key, Message: res.Message})
+}
+
+func (a *API) crmRemoveRoles(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCRMCaller(w, r, isCRM)
+	if !ok {
+		return
+	}
+	var req crmContactRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	res, err := a.Service.CRMRemoveRoles(r.Context(), p, req.OrganisationID, req.ContactID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeCRMString(w, res)
+}
+
+// crmOrganisationUsers is C6. The reference reads {org_guid, connected}
+// from the body of this GET; the query parameters of the same names are
+// accepted too, for clients that cannot send a body with GET.
+func (a *API) crmOrganisationUsers(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCRMCaller(w, r, isCRM)
+	if !ok {
+		return
+	}
+	var req crmOrganisationLookupRequest
+	if q := r.URL.Query(); q.Get("org_guid") != "" {
+		req.OrganisationID = q.Get("org_guid")
+		if c := q.Get("connected"); c != "" {
+			v, err := strconv.ParseBool(c)
+			if err != nil {
+				writeError(w, r, domain.Invalidf("connected must be true or false"))
+				return
+			}
+			req.Connected = &v
+		}
+	} else if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	entries, err := a.Service.CRMOrganisationUsers(r.Context(), p, req.OrganisationID, req.Connected)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make(map[string]crmUserEntryDTO, len(entries))
+	for k, e := range entries {
+		out[k] = crmUserEntryOf(e)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// crmProfiles is C7, on both of the reference's paths.
+func (a *API) crmProfiles(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCRMCaller(w, r, (*auth.Principal).CanUseCRMProfileSearch)
+	if !ok {
+		return
+	}
+	q := r.URL.Query()
+	res, err := a.Service.CRMProfiles(r.Context(), p, service.CRMProfileQuery{UID: q.Get("uid"), IDP: q.Get("idp"), GUID: q.Get("guid"), Role: q.Get("role")})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := crmProfileResponse{Message: res.Message, Code: res.Code, Profiles: make([]crmProfileDTO, 0, len(res.Profiles))}
+	for _, prof := range res.Profiles {
+		out.Profiles = append(out.Profiles, crmProfileOf(prof))
+	}
+	writeJSON(w, http.StatusOK, out)
 }

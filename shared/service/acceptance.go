@@ -113,6 +113,7 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, secret string, 
 		return AcceptResult{}, err
 	}
 	s.dispatch(ctx, acc.Deliveries)
+	s.linkCRMContact(ctx, inv, user)
 	return result, nil
 }
 

@@ -111,7 +111,7 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 			OrganizationGUID: firstNonEmpty(in.OrganizationGUID, p.OrganizationGUID), InternalPlaceholderIdentifier: r.InternalPlaceholderIdentifier,
 			RoleIDs: roleIDs(roles), InviterName: p.Name, HashDigest: digest,
 		}
-		if p.Kind == auth.KindAPIToken {
+		if p.IsProgram() {
 			invs[i].RemoteAPIUser = p.Name
 		}
 		if p.User != nil {

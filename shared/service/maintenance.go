@@ -135,7 +135,7 @@ func (s *Service) Applications(ctx context.Context, p *auth.Principal) (Applicat
 	if p == nil {
 		return out, domain.Unauthenticatedf("authentication required")
 	}
-	orgScoped := p.OrganizationGUID != "" && (p.Kind == auth.KindAPIToken || (p.User != nil && p.User.InstitutionAdmin))
+	orgScoped := p.OrganizationGUID != "" && (p.IsProgram() || (p.User != nil && p.User.InstitutionAdmin))
 	if !p.SuperUser && !orgScoped {
 		return out, domain.Forbiddenf("super users and institution admins only")
 	}

@@ -58,7 +58,7 @@ func (s *Service) CreateRole(ctx context.Context, p *auth.Principal, in RoleInpu
 	role.ShortName = domain.ShortNameOf(role.Name)
 	role.URN = fmt.Sprintf("%s:%d:%s", s.urnPrefix(), id, role.ShortName)
 	role.Identifier = newIdentifier()
-	if p.Kind == auth.KindAPIToken {
+	if p.IsProgram() {
 		role.RemoteAPIUser = p.Name
 	}
 	role.Auditable = domain.Auditable{CreatedAt: now, CreatedBy: p.Name, UpdatedAt: now, UpdatedBy: p.Name}

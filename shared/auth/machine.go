@@ -1,0 +1,255 @@
+package auth
+
+import (
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// CRMKeyHeader carries the API key of CRM callers, as in the reference
+// service (its CrmApiKeyAuthFilter reads "API-KEY").
+const CRMKeyHeader = "API-KEY"
+
+// Kinds of machine callers.
+const (
+	// KindCRM is a CRM system calling the CRM paths with an API key.
+	KindCRM Kind = "crm"
+	// KindMachine is a configured machine caller using HTTP Basic on the
+	// internal invite API.
+	KindMachine Kind = "machine"
+)
+
+// Scopes of Basic machine callers: which paths they may call.
+const (
+	// ScopeInvite allows the internal invite API (/api/external/v1/internal/invite/...).
+	ScopeInvite = "invite"
+	// ScopeCRM allows the CRM profile search at /api/external/v1/invite/crm/...
+	// (the reference lets Basic callers with the crm scope call it).
+	ScopeCRM = "crm"
+)
+
+// MachineCallersConfig is the JSON of the machine-callers secret
+// (invite/machine-callers). Credentials may be given in clear or, better,
+// as the hex SHA-256 of the value; either way only hashes are kept in memory.
+//
+//	{"crm":   [{"name": "SURF CRM", "apiKeySha256": "…"}],
+//	 "basic": [{"user": "pdp", "passwordSha256": "…", "displayName": "PDP",
+//	            "organizationGUID": "org-a", "scopes": ["invite", "crm"]},
+//	           {"user": "ops", "password": "…", "superUser": true}]}
+type MachineCallersConfig struct {
+	CRM   []CRMCallerConfig   `json:"crm"`
+	Basic []BasicCallerConfig `json:"basic"`
+}
+
+// CRMCallerConfig is one CRM API key.
+type CRMCallerConfig struct {
+	Name         string `json:"name"`
+	APIKey       string `json:"apiKey"`
+	APIKeySHA256 string `json:"apiKeySha256"`
+}
+
+// BasicCallerConfig is one HTTP Basic machine caller. Without scopes it may
+// call the internal invite API only.
+type BasicCallerConfig struct {
+	User             string   `json:"user"`
+	Password         string   `json:"password"`
+	PasswordSHA256   string   `json:"passwordSha256"`
+	DisplayName      string   `json:"displayName"`
+	OrganizationGUID string   `json:"organizationGUID"`
+	SuperUser        bool     `json:"superUser"`
+	Scopes           []string `json:"scopes"`
+}
+
+// MachineCallers holds the hashed credentials of machine callers.
+type MachineCallers struct {
+	crm   []crmCaller
+	basic []basicCaller
+}
+
+type crmCaller struct {
+	name    string
+	keyHash []byte
+}
+
+type basicCaller struct {
+	user         string
+	passwordHash []byte
+	principal    Principal
+	scopes       map[string]bool
+}
+
+// ParseMachineCallers reads the secret's JSON. Errors never quote values.
+func ParseMachineCallers(raw []byte) (*MachineCallers, error) {
+	var cfg MachineCallersConfig
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		return nil, fmt.Errorf("machine callers: not the expected JSON object")
+	}
+	return NewMachineCallers(cfg)
+}
+
+// NewMachineCallers checks a configuration and hashes its credentials.
+func NewMachineCallers(cfg MachineCallersConfig) (*MachineCallers, error) {
+	m := &MachineCallers{}
+	for i, c := range cfg.CRM {
+		h, err := credentialHash(c.APIKey, c.APIKeySHA256)
+		if err != nil {
+			return nil, fmt.Errorf("machine callers: crm[%d]: %w", i, err)
+		}
+		name := strings.TrimSpace(c.Name)
+		if name == "" {
+			name = "CRM"
+		}
+		m.crm = append(m.crm, crmCaller{name: name, keyHash: h})
+	}
+	users := map[string]bool{}
+	for i, b := range cfg.Basic {
+		if strings.TrimSpace(b.User) == "" || strings.Contains(b.User, ":") {
+			return nil, fmt.Errorf("machine callers: basic[%d]: user is required and cannot contain ':'", i)
+		}
+		if users[b.User] {
+			return nil, fmt.Errorf("machine callers: basic[%d]: user %q is listed twice", i, b.User)
+		}
+		users[b.User] = true
+		h, err := credentialHash(b.Password, b.PasswordSHA256)
+		if err != nil {
+			return nil, fmt.Errorf("machine callers: basic[%d]: %w", i, err)
+		}
+		if !b.SuperUser && strings.TrimSpace(b.OrganizationGUID) == "" {
+			return nil, fmt.Errorf("machine callers: basic[%d]: organizationGUID is required unless superUser", i)
+		}
+		scopes := map[string]bool{}
+		for _, s := range b.Scopes {
+			if s != ScopeInvite && s != ScopeCRM {
+				return nil, fmt.Errorf("machine callers: basic[%d]: unknown scope %q (want %q or %q)", i, s, ScopeInvite, ScopeCRM)
+			}
+			scopes[s] = true
+		}
+		if len(scopes) == 0 {
+			scopes[ScopeInvite] = true
+		}
+		m.basic = append(m.basic, basicCaller{user: b.User, passwordHash: h, scopes: scopes, principal: Principal{
+			Kind: KindMachine, SuperUser: b.SuperUser, OrganizationGUID: strings.TrimSpace(b.OrganizationGUID),
+			Name: firstNonEmpty(strings.TrimSpace(b.DisplayName), b.User),
+		}})
+	}
+	return m, nil
+}
+
+// credentialHash is the SHA-256 of a credential given in clear or as hex.
+func credentialHash(clear, hexHash string) ([]byte, error) {
+	switch {
+	case clear != "" && hexHash != "":
+		return nil, fmt.Errorf("give the credential or its SHA-256, not both")
+	case clear != "":
+		if len(clear) < 16 {
+			return nil, fmt.Errorf("credential shorter than 16 characters")
+		}
+		return []byte(HashToken(clear)), nil
+	case hexHash != "":
+		b, err := hex.DecodeString(hexHash)
+		if err != nil || len(b) != 32 {
+			return nil, fmt.Errorf("SHA-256 must be 64 hex digits")
+		}
+		return []byte(strings.ToLower(hexHash)), nil
+	}
+	return nil, fmt.Errorf("credential missing")
+}
+
+// crmPath reports whether a path belongs to the CRM-linked operations.
+func crmPath(path string) bool {
+	return strings.HasPrefix(path, "/crm/") || path == "/api/profile" || strings.HasPrefix(path, "/api/external/v1/invite/crm/")
+}
+
+// pathAllows reports whether a Basic caller's scopes cover a path.
+func (b basicCaller) pathAllows(path string) bool {
+	return (b.scopes[ScopeInvite] && strings.HasPrefix(path, "/api/external/v1/internal/invite/")) ||
+		(b.scopes[ScopeCRM] && strings.HasPrefix(path, "/api/external/v1/invite/crm/"))
+}
+
+// machine authenticates CRM API keys and HTTP Basic machine callers.
+// handled is false when the request carries neither, so that the other
+// kinds of credentials are tried. Machine credentials are refused (403)
+// outside the paths they are for: a leaked CRM key cannot reach roles or
+// tokens, a Basic caller only the API it was configured for.
+func (a *Authenticator) machine(r *http.Request) (p *Principal, err error, handled bool) {
+	if key := r.Header.Get(CRMKeyHeader); key != "" {
+		c, ok := a.Machines.crmCaller(key)
+		if !ok {
+			return nil, domain.Unauthenticatedf("invalid %s header", CRMKeyHeader), true
+		}
+		if !crmPath(r.URL.Path) {
+			return nil, domain.Forbiddenf("a CRM API key is only accepted on the CRM paths"), true
+		}
+		return &Principal{Kind: KindCRM, Name: c.name}, nil, true
+	}
+	user, password, isBasic := r.BasicAuth()
+	if !isBasic || a.Machines == nil {
+		return nil, nil, false
+	}
+	b, ok := a.Machines.basicCaller(user, password)
+	if !ok {
+		return nil, domain.Unauthenticatedf("invalid Basic credentials"), true
+	}
+	if !b.pathAllows(r.URL.Path) {
+		return nil, domain.Forbiddenf("Basic credentials are only accepted on the internal invite API"), true
+	}
+	principal := b.principal
+	return &principal, nil, true
+}
+
+// crmCaller finds the CRM caller of a key. Every configured key is compared
+// (in constant time, on hashes) so that timing tells nothing.
+func (m *MachineCallers) crmCaller(key string) (crmCaller, bool) {
+	if m == nil {
+		return crmCaller{}, false
+	}
+	h := []byte(HashToken(key))
+	var found crmCaller
+	ok := false
+	for _, c := range m.crm {
+		if subtle.ConstantTimeCompare(h, c.keyHash) == 1 {
+			found, ok = c, true
+		}
+	}
+	return found, ok
+}
+
+func (m *MachineCallers) basicCaller(user, password string) (basicCaller, bool) {
+	h := []byte(HashToken(password))
+	var found basicCaller
+	ok := false
+	for _, b := range m.basic {
+		userMatch := subtle.ConstantTimeCompare([]byte(user), []byte(b.user))
+		if userMatch&subtle.ConstantTimeCompare(h, b.passwordHash) == 1 {
+			found, ok = b, true
+		}
+	}
+	return found, ok
+}
+
+// actsForOrganization reports whether the caller is a machine acting for
+// its whole organization (API tokens and Basic machine callers), as opposed
+// to a person whose rights come from memberships.
+func (p *Principal) actsForOrganization() bool { return p.IsProgram() }
+
+// IsProgram reports whether the caller is a program acting for an
+// organization (an API token or a Basic machine caller), not a person: its
+// name is what remoteApiUser records.
+func (p *Principal) IsProgram() bool {
+	return p != nil && (p.Kind == KindAPIToken || p.Kind == KindMachine)
+}
+
+// IsCRM reports whether the caller is a CRM system (API key).
+func (p *Principal) IsCRM() bool { return p != nil && p.Kind == KindCRM }
+
+// CanUseCRMProfileSearch reports whether the caller may search CRM profiles
+// (C7): CRM systems, and Basic machine callers that reached the CRM path
+// (the authenticator checked their crm scope).
+func (p *Principal) CanUseCRMProfileSearch() bool {
+	return p != nil && (p.Kind == KindCRM || p.Kind == KindMachine)
+}

@@ -1,0 +1,48 @@
+package domain
+
+import "context"
+
+// CRMOrganisation is an organisation as the CRM knows it (spec 2.10). Its
+// id is also the organizationGUID of the roles that CRM roles map to.
+type CRMOrganisation struct {
+	OrganisationID string
+	Abbrev         string
+	Name           string
+}
+
+// CRMContact links a CRM contact of an organisation to the service's user.
+type CRMContact struct {
+	OrganisationID string
+	ContactID      string
+	UserID         int64
+}
+
+// CRMStore keeps what links CRM organisations and contacts to users and
+// invitations. Users themselves are written only through UserStore,
+// InvitationStore.SaveAcceptance and LifecycleStore.ApplyRemoval.
+type CRMStore interface {
+	// PutCRMOrganisation creates or replaces an organisation.
+	PutCRMOrganisation(ctx context.Context, o CRMOrganisation) error
+	GetCRMOrganisation(ctx context.Context, organisationID string) (CRMOrganisation, error)
+	// PutCRMContact creates or replaces a contact's link to a user.
+	PutCRMContact(ctx context.Context, c CRMContact) error
+	GetCRMContact(ctx context.Context, organisationID, contactID string) (CRMContact, error)
+	DeleteCRMContact(ctx context.Context, organisationID, contactID string) error
+	// ListCRMContacts returns the contacts of an organisation, by contact id.
+	ListCRMContacts(ctx context.Context, organisationID string) ([]CRMContact, error)
+	// ListCRMContactsByContactID returns a contact's links in every organisation.
+	ListCRMContactsByContactID(ctx context.Context, contactID string) ([]CRMContact, error)
+
+	// CreateCRMInvitation writes an invitation (version 1), its role links and
+	// its link to the CRM contact in one transaction.
+	CreateCRMInvitation(ctx context.Context, inv Invitation) error
+	// ListCRMInvitations returns the invitations of a contact of an
+	// organisation (contactID empty: of every contact), by id.
+	ListCRMInvitations(ctx context.Context, organisationID, contactID string) ([]Invitation, error)
+	// RenewCRMInvitation replaces an invitation whose stored version is
+	// inv.Version (a resend: new expiry and secret).
+	RenewCRMInvitation(ctx context.Context, inv Invitation) error
+	// DeleteCRMInvitations deletes each invitation (version-checked) with its
+	// role links and CRM link, one transaction per invitation.
+	DeleteCRMInvitations(ctx context.Context, invs []Invitation) error
+}

@@ -1,0 +1,253 @@
+package service
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// CRM connection states of the organisation lookup (C6), the reference's.
+const (
+	CRMPaired    = "Paired"
+	CRMInProcess = "In process"
+	CRMNotPaired = "Not paired"
+)
+
+var crmStatusCodes = map[string]string{CRMPaired: "paired", CRMInProcess: "in_process", CRMNotPaired: "not_paired"}
+
+// CRMStatusCode is the status_code of a connection state.
+func CRMStatusCode(status string) string { return crmStatusCodes[status] }
+
+// CRMUserEntry is one contact of the organisation lookup (spec 2.10).
+type CRMUserEntry struct {
+	ContactID    string
+	User         *domain.User
+	Email        string
+	Organisation domain.CRMOrganisation
+	Status       string
+}
+
+// CRMOrganisationUsers looks up an organisation and returns its connected
+// contacts by contact id (C6): contacts linked to a user are Paired; with
+// an open invitation and no user yet they are In process, or Not paired once
+// the invitation has expired. connected=true asks for the paired contacts
+// only, false for the invited ones only (with the user's data when the
+// contact has one), nil for both (paired wins). An unknown organisation has
+// no contacts.
+func (s *Service) CRMOrganisationUsers(ctx context.Context, p *auth.Principal, organisationID string, connected *bool) (map[string]CRMUserEntry, error) {
+	if err := requireCRM(p); err != nil {
+		return nil, err
+	}
+	out := map[string]CRMUserEntry{}
+	if strings.TrimSpace(organisationID) == "" {
+		return nil, domain.Invalidf("org_guid is required")
+	}
+	org, err := s.Store.GetCRMOrganisation(ctx, organisationID)
+	if domain.IsNotFound(err) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	contacts, err := s.Store.ListCRMContacts(ctx, organisationID)
+	if err != nil {
+		return nil, err
+	}
+	users := map[string]*domain.User{}
+	for _, c := range contacts {
+		u, err := s.Store.GetUser(ctx, c.UserID)
+		if domain.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		users[c.ContactID] = &u
+		if connected == nil || *connected {
+			out[c.ContactID] = CRMUserEntry{ContactID: c.ContactID, User: &u, Email: u.Email, Organisation: org, Status: CRMPaired}
+		}
+	}
+	if connected != nil && *connected {
+		return out, nil
+	}
+	invs, err := s.Store.ListCRMInvitations(ctx, organisationID, "")
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	for _, inv := range invs {
+		if inv.Status != domain.InvitationOpen {
+			continue
+		}
+		if e, ok := out[inv.CRMContactID]; ok && (e.Status == CRMPaired || e.Status == CRMInProcess) {
+			continue // paired wins; an invitation still open wins over an expired one
+		}
+		status := CRMInProcess
+		if inv.Expired(now) {
+			status = CRMNotPaired
+		}
+		e := CRMUserEntry{ContactID: inv.CRMContactID, Email: inv.Email, Organisation: org, Status: status}
+		if u := users[inv.CRMContactID]; u != nil {
+			e.User, e.Email = u, u.Email
+		}
+		out[inv.CRMContactID] = e
+	}
+	return out, nil
+}
+
+// CRMProfileQuery is C7's search: by uid and idp, or by guid (a CRM
+// organisation id) and optionally role (a CRM role name).
+type CRMProfileQuery struct {
+	UID, IDP, GUID, Role string
+}
+
+// CRMProfile is one profile of C7.
+type CRMProfile struct {
+	User           domain.User
+	Organisation   domain.CRMOrganisation
+	Authorisations []domain.Role
+}
+
+// CRMProfileResult is C7's answer: code 0 "OK" with profiles, or code 50
+// when nothing matched, as the reference answers.
+type CRMProfileResult struct {
+	Message  string
+	Code     int
+	Profiles []CRMProfile
+}
+
+// CRMProfiles searches users with CRM roles (C7). Only users linked to a
+// CRM contact are profiles; their authorisations are the memberships of
+// roles with a crmRoleId.
+func (s *Service) CRMProfiles(ctx context.Context, p *auth.Principal, q CRMProfileQuery) (CRMProfileResult, error) {
+	if !p.CanUseCRMProfileSearch() {
+		if p == nil {
+			return CRMProfileResult{}, domain.Unauthenticatedf("authentication required")
+		}
+		return CRMProfileResult{}, domain.Forbiddenf("only CRM callers may search CRM profiles")
+	}
+	q.UID, q.IDP, q.GUID, q.Role = strings.TrimSpace(q.UID), strings.TrimSpace(q.IDP), strings.TrimSpace(q.GUID), strings.TrimSpace(q.Role)
+	var profiles []CRMProfile
+	var err error
+	switch {
+	case q.UID != "" && q.IDP != "":
+		profiles, err = s.crmProfilesBySub(ctx, crmSubPrefix+":"+q.IDP+":"+q.UID)
+	case q.GUID != "":
+		profiles, err = s.crmProfilesOfOrganisation(ctx, q.GUID, q.Role)
+	default:
+		return CRMProfileResult{}, domain.Invalidf("search by uid and idp, or by guid (and role)")
+	}
+	if err != nil {
+		return CRMProfileResult{}, err
+	}
+	if len(profiles) == 0 {
+		return CRMProfileResult{Message: "Could not find any profiles with the given search parameters", Code: 50, Profiles: []CRMProfile{}}, nil
+	}
+	return CRMProfileResult{Message: "OK", Code: 0, Profiles: profiles}, nil
+}
+
+func (s *Service) crmProfilesBySub(ctx context.Context, sub string) ([]CRMProfile, error) {
+	u, err := s.Store.GetUserBySub(ctx, sub)
+	if domain.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil || u.CRMContactID == "" {
+		return nil, err
+	}
+	contacts, err := s.Store.ListCRMContactsByContactID(ctx, u.CRMContactID)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range contacts {
+		if c.UserID != u.ID {
+			continue
+		}
+		org, err := s.Store.GetCRMOrganisation(ctx, c.OrganisationID)
+		if domain.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		prof, err := s.crmProfileOf(ctx, u, org)
+		if err != nil {
+			return nil, err
+		}
+		return []CRMProfile{prof}, nil
+	}
+	return nil, nil
+}
+
+// crmProfilesOfOrganisation lists the members of the organisation's CRM
+// roles (with role: of the roles with that CRM role name or abbreviation).
+func (s *Service) crmProfilesOfOrganisation(ctx context.Context, organisationID, roleName string) ([]CRMProfile, error) {
+	org, err := s.Store.GetCRMOrganisation(ctx, organisationID)
+	if domain.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	roles, err := s.Store.ListRolesByOrganization(ctx, organisationID)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[int64]bool{}
+	var userIDs []int64
+	for _, r := range roles {
+		if r.CRMRoleID == "" || (roleName != "" && !strings.EqualFold(r.CRMRoleName, roleName) && !strings.EqualFold(r.CRMRoleAbbrevation, roleName)) {
+			continue
+		}
+		token := ""
+		for {
+			page, next, err := s.Store.ListUserRolesOfRole(ctx, r.ID, token, 100)
+			if err != nil {
+				return nil, err
+			}
+			for _, ur := range page {
+				if !seen[ur.UserID] {
+					seen[ur.UserID] = true
+					userIDs = append(userIDs, ur.UserID)
+				}
+			}
+			if next == "" {
+				break
+			}
+			token = next
+		}
+	}
+	sort.Slice(userIDs, func(i, j int) bool { return userIDs[i] < userIDs[j] })
+	var out []CRMProfile
+	for _, id := range userIDs {
+		u, err := s.Store.GetUser(ctx, id)
+		if domain.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		prof, err := s.crmProfileOf(ctx, u, org)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, prof)
+	}
+	return out, nil
+}
+
+func (s *Service) crmProfileOf(ctx context.Context, u domain.User, org domain.CRMOrganisation) (CRMProfile, error) {
+	memberships, roles, err := s.membershipsWithRoles(ctx, u.ID)
+	if err != nil {
+		return CRMProfile{}, err
+	}
+	prof := CRMProfile{User: u, Organisation: org, Authorisations: []domain.Role{}}
+	for _, ur := range memberships {
+		if r := roles[ur.RoleID]; r.CRMRoleID != "" {
+			prof.Authorisations = append(prof.Authorisations, r)
+		}
+	}
+	return prof, nil
+}
