@@ -16,6 +16,7 @@ func (a *API) roleRoutes(mux *routes) {
 	mux.HandleFunc("DELETE /api/v1/roles/{id}", a.deleteRole)
 	mux.HandleFunc("DELETE /api/internal/roles/{id}", a.deleteRole)
 	mux.HandleFunc("DELETE /api/external/v1/roles/{id}", a.deleteRole)
+	a.roleManageRoutes(mux)
 }
 
 // roleRequest is the body of R3/R6.

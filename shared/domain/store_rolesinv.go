@@ -1,0 +1,18 @@
+package domain
+
+import "context"
+
+// RoleListingStore serves the role listings (R1) and the invitation
+// listings and changes (I4, I5, I7, resend) beyond RoleStore and
+// InvitationStore.
+type RoleListingStore interface {
+	// ListAllRoles returns every role, by normalized name (gsi2 ROLES).
+	ListAllRoles(ctx context.Context) ([]Role, error)
+	// CountUserRolesOfRole counts the memberships of a role.
+	CountUserRolesOfRole(ctx context.Context, roleID int64) (int64, error)
+	// ListInvitationsOfInviter returns the invitations a user sent, by id.
+	ListInvitationsOfInviter(ctx context.Context, userID int64) ([]Invitation, error)
+	// ReissueInvitation replaces an invitation that is still OPEN at
+	// inv.Version (a new hash digest and expiry date: resend).
+	ReissueInvitation(ctx context.Context, inv Invitation) error
+}

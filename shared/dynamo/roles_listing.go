@@ -1,0 +1,102 @@
+package dynamo
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// ListAllRoles returns every role by normalized name: Query gsi2 ROLES. The
+// number of roles is in the hundreds (spec 8 seeds 500), one or two Query
+// pages of 1 MB, whatever the number of users.
+func (s *Store) ListAllRoles(ctx context.Context) ([]domain.Role, error) {
+	in, err := s.partitionQuery(indexGSI2, rolesPK, nil)
+	if err != nil {
+		return nil, err
+	}
+	items, err := s.queryAll(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	roles := make([]domain.Role, 0, len(items))
+	for _, av := range items {
+		r, err := decodeRole(av)
+		if err != nil {
+			return nil, err
+		}
+		roles = append(roles, r)
+	}
+	return roles, nil
+}
+
+// CountUserRolesOfRole counts a role's memberships with a COUNT query of
+// gsi1 ROLE#<id>, UR#: no items are returned, but DynamoDB still reads the
+// index entries (1 MB, some thousands of memberships, per request).
+func (s *Store) CountUserRolesOfRole(ctx context.Context, roleID int64) (int64, error) {
+	in, err := s.partitionQuery(indexGSI1, prefixRole+id(roleID), sortKeyPrefix(prefixUserRole))
+	if err != nil {
+		return 0, err
+	}
+	in.TableName = aws.String(s.table)
+	in.Select = types.SelectCount
+	var n int64
+	for {
+		out, err := s.db.Query(ctx, in)
+		if err != nil {
+			return 0, fmt.Errorf("count memberships of role %d: %w", roleID, err)
+		}
+		n += int64(out.Count)
+		if len(out.LastEvaluatedKey) == 0 {
+			return n, nil
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+}
+
+// ListInvitationsOfInviter returns the invitations a user sent, by id:
+// Query gsi2 INVITER#<userId> (the index holds the whole invitation).
+func (s *Store) ListInvitationsOfInviter(ctx context.Context, userID int64) ([]domain.Invitation, error) {
+	in, err := s.partitionQuery(indexGSI2, inviterPK(userID), sortKeyPrefix(prefixInvitation))
+	if err != nil {
+		return nil, err
+	}
+	items, err := s.queryAll(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	invs := make([]domain.Invitation, 0, len(items))
+	for _, av := range items {
+		inv, err := decodeInvitation(av)
+		if err != nil {
+			return nil, err
+		}
+		invs = append(invs, inv)
+	}
+	slices.SortFunc(invs, func(a, b domain.Invitation) int { return cmp.Compare(a.ID, b.ID) })
+	return invs, nil
+}
+
+// ReissueInvitation replaces an invitation (version + 1) if it is still OPEN
+// at inv.Version; its role links carry the invitation's TTL and are
+// rewritten with it, in the same transaction.
+func (s *Store) ReissueInvitation(ctx context.Context, inv domain.Invitation) error {
+	if inv.ID == 0 || inv.HashDigest == "" {
+		return domain.Invalidf("invitation without id or hash digest")
+	}
+	t := s.newTxn()
+	stillOpen := versionIs(inv.Version).And(expression.Name("status").Equal(expression.Value(string(domain.InvitationOpen))))
+	t.putIf(newInvitationRecord(inv, inv.Version+1), stillOpen, s.acceptedInvitationFailure(inv))
+	for _, roleID := range distinctIDs(inv.RoleIDs) {
+		t.put(newInvitationRoleRecord(inv, roleID))
+	}
+	return t.commit(ctx)
+}
+
+func inviterPK(userID int64) string { return "INVITER#" + id(userID) }
