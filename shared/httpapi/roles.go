@@ -11,7 +11,6 @@ func (a *API) roleRoutes(mux *routes) {
 	mux.HandleFunc("POST /api/v1/roles", a.createRole)
 	mux.HandleFunc("POST /api/external/v1/roles", a.createRole)
 	mux.HandleFunc("GET /api/v1/roles/{id}", a.getRole)
-	mux.HandleFunc("GET /api/v1/roles/{id}/provisioning", a.roleProvisioning)
 	mux.HandleFunc("GET /api/external/v1/roles/{id}", a.getRole)
 	mux.HandleFunc("DELETE /api/v1/roles/{id}", a.deleteRole)
 	mux.HandleFunc("DELETE /api/internal/roles/{id}", a.deleteRole)

@@ -16,7 +16,11 @@ func (a *API) roleManageRoutes(mux *routes) {
 	mux.HandleFunc("GET /api/external/v1/roles", a.listRoles)
 	mux.HandleFunc("PUT /api/v1/roles", a.updateRole)
 	mux.HandleFunc("PUT /api/external/v1/roles", a.updateRole)
-	mux.HandleFunc("GET /api/v1/roles/application/{manageId}", a.rolesOfApplication)
+	// R5's path and the provisioning status overlap ("/api/v1/roles/
+	// application/provisioning" matches both), which ServeMux refuses to
+	// register; one pattern serves both and both are documented.
+	mux.mux.HandleFunc("GET /api/v1/roles/{id}/{aspect}", a.roleAspect)
+	mux.patterns = append(mux.patterns, "GET /api/v1/roles/application/{manageId}", "GET /api/v1/roles/{id}/provisioning")
 	mux.HandleFunc("GET /api/external/v1/roles/application/{manageId}", a.rolesOfApplication)
 	mux.HandleFunc("GET /api/external/v1/internal/invite/roles", a.allVisibleRoles)
 	mux.HandleFunc("POST /api/external/v1/internal/invite/roles", a.createRole)
@@ -97,6 +101,20 @@ func (a *API) updateRole(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, roleJSON(role))
+}
+
+// roleAspect serves GET /api/v1/roles/application/{manageId} (R5) and
+// GET /api/v1/roles/{id}/provisioning; any other path is not found.
+func (a *API) roleAspect(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.PathValue("id") == "application":
+		r.SetPathValue("manageId", r.PathValue("aspect"))
+		a.rolesOfApplication(w, r)
+	case r.PathValue("aspect") == "provisioning":
+		a.roleProvisioning(w, r)
+	default:
+		writeError(w, r, domain.NotFoundf("no such resource: %s", r.URL.Path))
+	}
 }
 
 // rolesOfApplication is R5.
