@@ -15,4 +15,7 @@ type RoleListingStore interface {
 	// ReissueInvitation replaces an invitation that is still OPEN at
 	// inv.Version (a new hash digest and expiry date: resend).
 	ReissueInvitation(ctx context.Context, inv Invitation) error
+	// ListOpenInvitations returns a page of all open invitations by
+	// creation time, and their number.
+	ListOpenInvitations(ctx context.Context, offset, limit int, descending bool) ([]Invitation, int64, error)
 }

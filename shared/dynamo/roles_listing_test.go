@@ -1,7 +1,9 @@
 package dynamo_test
 
 import (
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/edu-invite/invite/shared/domain"
 )
@@ -84,5 +86,49 @@ func TestInvitationsOfInviterAndReissue(t *testing.T) {
 	mustKind(t, s.ReissueInvitation(ctx(t), acc), domain.KindGone)
 	if stored, _ := s.GetInvitation(ctx(t), 1); stored.Status != domain.InvitationAccepted || stored.HashDigest != "digest-1" {
 		t.Errorf("accepted invitation changed by a refused reissue: %+v", stored)
+	}
+}
+
+func TestListOpenInvitationsPages(t *testing.T) {
+	s := newStore(t)
+	must(t, s.CreateRole(ctx(t), role(1, "One"), nil))
+	var invs []domain.Invitation
+	for i := int64(1); i <= 12; i++ {
+		inv := invitation(i, "digest-"+id(i), 1)
+		inv.CreatedAt = testNow.Add(time.Duration(i%3) * time.Minute) // ties in time: the id decides
+		invs = append(invs, inv)
+	}
+	must(t, s.CreateInvitations(ctx(t), invs))
+	// Accepting 5 and deleting 6 takes them out of the list.
+	acc := invs[4]
+	acc.Version, acc.Status = 1, domain.InvitationAccepted
+	must(t, s.SaveAcceptance(ctx(t), domain.Acceptance{Invitation: acc, User: user(10, "sub-10"), NewUser: true}))
+	del := invs[5]
+	del.Version = 1
+	must(t, s.DeleteInvitations(ctx(t), []domain.Invitation{del}))
+
+	// Creation order: minute 0: 3 6 9 12; minute 1: 1 4 7 10; minute 2: 2 5 8 11.
+	tests := []struct {
+		offset, limit int
+		descending    bool
+		want          []int64
+	}{
+		{0, 4, false, []int64{3, 9, 12, 1}},
+		{4, 4, false, []int64{4, 7, 10, 2}},
+		{8, 4, false, []int64{8, 11}},
+		{10, 4, false, nil},
+		{0, 3, true, []int64{11, 8, 2}},
+		{0, 0, false, nil},
+	}
+	for _, tt := range tests {
+		page, total, err := s.ListOpenInvitations(ctx(t), tt.offset, tt.limit, tt.descending)
+		must(t, err)
+		var ids []int64
+		for _, inv := range page {
+			ids = append(ids, inv.ID)
+		}
+		if total != 10 || fmt.Sprint(ids) != fmt.Sprint(tt.want) {
+			t.Errorf("offset %d limit %d desc %v: %v of %d, want %v of 10", tt.offset, tt.limit, tt.descending, ids, total, tt.want)
+		}
 	}
 }

@@ -217,3 +217,40 @@ func TestDeleteInvitation(t *testing.T) {
 		t.Errorf("second delete: %d", rec.Code)
 	}
 }
+
+func TestSearchAllOpenInvitations(t *testing.T) {
+	w := newWorld(t)
+	for _, e := range []string{"zoe@uni.example", "yan@uni.example"} {
+		w.invite(e, w.RoleB, domain.Guest)
+	}
+	w.Now = w.Now.Add(time.Minute)
+	w.invite("xena@other.example", w.RoleC, domain.Guest)
+	tests := []struct {
+		name, query, want string
+		total             int64
+	}{
+		{"by creation, first page", "?sort=createdAt&pageSize=2", "open@example.org,zoe@uni.example", 4},
+		{"by creation, second page", "?sort=createdAt&pageSize=2&pageNumber=1", "yan@uni.example,xena@other.example", 4},
+		{"newest first", "?sort=createdAt&pageSize=1&sortDirection=DESC", "xena@other.example", 4},
+		{"by e-mail (default)", "?pageSize=3", "open@example.org,xena@other.example,yan@uni.example", 4},
+		{"query", "?query=uni", "yan@uni.example,zoe@uni.example", 2},
+		{"past the end", "?sort=createdAt&pageNumber=5", "", 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := w.do("superToken", "GET", "/api/v1/invitations/search"+tt.query, "")
+			if rec.Code != http.StatusOK {
+				t.Fatalf("status %d: %s", rec.Code, rec.Body.String())
+			}
+			page := decode[invitationPage](t, rec)
+			if got := emailsOf(page.Content); got != tt.want || page.TotalElements != tt.total {
+				t.Errorf("invitations %q of %d, want %q of %d", got, page.TotalElements, tt.want, tt.total)
+			}
+		})
+	}
+	// Role names come with each invitation.
+	page := decode[invitationPage](t, w.do("super", "GET", "/api/v1/invitations/search?query=xena", ""))
+	if len(page.Content) != 1 || len(page.Content[0].Roles) != 1 || page.Content[0].Roles[0].Role.Name != "Role C" {
+		t.Errorf("page %+v", page.Content)
+	}
+}
