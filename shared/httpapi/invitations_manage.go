@@ -12,6 +12,8 @@ import (
 // invitationManageRoutes serves I4, I5, I7, resend and delete.
 func (a *API) invitationManageRoutes(mux *routes) {
 	mux.HandleFunc("GET /api/v1/invitations/search", a.searchInvitations)
+	mux.HandleFunc("GET /api/external/v1/invitations/search", a.searchInvitations)
+	mux.HandleFunc("GET /api/v1/invitations/all", a.allOpenInvitations)
 	mux.HandleFunc("GET /api/v1/invitations/roles/{roleId}", a.roleInvitations)
 	mux.HandleFunc("GET /api/external/v1/invitations/roles/{roleId}", a.roleInvitations)
 	mux.HandleFunc("GET /api/v1/invitations/mine", a.myInvitations)
@@ -47,6 +49,21 @@ func (a *API) searchInvitations(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, newPage(invitationsJSON(page.Items), req, page.Total))
+}
+
+// allOpenInvitations is the reference's GET all: every open invitation, for
+// super users.
+func (a *API) allOpenInvitations(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	invs, err := a.Service.AllOpenInvitations(r.Context(), p)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, invitationsJSON(invs))
 }
 
 // roleInvitations is I5: the open invitations of a role, as an array.

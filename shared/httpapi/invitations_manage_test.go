@@ -248,6 +248,10 @@ func TestSearchAllOpenInvitations(t *testing.T) {
 			}
 		})
 	}
+	all := decode[[]httpapi.InvitationJSON](t, w.do("super", "GET", "/api/v1/invitations/all", ""))
+	if got := emailsOf(all); got != "open@example.org,zoe@uni.example,yan@uni.example,xena@other.example" {
+		t.Errorf("all open invitations %q", got)
+	}
 	// Role names come with each invitation.
 	page := decode[invitationPage](t, w.do("super", "GET", "/api/v1/invitations/search?query=xena", ""))
 	if len(page.Content) != 1 || len(page.Content[0].Roles) != 1 || page.Content[0].Roles[0].Role.Name != "Role C" {

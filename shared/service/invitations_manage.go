@@ -132,6 +132,26 @@ func (s *Service) searchAllOpenInvitations(ctx context.Context, req domain.PageR
 	return domain.Page[InvitationWithRoles]{Items: page, Total: total}, nil
 }
 
+// AllOpenInvitations is the reference's "all": every open invitation, by
+// creation time, for super users only.
+func (s *Service) AllOpenInvitations(ctx context.Context, p *auth.Principal) ([]InvitationWithRoles, error) {
+	if p == nil {
+		return nil, domain.Unauthenticatedf("authentication required")
+	}
+	if !p.SuperUser {
+		return nil, domain.Forbiddenf("only super users list all invitations")
+	}
+	_, total, err := s.Store.ListOpenInvitations(ctx, 0, 0, false)
+	if err != nil {
+		return nil, err
+	}
+	invs, _, err := s.Store.ListOpenInvitations(ctx, 0, int(total), false)
+	if err != nil {
+		return nil, err
+	}
+	return s.withRoles(ctx, invs)
+}
+
 func sortInvitations(invs []domain.Invitation, by string, descending bool) {
 	slices.SortStableFunc(invs, func(a, b domain.Invitation) int {
 		var c int
