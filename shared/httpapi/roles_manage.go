@@ -14,8 +14,8 @@ import (
 func (a *API) roleManageRoutes(mux *routes) {
 	mux.HandleFunc("GET /api/v1/roles", a.listRoles)
 	mux.HandleFunc("GET /api/external/v1/roles", a.listRoles)
-	mux.HandleFunc("PUT /api/v1/roles", a.updateRole)
-	mux.HandleFunc("PUT /api/external/v1/roles", a.updateRole)
+	mux.HandleFunc("PUT /api/v1/roles", a.updateRole(http.StatusOK))
+	mux.HandleFunc("PUT /api/external/v1/roles", a.updateRole(http.StatusOK))
 	// R5's path and the provisioning status overlap ("/api/v1/roles/
 	// application/provisioning" matches both), which ServeMux refuses to
 	// register; one pattern serves both and both are documented.
@@ -24,7 +24,8 @@ func (a *API) roleManageRoutes(mux *routes) {
 	mux.HandleFunc("GET /api/external/v1/roles/application/{manageId}", a.rolesOfApplication)
 	mux.HandleFunc("GET /api/external/v1/internal/invite/roles", a.allVisibleRoles)
 	mux.HandleFunc("POST /api/external/v1/internal/invite/roles", a.createRole)
-	mux.HandleFunc("PUT /api/external/v1/internal/invite/roles", a.updateRole)
+	// The reference answers the internal update with 201.
+	mux.HandleFunc("PUT /api/external/v1/internal/invite/roles", a.updateRole(http.StatusCreated))
 	mux.HandleFunc("GET /api/external/v1/internal/invite/roles/{id}", a.getRole)
 	mux.HandleFunc("DELETE /api/external/v1/internal/invite/roles/{id}", a.deleteRole)
 	mux.HandleFunc("GET /api/external/v1/internal/invite/roles/{organizationGUID}/{manageId}", a.rolesOfOrganizationApplication)
@@ -77,7 +78,11 @@ type roleUpdateRequest struct {
 	roleRequest
 }
 
-func (a *API) updateRole(w http.ResponseWriter, r *http.Request) {
+func (a *API) updateRole(status int) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { a.updateRoleAnswering(w, r, status) }
+}
+
+func (a *API) updateRoleAnswering(w http.ResponseWriter, r *http.Request, status int) {
 	p, ok := requireCaller(w, r)
 	if !ok {
 		return
@@ -100,7 +105,7 @@ func (a *API) updateRole(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, roleJSON(role))
+	writeJSON(w, status, roleJSON(role))
 }
 
 // roleAspect serves GET /api/v1/roles/application/{manageId} (R5) and

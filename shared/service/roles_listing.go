@@ -3,8 +3,10 @@ package service
 import (
 	"cmp"
 	"context"
+	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/edu-invite/invite/shared/auth"
@@ -76,16 +78,24 @@ func (s *Service) rolesInScope(ctx context.Context, p *auth.Principal) ([]domain
 
 // countMembers fills UserRoleCount of each role with a COUNT query: no
 // counter is kept on membership writes (every writer of memberships would
-// have to keep it, in the same transaction).
+// have to keep it, in the same transaction). The queries run a few at a
+// time: a whole list (force) of hundreds of roles takes a fraction of a
+// second instead of hundreds of round trips in a row.
 func (s *Service) countMembers(ctx context.Context, roles []domain.Role) error {
+	const parallel = 8
+	errs := make([]error, len(roles))
+	slots := make(chan struct{}, parallel)
+	var wg sync.WaitGroup
 	for i := range roles {
-		n, err := s.Store.CountUserRolesOfRole(ctx, roles[i].ID)
-		if err != nil {
-			return err
-		}
-		roles[i].UserRoleCount = n
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			roles[i].UserRoleCount, errs[i] = s.Store.CountUserRolesOfRole(ctx, roles[i].ID)
+		}()
 	}
-	return nil
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // filterRoles keeps the roles where every word of the query is the prefix
