@@ -15,7 +15,7 @@ const (
 	attrTTL = "ttl"
 )
 
-var tableIndexes = []string{"gsi1", "gsi2", "gsi3"}
+var tableIndexes = []string{"gsi1", "gsi2", "gsi3", "gsi4"}
 
 // newTable creates the service's only table. It holds every record, so it
 // is protected against deletion and kept when the stack goes, unless the

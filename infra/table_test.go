@@ -20,7 +20,7 @@ func TestTableKeysIndexesAndBilling(t *testing.T) {
 		}
 	}
 	attributes := []any{}
-	for _, name := range []string{"pk", "sk", "gsi1pk", "gsi1sk", "gsi2pk", "gsi2sk", "gsi3pk", "gsi3sk"} {
+	for _, name := range []string{"pk", "sk", "gsi1pk", "gsi1sk", "gsi2pk", "gsi2sk", "gsi3pk", "gsi3sk", "gsi4pk", "gsi4sk"} {
 		attributes = append(attributes, map[string]any{"AttributeName": name, "AttributeType": "S"})
 	}
 	expect(t, func() { s.template.ResourceCountIs(jsii.String("AWS::DynamoDB::Table"), jsii.Number(1)) })
@@ -31,7 +31,7 @@ func TestTableKeysIndexesAndBilling(t *testing.T) {
 				map[string]any{"AttributeName": "sk", "KeyType": "RANGE"},
 			},
 			"AttributeDefinitions":             attributes,
-			"GlobalSecondaryIndexes":           []any{gsi("1"), gsi("2"), gsi("3")},
+			"GlobalSecondaryIndexes":           []any{gsi("1"), gsi("2"), gsi("3"), gsi("4")},
 			"BillingMode":                      "PAY_PER_REQUEST",
 			"PointInTimeRecoverySpecification": map[string]any{"PointInTimeRecoveryEnabled": true},
 			"TimeToLiveSpecification":          map[string]any{"AttributeName": "ttl", "Enabled": true},

@@ -75,7 +75,7 @@ func (d Delivery) MessageGroup() string {
 // resources and different SPs never wait on each other.
 func OrderKeyOf(sp ServiceProvider, kind DeliveryKind, userID, roleID int64) string {
 	switch kind {
-	case DeliverGroupCreate, DeliverGroupDelete:
+	case DeliverGroupCreate, DeliverGroupDelete, DeliverGroupUpdate:
 		return fmt.Sprintf("%s/group/%d", sp.ID, roleID)
 	case DeliverMemberAdd, DeliverMemberRemove:
 		if sp.MembershipMode == MembershipPut {

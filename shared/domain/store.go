@@ -20,6 +20,7 @@ type Store interface {
 	MemberStore
 	MaintenanceStore
 	CRMStore
+	RoleListingStore
 	// NextIDs reserves n consecutive ids of a sequence ("role", "user", ...)
 	// and returns the first.
 	NextIDs(ctx context.Context, sequence string, n int) (int64, error)

@@ -18,6 +18,8 @@ func keyNames(index string) (partition, sort string) {
 		return attrGSI2PK, attrGSI2SK
 	case indexGSI3:
 		return attrGSI3PK, attrGSI3SK
+	case indexGSI4:
+		return attrGSI4PK, attrGSI4SK
 	default:
 		return attrPK, attrSK
 	}

@@ -36,6 +36,8 @@ type indexKeys struct {
 	GSI2SK string `dynamodbav:"gsi2sk,omitempty"`
 	GSI3PK string `dynamodbav:"gsi3pk,omitempty"`
 	GSI3SK string `dynamodbav:"gsi3sk,omitempty"`
+	GSI4PK string `dynamodbav:"gsi4pk,omitempty"`
+	GSI4SK string `dynamodbav:"gsi4sk,omitempty"`
 	// TTL is the epoch second after which DynamoDB may delete the item.
 	TTL int64 `dynamodbav:"ttl,omitempty"`
 }

@@ -1,6 +1,7 @@
 package dynamo
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/edu-invite/invite/shared/domain"
@@ -99,6 +100,12 @@ func newInvitationRecord(inv domain.Invitation, version int64) invitationRecord 
 		// gsi3 holds open invitations by the day they expire, for cleanup.
 		rec.GSI3PK = invitationExpiresPK(inv.ExpiryDate)
 		rec.GSI3SK = timeOrdered(inv.ExpiryDate, id(inv.ID))
+	}
+	if inv.Status == domain.InvitationOpen {
+		// gsi4 lists every open invitation, newest last (I4 without a role);
+		// accepting or deleting the invitation takes it out.
+		rec.GSI4PK = openInvitationsPK
+		rec.GSI4SK = timeOrdered(inv.CreatedAt, fmt.Sprintf("%019d", inv.ID))
 	}
 	if inv.InviterUserID != 0 {
 		rec.GSI2PK = "INVITER#" + id(inv.InviterUserID)

@@ -22,12 +22,14 @@ func TableDefinition(name string) *dynamodb.CreateTableInput {
 			stringAttribute(attrGSI1PK), stringAttribute(attrGSI1SK),
 			stringAttribute(attrGSI2PK), stringAttribute(attrGSI2SK),
 			stringAttribute(attrGSI3PK), stringAttribute(attrGSI3SK),
+			stringAttribute(attrGSI4PK), stringAttribute(attrGSI4SK),
 		},
 		KeySchema: keySchema(attrPK, attrSK),
 		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{
 			allProjected(indexGSI1, attrGSI1PK, attrGSI1SK),
 			allProjected(indexGSI2, attrGSI2PK, attrGSI2SK),
 			allProjected(indexGSI3, attrGSI3PK, attrGSI3SK),
+			allProjected(indexGSI4, attrGSI4PK, attrGSI4SK),
 		},
 	}
 }

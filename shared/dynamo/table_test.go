@@ -31,6 +31,7 @@ func TestTableDefinitionMatchesTheCDKContract(t *testing.T) {
 		"gsi1.gsi1pk": "HASH", "gsi1.gsi1sk": "RANGE",
 		"gsi2.gsi2pk": "HASH", "gsi2.gsi2sk": "RANGE",
 		"gsi3.gsi3pk": "HASH", "gsi3.gsi3sk": "RANGE",
+		"gsi4.gsi4pk": "HASH", "gsi4.gsi4sk": "RANGE",
 	}
 	if len(keys) != len(want) {
 		t.Errorf("keys %v", keys)

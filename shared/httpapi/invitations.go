@@ -14,6 +14,7 @@ func (a *API) invitationRoutes(mux *routes) {
 	mux.HandleFunc("POST /api/internal/invitations", a.invite(true))
 	mux.HandleFunc("GET /api/v1/invitations/public", a.openInvitation)
 	mux.HandleFunc("POST /api/v1/invitations/accept", a.accept)
+	a.invitationManageRoutes(mux)
 }
 
 // invitationRequest is spec 2.8. The internal variant (I3) names the list

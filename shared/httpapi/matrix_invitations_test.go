@@ -21,4 +21,30 @@ func init() {
 			body: `{"hash":"{secretA}","invitationId":{invitationA}}`,
 			want: w9(201, 401, 201, 401, 201, 201, 201, 201, 401)},
 	)
+
+	// I4, I5, I7, resend and delete (see invitations_manage.go).
+	matrixCases = append(matrixCases,
+		matrixCase{name: "I4 search invitations of role A", method: "GET", path: "/api/v1/invitations/search?roleId={roleA}&query=open",
+			want: w9(200, 200, 200, 200, 200, 200, 200, 403, 401)},
+		matrixCase{name: "I4 search all open invitations", method: "GET", path: "/api/v1/invitations/search",
+			want: w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
+		matrixCase{name: "I4 search invitations of role A (tokens)", method: "GET", path: "/api/external/v1/invitations/search?roleId={roleA}",
+			want: w9(200, 200, 200, 200, 200, 200, 200, 403, 401)},
+		matrixCase{name: "all open invitations", method: "GET", path: "/api/v1/invitations/all",
+			want: w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
+		matrixCase{name: "I5 open invitations of role A", method: "GET", path: "/api/v1/invitations/roles/{roleA}",
+			want: w9(200, 200, 200, 200, 200, 200, 200, 403, 401)},
+		matrixCase{name: "I5 open invitations of a role of another organization", method: "GET", path: "/api/external/v1/invitations/roles/{roleB}",
+			want: w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
+		matrixCase{name: "I7 my invitations", method: "GET", path: "/api/v1/invitations/mine",
+			want: w9(200, 403, 200, 403, 200, 200, 200, 403, 401)},
+		matrixCase{name: "resend invitation", method: "PUT", path: "/api/v1/invitations/{invitationA}",
+			want: w9(201, 201, 201, 201, 201, 201, 201, 403, 401)},
+		matrixCase{name: "resend invitation (tokens)", method: "PUT", path: "/api/external/v1/invitations/{invitationA}",
+			want: w9(201, 201, 201, 201, 201, 201, 201, 403, 401)},
+		matrixCase{name: "delete invitation", method: "DELETE", path: "/api/v1/invitations/{invitationA}",
+			want: w9(204, 204, 204, 204, 204, 204, 204, 403, 401)},
+		matrixCase{name: "delete invitation (tokens)", method: "DELETE", path: "/api/external/v1/invitations/{invitationA}",
+			want: w9(204, 204, 204, 204, 204, 204, 204, 403, 401)},
+	)
 }

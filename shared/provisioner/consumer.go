@@ -139,7 +139,7 @@ func (p *Provisioner) record(sp string, err error, latency time.Duration) {
 // user and SP shows it until a replay succeeds.
 func (p *Provisioner) markFailed(ctx context.Context, d domain.Delivery, cause error) error {
 	kind, localID := domain.ResourceUser, d.UserID
-	if d.Kind == domain.DeliverGroupCreate || d.Kind == domain.DeliverGroupDelete {
+	if d.Kind == domain.DeliverGroupCreate || d.Kind == domain.DeliverGroupDelete || d.Kind == domain.DeliverGroupUpdate {
 		kind, localID = domain.ResourceGroup, d.RoleID
 	}
 	l, err := p.Store.GetLink(ctx, kind, localID, d.SPID)

@@ -18,6 +18,8 @@ func (p *Provisioner) Deliver(ctx context.Context, d domain.Delivery) error {
 		_, _, err = p.ensureGroup(ctx, client, sp, d.RoleID)
 	case domain.DeliverGroupDelete:
 		err = p.deleteGroup(ctx, client, sp, d.RoleID)
+	case domain.DeliverGroupUpdate:
+		err = p.updateGroup(ctx, client, sp, d.RoleID)
 	case domain.DeliverUserCreate:
 		_, _, err = p.ensureUser(ctx, client, sp, d.UserID)
 	case domain.DeliverUserUpdate:

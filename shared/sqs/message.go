@@ -45,7 +45,7 @@ func DecodeDelivery(body string) (domain.Delivery, error) {
 		return d, fmt.Errorf("provisioning message lacks deliveryId or sp")
 	}
 	switch d.Kind {
-	case domain.DeliverGroupCreate, domain.DeliverGroupDelete, domain.DeliverMemberAdd, domain.DeliverMemberRemove:
+	case domain.DeliverGroupCreate, domain.DeliverGroupDelete, domain.DeliverGroupUpdate, domain.DeliverMemberAdd, domain.DeliverMemberRemove:
 		if d.RoleID == 0 {
 			return d, fmt.Errorf("provisioning message %s of kind %s lacks roleId", d.ID, d.Kind)
 		}

@@ -1,0 +1,136 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+// invitationManageRoutes serves I4, I5, I7, resend and delete.
+func (a *API) invitationManageRoutes(mux *routes) {
+	mux.HandleFunc("GET /api/v1/invitations/search", a.searchInvitations)
+	mux.HandleFunc("GET /api/external/v1/invitations/search", a.searchInvitations)
+	mux.HandleFunc("GET /api/v1/invitations/all", a.allOpenInvitations)
+	mux.HandleFunc("GET /api/v1/invitations/roles/{roleId}", a.roleInvitations)
+	mux.HandleFunc("GET /api/external/v1/invitations/roles/{roleId}", a.roleInvitations)
+	mux.HandleFunc("GET /api/v1/invitations/mine", a.myInvitations)
+	mux.HandleFunc("PUT /api/v1/invitations/{id}", a.resendInvitation)
+	mux.HandleFunc("PUT /api/external/v1/invitations/{id}", a.resendInvitation)
+	mux.HandleFunc("DELETE /api/v1/invitations/{id}", a.deleteInvitation)
+	mux.HandleFunc("DELETE /api/external/v1/invitations/{id}", a.deleteInvitation)
+}
+
+// searchInvitations is I4: a page of a role's open invitations.
+func (a *API) searchInvitations(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	var roleID int64
+	if v := strings.TrimSpace(r.URL.Query().Get("roleId")); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			writeError(w, r, domain.Invalidf("roleId must be a positive integer"))
+			return
+		}
+		roleID = n
+	}
+	req, err := pageRequest(r, "name", service.InvitationSorts...)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	page, err := a.Service.SearchInvitations(r.Context(), p, roleID, req)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, newPage(invitationsJSON(page.Items), req, page.Total))
+}
+
+// allOpenInvitations is the reference's GET all: every open invitation, for
+// super users.
+func (a *API) allOpenInvitations(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	invs, err := a.Service.AllOpenInvitations(r.Context(), p)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, invitationsJSON(invs))
+}
+
+// roleInvitations is I5: the open invitations of a role, as an array.
+func (a *API) roleInvitations(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	roleID, err := pathID(r, "roleId")
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	invs, err := a.Service.RoleInvitations(r.Context(), p, roleID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, invitationsJSON(invs))
+}
+
+// myInvitations is I7: the open invitations the caller sent.
+func (a *API) myInvitations(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	invs, err := a.Service.MyInvitations(r.Context(), p)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, invitationsJSON(invs))
+}
+
+// resendInvitation answers 201 with {"status": 201} as the reference does,
+// plus the new link (the old one no longer works).
+func (a *API) resendInvitation(w http.ResponseWriter, r *http.Request) {
+	p, id, ok := callerAndID(w, r)
+	if !ok {
+		return
+	}
+	u, err := a.Service.ResendInvitation(r.Context(), p, id)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{"status": http.StatusCreated,
+		"recipientInvitationURLs": []recipientURL{{Recipient: u.Recipient, InvitationURL: u.InvitationURL}}})
+}
+
+func (a *API) deleteInvitation(w http.ResponseWriter, r *http.Request) {
+	p, id, ok := callerAndID(w, r)
+	if !ok {
+		return
+	}
+	if err := a.Service.DeleteInvitation(r.Context(), p, id); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func invitationsJSON(invs []service.InvitationWithRoles) []InvitationJSON {
+	out := make([]InvitationJSON, 0, len(invs))
+	for _, iw := range invs {
+		out = append(out, invitationJSON(iw.Invitation, iw.Roles))
+	}
+	return out
+}

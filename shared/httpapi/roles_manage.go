@@ -1,0 +1,172 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+// roleManageRoutes serves R1, R2, R5, R7 and the internal variants of the
+// role operations (the reference's InternalInviteController paths).
+func (a *API) roleManageRoutes(mux *routes) {
+	mux.HandleFunc("GET /api/v1/roles", a.listRoles)
+	mux.HandleFunc("GET /api/external/v1/roles", a.listRoles)
+	mux.HandleFunc("PUT /api/v1/roles", a.updateRole(http.StatusOK))
+	mux.HandleFunc("PUT /api/external/v1/roles", a.updateRole(http.StatusOK))
+	// R5's path and the provisioning status overlap ("/api/v1/roles/
+	// application/provisioning" matches both), which ServeMux refuses to
+	// register; one pattern serves both and both are documented.
+	mux.mux.HandleFunc("GET /api/v1/roles/{id}/{aspect}", a.roleAspect)
+	mux.patterns = append(mux.patterns, "GET /api/v1/roles/application/{manageId}", "GET /api/v1/roles/{id}/provisioning")
+	mux.HandleFunc("GET /api/external/v1/roles/application/{manageId}", a.rolesOfApplication)
+	mux.HandleFunc("GET /api/external/v1/internal/invite/roles", a.allVisibleRoles)
+	mux.HandleFunc("POST /api/external/v1/internal/invite/roles", a.createRole)
+	// The reference answers the internal update with 201.
+	mux.HandleFunc("PUT /api/external/v1/internal/invite/roles", a.updateRole(http.StatusCreated))
+	mux.HandleFunc("GET /api/external/v1/internal/invite/roles/{id}", a.getRole)
+	mux.HandleFunc("DELETE /api/external/v1/internal/invite/roles/{id}", a.deleteRole)
+	mux.HandleFunc("GET /api/external/v1/internal/invite/roles/{organizationGUID}/{manageId}", a.rolesOfOrganizationApplication)
+}
+
+// listRoles is R1: a page of the roles the caller may see. force (default
+// true, as in the reference) returns every role in one page.
+func (a *API) listRoles(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	force, err := boolParam(r, "force", true)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	req, err := pageRequest(r, "name", service.RoleSorts...)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	page, req, err := a.Service.ListRoles(r.Context(), p, req, force)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, newPage(rolesJSON(page.Items), req, page.Total))
+}
+
+// allVisibleRoles is the internal variant of R1: every role the caller may
+// see, as an array.
+func (a *API) allVisibleRoles(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	page, _, err := a.Service.ListRoles(r.Context(), p, domain.PageRequest{}, true)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, rolesJSON(page.Items))
+}
+
+// roleUpdateRequest is R2's body: a Role as R4 returns it; fields that
+// never change (shortName, urn, identifier, auditable) are ignored.
+type roleUpdateRequest struct {
+	ID int64 `json:"id"`
+	roleRequest
+}
+
+func (a *API) updateRole(status int) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { a.updateRoleAnswering(w, r, status) }
+}
+
+func (a *API) updateRoleAnswering(w http.ResponseWriter, r *http.Request, status int) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	var req roleUpdateRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	in := service.RoleInput{Name: req.Name, Description: req.Description, DefaultExpiryDays: req.DefaultExpiryDays,
+		DefaultExpiryDate: req.DefaultExpiryDate.Ptr(), EnforceEmailEquality: req.EnforceEmailEquality, FedIDOnly: req.FedIDOnly,
+		OverrideSettingsAllowed: req.OverrideSettingsAllowed, OrganizationGUID: req.OrganizationGUID,
+		InviterDisplayName: req.InviterDisplayName, RequestedAuthnContext: req.RequestedAuthnContext}
+	for _, u := range req.ApplicationUsages {
+		in.ApplicationUsages = append(in.ApplicationUsages, service.ApplicationUsageInput{
+			ManageID: u.Application.ManageID, ManageType: u.Application.ManageType, LandingPage: u.LandingPage})
+	}
+	role, err := a.Service.UpdateRole(r.Context(), p, req.ID, in)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, status, roleJSON(role))
+}
+
+// roleAspect serves GET /api/v1/roles/application/{manageId} (R5) and
+// GET /api/v1/roles/{id}/provisioning; any other path is not found.
+func (a *API) roleAspect(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.PathValue("id") == "application":
+		r.SetPathValue("manageId", r.PathValue("aspect"))
+		a.rolesOfApplication(w, r)
+	case r.PathValue("aspect") == "provisioning":
+		a.roleProvisioning(w, r)
+	default:
+		writeError(w, r, domain.NotFoundf("no such resource: %s", r.URL.Path))
+	}
+}
+
+// rolesOfApplication is R5.
+func (a *API) rolesOfApplication(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	roles, err := a.Service.RolesOfApplication(r.Context(), p, r.PathValue("manageId"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, rolesJSON(roles))
+}
+
+// rolesOfOrganizationApplication is R7.
+func (a *API) rolesOfOrganizationApplication(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	roles, err := a.Service.RolesOfOrganizationApplication(r.Context(), p, r.PathValue("organizationGUID"), r.PathValue("manageId"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, rolesJSON(roles))
+}
+
+func rolesJSON(roles []domain.Role) []RoleJSON {
+	out := make([]RoleJSON, 0, len(roles))
+	for _, r := range roles {
+		out = append(out, roleJSON(r))
+	}
+	return out
+}
+
+// boolParam reads an optional true/false query parameter.
+func boolParam(r *http.Request, name string, def bool) (bool, error) {
+	v := strings.TrimSpace(r.URL.Query().Get(name))
+	if v == "" {
+		return def, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return def, domain.Invalidf("%s must be true or false", name)
+	}
+	return b, nil
+}

@@ -1,0 +1,96 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// UpdateRole changes a role (R2): name, description, application usages,
+// expiry defaults and flags. Who may: whoever may manage the role
+// (auth.CanManageRole); a caller whose only right is MANAGER on the role may
+// not change its applications; only super users move a role to another
+// organization. The role's id, short name, URN and identifier never change,
+// so the group keeps its externalId at every SP. SCIM effects, in the same
+// transaction: a rename sends group.update to every SP of the role; an SP
+// new to the role gets group.update (created with the current members); an
+// SP no longer used gets group.delete.
+func (s *Service) UpdateRole(ctx context.Context, p *auth.Principal, id int64, in RoleInput) (domain.Role, error) {
+	if p == nil {
+		return domain.Role{}, domain.Unauthenticatedf("authentication required")
+	}
+	if id <= 0 {
+		return domain.Role{}, domain.Invalidf("id is required")
+	}
+	stored, err := s.Store.GetRole(ctx, id)
+	if err != nil {
+		return domain.Role{}, err
+	}
+	if !p.CanManageRole(stored) {
+		return domain.Role{}, domain.Forbiddenf("no access to role %d", id)
+	}
+	updated, err := s.roleFromInput(in)
+	if err != nil {
+		return domain.Role{}, err
+	}
+	switch org := strings.TrimSpace(in.OrganizationGUID); {
+	case org == "" || org == stored.OrganizationGUID:
+		updated.OrganizationGUID = stored.OrganizationGUID
+	case !p.SuperUser:
+		return domain.Role{}, domain.Forbiddenf("only super users move a role to another organization")
+	default:
+		updated.OrganizationGUID = org
+	}
+	if !auth.MayChangeRoleApplications(p, stored) && !slices.Equal(stored.ManageIDs(), updated.ManageIDs()) {
+		return domain.Role{}, domain.Forbiddenf("a manager of role %d may not change its applications", id)
+	}
+	updated.ID, updated.ShortName, updated.URN, updated.Identifier = stored.ID, stored.ShortName, stored.URN, stored.Identifier
+	updated.TeamsOrigin, updated.RemoteAPIUser = stored.TeamsOrigin, stored.RemoteAPIUser
+	updated.CRMRoleID, updated.CRMRoleName, updated.CRMRoleAbbrevation = stored.CRMRoleID, stored.CRMRoleName, stored.CRMRoleAbbrevation
+	updated.Version = stored.Version
+	now := s.now()
+	updated.Auditable = domain.Auditable{CreatedAt: stored.Auditable.CreatedAt, CreatedBy: stored.Auditable.CreatedBy, UpdatedAt: now, UpdatedBy: p.Name}
+	for i := range updated.ApplicationUsages {
+		updated.ApplicationUsages[i].ID = int64(i + 1)
+	}
+
+	deliveries := s.roleUpdateDeliveries(ctx, stored, updated)
+	if err := s.Store.UpdateRole(ctx, updated, deliveries); err != nil {
+		if errors.Is(err, domain.ErrVersionConflict) {
+			return domain.Role{}, domain.Conflictf("role %d was changed by someone else; read it again", id)
+		}
+		return domain.Role{}, err
+	}
+	updated.Version++
+	s.dispatch(ctx, deliveries)
+	if n, err := s.Store.CountUserRolesOfRole(ctx, id); err == nil {
+		updated.UserRoleCount = n
+	}
+	return updated, nil
+}
+
+func (s *Service) roleUpdateDeliveries(ctx context.Context, stored, updated domain.Role) []domain.Delivery {
+	renamed := stored.Name != updated.Name
+	before := map[string]bool{}
+	for _, sp := range s.Registry.SPsOfRole(stored) {
+		before[sp.ID] = true
+	}
+	after := map[string]bool{}
+	var deliveries []domain.Delivery
+	for _, sp := range s.Registry.SPsOfRole(updated) {
+		after[sp.ID] = true
+		if !before[sp.ID] || renamed {
+			deliveries = append(deliveries, s.newDelivery(ctx, sp, domain.DeliverGroupUpdate, 0, updated.ID))
+		}
+	}
+	for _, sp := range s.Registry.SPsOfRole(stored) {
+		if !after[sp.ID] {
+			deliveries = append(deliveries, s.newDelivery(ctx, sp, domain.DeliverGroupDelete, 0, updated.ID))
+		}
+	}
+	return deliveries
+}
