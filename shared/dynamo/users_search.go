@@ -351,4 +351,3 @@ func sortUsersByName(users []domain.User, descending bool) {
 		return c
 	})
 }
-
