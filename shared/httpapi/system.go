@@ -15,6 +15,7 @@ func (a *API) systemRoutes(mux *routes) {
 	mux.HandleFunc("GET /api/v1/system/cron/expiry-notifications", a.superUser(a.runReminders))
 	mux.HandleFunc("GET /api/v1/system/cron/cleanup", a.superUser(a.runCleanup))
 	a.deliveryRoutes(mux)
+	a.seedRoutes(mux)
 }
 
 // superUser guards the maintenance operations (spec 5.2: super user only).
