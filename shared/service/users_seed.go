@@ -90,7 +90,7 @@ func (s *Service) PerformanceSeed(ctx context.Context, p *auth.Principal, number
 		end := endDate
 		seed.UserRoles = append(seed.UserRoles, domain.UserRole{ID: firstUserRole + int64(i), UserID: id,
 			RoleID: firstRole + int64(i%numberOfRoles), Inviter: p.Name, EndDate: &end, CreatedAt: now,
-			Authority: domain.Guest, Language: domain.Language("en")})
+			Authority: domain.Guest, Language: domain.English})
 	}
 	if err := s.Store.Seed(ctx, seed); err != nil {
 		return SeedResult{}, err
