@@ -16,9 +16,17 @@ const (
 	prefixAdmin = "ADMIN#"
 )
 
-// userCountKey is the item counting all users, so that a page of the
-// unfiltered listing knows its total without counting the index.
-var userCountKey = itemKey{PK: "COUNT#users", SK: "COUNT"}
+// userCountShards spreads the user count over items, so that concurrent
+// transactions creating or deleting users seldom touch the same item (a
+// transaction conflict would fail one of them).
+const userCountShards = 16
+
+// userCountKey is the shard of the user count that counts the user, so
+// that a page of the unfiltered listing knows its total without counting
+// the index: the total is the sum of the shards (one BatchGetItem).
+func userCountKey(userID int64) itemKey {
+	return itemKey{PK: "COUNT#users#" + id(userID%userCountShards), SK: "COUNT"}
+}
 
 // userWordPK is the partition of a word: its first two characters, so that
 // a prefix query reads one partition and partitions stay small.

@@ -23,7 +23,7 @@ import (
 //   - one word item per distinct word of the names and e-mail,
 //     UWORD#<first two letters> / <word>#<userId>, so a word prefix is one
 //     Query of one partition;
-//   - COUNT#users counts the users for the listing's total.
+//   - COUNT#users#<userId mod 16> count the users for the listing's total.
 
 const (
 	entityUserWord  = "UserWord"
@@ -82,7 +82,7 @@ func userWords(u domain.User) []string {
 // indexNewUser writes the words of a new user and counts it.
 func (t *txn) indexNewUser(u domain.User) {
 	t.putUserWords(u.ID, userWords(u))
-	t.countUsers(1)
+	t.countUsers(u.ID, 1)
 }
 
 // reindexUser replaces the words of stored by those of changed.
@@ -107,7 +107,7 @@ func (t *txn) unindexUser(u domain.User) {
 	for _, w := range userWords(u) {
 		t.delete(userWordKey(w, u.ID), nil, nil)
 	}
-	t.countUsers(-1)
+	t.countUsers(u.ID, -1)
 }
 
 func (t *txn) putUserWords(userID int64, words []string) {
@@ -116,9 +116,9 @@ func (t *txn) putUserWords(userID int64, words []string) {
 	}
 }
 
-// countUsers adds n to the user count in the same transaction.
-func (t *txn) countUsers(n int64) {
-	upd, err := userCountUpdate(n)
+// countUsers adds n to the user's shard of the user count in the same transaction.
+func (t *txn) countUsers(userID, n int64) {
+	upd, err := userCountUpdate(userCountKey(userID), n)
 	if err != nil {
 		t.fail(err)
 		return
@@ -127,14 +127,14 @@ func (t *txn) countUsers(n int64) {
 	t.add(types.TransactWriteItem{Update: upd}, nil)
 }
 
-func userCountUpdate(n int64) (*types.Update, error) {
+func userCountUpdate(key itemKey, n int64) (*types.Update, error) {
 	expr, err := expression.NewBuilder().WithUpdate(
 		expression.Add(expression.Name("value"), expression.Value(n)).
 			Set(expression.Name("entity"), expression.Value(entityUserCount))).Build()
 	if err != nil {
 		return nil, err
 	}
-	return &types.Update{Key: userCountKey.attributes(), UpdateExpression: expr.Update(),
+	return &types.Update{Key: key.attributes(), UpdateExpression: expr.Update(),
 		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()}, nil
 }
 

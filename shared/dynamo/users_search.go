@@ -99,10 +99,8 @@ func (s *Store) ListInstitutionAdmins(ctx context.Context, organizationGUID stri
 
 // listUsersByName reads one page of the listing by name.
 func (s *Store) listUsersByName(ctx context.Context, page domain.PageRequest) (domain.Page[domain.User], error) {
-	var count struct {
-		Value int64 `dynamodbav:"value"`
-	}
-	if _, err := s.getItem(ctx, userCountKey, &count); err != nil {
+	total, err := s.countUsers(ctx)
+	if err != nil {
 		return domain.Page[domain.User]{}, err
 	}
 	in, err := s.partitionQuery(indexGSI2, usersPK, nil)
@@ -118,7 +116,30 @@ func (s *Store) listUsersByName(ctx context.Context, page domain.PageRequest) (d
 	if err != nil {
 		return domain.Page[domain.User]{}, err
 	}
-	return domain.Page[domain.User]{Items: users, Total: count.Value}, nil
+	return domain.Page[domain.User]{Items: users, Total: total}, nil
+}
+
+// countUsers sums the shards of the user count.
+func (s *Store) countUsers(ctx context.Context) (int64, error) {
+	keys := make([]itemKey, userCountShards)
+	for i := range keys {
+		keys[i] = userCountKey(int64(i))
+	}
+	items, err := s.batchGet(ctx, keys)
+	if err != nil {
+		return 0, err
+	}
+	var total int64
+	for _, it := range items {
+		var shard struct {
+			Value int64 `dynamodbav:"value"`
+		}
+		if err := unmarshal(it, &shard); err != nil {
+			return 0, err
+		}
+		total += shard.Value
+	}
+	return total, nil
 }
 
 // queryWindow skips offset items of a query and returns the next limit.

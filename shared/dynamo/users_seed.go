@@ -46,18 +46,21 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 			return err
 		}
 	}
-	if len(seed.Users) == 0 {
-		return nil
+	perShard := map[int64]int64{}
+	for _, u := range seed.Users {
+		perShard[u.ID%userCountShards]++
 	}
-	upd, err := userCountUpdate(int64(len(seed.Users)))
-	if err != nil {
-		return err
-	}
-	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(s.table), Key: upd.Key,
-		UpdateExpression: upd.UpdateExpression, ExpressionAttributeNames: upd.ExpressionAttributeNames,
-		ExpressionAttributeValues: upd.ExpressionAttributeValues})
-	if err != nil {
-		return fmt.Errorf("count seeded users: %w", err)
+	for shard, n := range perShard {
+		upd, err := userCountUpdate(userCountKey(shard), n)
+		if err != nil {
+			return err
+		}
+		_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(s.table), Key: upd.Key,
+			UpdateExpression: upd.UpdateExpression, ExpressionAttributeNames: upd.ExpressionAttributeNames,
+			ExpressionAttributeValues: upd.ExpressionAttributeValues})
+		if err != nil {
+			return fmt.Errorf("count seeded users: %w", err)
+		}
 	}
 	return nil
 }
