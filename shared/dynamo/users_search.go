@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -150,7 +151,7 @@ func (s *Store) queryWindow(ctx context.Context, in *dynamodb.QueryInput, offset
 	for skipped < offset {
 		skip := *in
 		skip.Limit = aws.Int32(int32(offset - skipped))
-		skip.ProjectionExpression = aws.String("pk, sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk")
+		project(&skip, attrPK, attrSK, attrGSI2PK, attrGSI2SK)
 		out, err := s.db.Query(ctx, &skip)
 		if err != nil {
 			return nil, fmt.Errorf("query %s: %w", aws.ToString(in.IndexName), err)
@@ -194,7 +195,7 @@ func (s *Store) userIDsWithNamePrefix(ctx context.Context, prefix string) ([]int
 	if err != nil {
 		return nil, err
 	}
-	in.ProjectionExpression = aws.String("id")
+	project(in, "id")
 	in.TableName = aws.String(s.table)
 	var ids []int64
 	for len(ids) < maxSearchMatches {
@@ -267,7 +268,7 @@ func (s *Store) organizationUserIDs(ctx context.Context, organizationGUID string
 		if err != nil {
 			return nil, err
 		}
-		in.ProjectionExpression = aws.String("userId")
+		project(in, "userId")
 		items, err := s.queryAll(ctx, in)
 		if err != nil {
 			return nil, err
@@ -286,7 +287,7 @@ func (s *Store) organizationUserIDs(ctx context.Context, organizationGUID string
 	if err != nil {
 		return nil, err
 	}
-	in.ProjectionExpression = aws.String("id")
+	project(in, "id")
 	items, err := s.queryAll(ctx, in)
 	if err != nil {
 		return nil, err
@@ -371,4 +372,18 @@ func sortUsersByName(users []domain.User, descending bool) {
 		}
 		return c
 	})
+}
+
+// project narrows a query to some attributes, through name placeholders
+// (#p0, #p1, ...) so that reserved words cannot break it.
+func project(in *dynamodb.QueryInput, attrs ...string) {
+	names := make(map[string]string, len(in.ExpressionAttributeNames)+len(attrs))
+	maps.Copy(names, in.ExpressionAttributeNames)
+	placeholders := make([]string, len(attrs))
+	for i, a := range attrs {
+		placeholders[i] = fmt.Sprintf("#p%d", i)
+		names[placeholders[i]] = a
+	}
+	in.ExpressionAttributeNames = names
+	in.ProjectionExpression = aws.String(strings.Join(placeholders, ", "))
 }
