@@ -126,6 +126,7 @@ func New(ctx context.Context, s Settings, cfg aws.Config, registry *config.Regis
 		Store: store, Queue: sqs.NewQueue(sqsClient, s.QueueURL), Registry: registry, Mailer: mailer, Renderer: renderer,
 		Clock: clock, Logger: logger, PublicBaseURL: s.PublicBaseURL, GroupURNPrefix: s.GroupURNPrefix,
 		Lifecycle: service.Lifecycle{ReminderDays: s.ReminderDays},
+		Session:   sessionSettingsFromEnv(),
 	}
 	authn := &auth.Authenticator{Tokens: store, Users: store}
 	authn.OnLogin = svc // spec 3.1: attribute changes at login reach the SPs

@@ -21,6 +21,7 @@ type Store interface {
 	MaintenanceStore
 	CRMStore
 	RoleListingStore
+	UserSearchStore
 	// NextIDs reserves n consecutive ids of a sequence ("role", "user", ...)
 	// and returns the first.
 	NextIDs(ctx context.Context, sequence string, n int) (int64, error)

@@ -17,6 +17,13 @@ import (
 // reason even if other conditions failed too.
 func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 	inv, u := a.Invitation, a.User
+	var stored domain.User
+	if !a.NewUser {
+		var err error
+		if stored, err = s.storedUserForIndex(ctx, u); err != nil {
+			return err
+		}
+	}
 	t := s.newTxn()
 
 	if inv.ID != 0 { // no invitation: memberships provisioned directly (U8)
@@ -30,9 +37,11 @@ func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 		}
 		t.putNew(newUserRecord(u, 1), always(domain.Conflictf("user %d already exists", u.ID)))
 		t.putNew(newUserSubRecord(u), always(domain.Conflictf("a user with sub %q already exists", u.Sub)))
+		t.indexNewUser(u)
 	} else {
 		sameUser := versionIs(u.Version).And(expression.Name("sub").Equal(expression.Value(u.Sub)))
 		t.putIf(newUserRecord(u, u.Version+1), sameUser, s.userUpdateFailure(u))
+		t.reindexUser(stored, u)
 	}
 
 	for _, ur := range a.NewUserRoles {

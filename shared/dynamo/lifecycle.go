@@ -98,6 +98,7 @@ func (s *Store) ApplyRemoval(ctx context.Context, r domain.Removal) error {
 		version := versionIs(u.Version)
 		t.delete(key, &version, s.versionFailure(key, userNotFound(u.ID)))
 		t.delete(userSubKey(u.Sub), nil, nil)
+		t.unindexUser(*u)
 	}
 	t.putAudit(r.Audit)
 	t.putDeliveries(r.Deliveries)

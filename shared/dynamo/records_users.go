@@ -7,6 +7,9 @@ import (
 // userRecord is a user.
 type userRecord struct {
 	itemKey
+	// indexKeys list the user by name (gsi2) and institution admins by
+	// organization (gsi3); see users_index.go.
+	indexKeys
 	Entity                        string `dynamodbav:"entity"`
 	ID                            int64  `dynamodbav:"id"`
 	Sub                           string `dynamodbav:"sub"`
@@ -41,6 +44,7 @@ type userSubRecord struct {
 func newUserRecord(u domain.User, version int64) userRecord {
 	return userRecord{
 		itemKey:                       userKey(u.ID),
+		indexKeys:                     userIndexKeys(u),
 		Entity:                        entityUser,
 		ID:                            u.ID,
 		Sub:                           u.Sub,

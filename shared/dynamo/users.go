@@ -40,9 +40,14 @@ func (s *Store) GetUserBySub(ctx context.Context, sub string) (domain.User, erro
 // the deliveries. The sub is the user's identity and is reserved under
 // USERSUB#, so an update that changes it is refused.
 func (s *Store) UpdateUser(ctx context.Context, u domain.User, deliveries []domain.Delivery) error {
+	stored, err := s.storedUserForIndex(ctx, u)
+	if err != nil {
+		return err
+	}
 	t := s.newTxn()
 	cond := versionIs(u.Version).And(expression.Name("sub").Equal(expression.Value(u.Sub)))
 	t.putIf(newUserRecord(u, u.Version+1), cond, s.userUpdateFailure(u))
+	t.reindexUser(stored, u)
 	t.putDeliveries(deliveries)
 	return t.commit(ctx)
 }

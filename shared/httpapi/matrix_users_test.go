@@ -10,3 +10,31 @@ func init() {
 			want: w9(200, 200, 200, 200, 200, 200, 403, 200, 401)},
 	)
 }
+
+func init() {
+	matrixCases = append(matrixCases,
+		matrixCase{name: "U4 current user", method: "GET", path: "/api/v1/users/me",
+			want: w9(200, 403, 200, 403, 200, 200, 200, 200, 401)},
+		matrixCase{name: "U6 session configuration", method: "GET", path: "/api/v1/users/config",
+			want: w9(200, 200, 200, 200, 200, 200, 200, 200, 200)},
+		matrixCase{name: "U3 a guest of role A", method: "GET", path: "/api/v1/users/other/{user:guest}",
+			want: w9(200, 200, 200, 200, 200, 200, 403, 200, 401)},
+		matrixCase{name: "U3 a user of another organization", method: "GET", path: "/api/v1/users/other/{user:super}",
+			want: w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
+		matrixCase{name: "U3 unknown user", method: "GET", path: "/api/v1/users/other/999999",
+			want: w9(404, 404, 404, 404, 404, 404, 404, 404, 401)},
+		matrixCase{name: "U5 institution admins of role A", method: "GET", path: "/api/v1/users/institution-admins/{roleA}",
+			want: w9(200, 200, 200, 200, 200, 200, 403, 403, 401)},
+		matrixCase{name: "U5 institution admins of a role of another organization", method: "GET", path: "/api/v1/users/institution-admins/{roleB}",
+			want: w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
+		matrixCase{name: "U1/U2 search users", method: "GET", path: "/api/v1/users/search?query=tester",
+			want: w9(200, 200, 200, 200, 403, 403, 403, 403, 401)},
+		matrixCase{name: "U1 search users by application", method: "GET", path: "/api/v1/users/search-by-application",
+			want: w9(200, 200, 200, 200, 403, 403, 403, 403, 401)},
+		matrixCase{name: "delete user", method: "DELETE", path: "/api/v1/users/{user:guest}",
+			want: w9(204, 204, 403, 403, 403, 403, 403, 403, 401)},
+		// The world does not enable the seed: refused even to super users.
+		matrixCase{name: "S1 performance seed (not enabled)", method: "PUT", path: "/api/v1/system/performance-seed?numberOfRole=1&numberOfUsers=2",
+			want: w9(403, 403, 403, 403, 403, 403, 403, 403, 401)},
+	)
+}

@@ -17,6 +17,7 @@ func (a *API) systemRoutes(mux *routes) {
 	a.deliveryRoutes(mux)
 	a.mailRoutes(mux)
 	a.maintenanceRoutes(mux)
+	a.seedRoutes(mux)
 }
 
 // superUser guards the maintenance operations (spec 5.2: super user only).

@@ -1,5 +1,127 @@
 package httpapi
 
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
 // userRoutes serves /api/v1/users (U1–U6, user deletion).
 func (a *API) userRoutes(mux *routes) {
+	mux.HandleFunc("GET /api/v1/users/me", a.me)
+	mux.HandleFunc("GET /api/v1/users/config", a.sessionConfig)
+	mux.HandleFunc("GET /api/v1/users/search", a.searchUsers)
+	mux.HandleFunc("GET /api/v1/users/search-by-application", a.searchUsers)
+	mux.HandleFunc("DELETE /api/v1/users/{id}", a.deleteUser)
+	a.userSectionRoutes(mux, map[string]http.HandlerFunc{
+		"GET /api/v1/users/other/{id}":                  a.otherUser,
+		"GET /api/v1/users/institution-admins/{roleId}": a.institutionAdmins,
+	})
+}
+
+// me is U4.
+func (a *API) me(w http.ResponseWriter, r *http.Request) {
+	uwr, err := a.Service.Me(r.Context(), callerOf(r))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, userWithRolesJSON(uwr))
+}
+
+// otherUser is U3.
+func (a *API) otherUser(w http.ResponseWriter, r *http.Request) {
+	p, id, ok := callerAndID(w, r)
+	if !ok {
+		return
+	}
+	uwr, err := a.Service.OtherUser(r.Context(), p, id)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, userWithRolesJSON(uwr))
+}
+
+// sessionConfig is U6; it answers anonymous callers too.
+func (a *API) sessionConfig(w http.ResponseWriter, r *http.Request) {
+	guest := false
+	if v := r.URL.Query().Get("guest"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			writeError(w, r, domain.Invalidf("guest must be true or false"))
+			return
+		}
+		guest = b
+	}
+	writeJSON(w, http.StatusOK, a.Service.SessionConfig(callerOf(r), guest))
+}
+
+// institutionAdmins is U5.
+func (a *API) institutionAdmins(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	roleID, err := pathID(r, "roleId")
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	users, err := a.Service.InstitutionAdminsOfRole(r.Context(), p, roleID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]UserJSON, 0, len(users))
+	for _, u := range users {
+		out = append(out, userJSON(u, true))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// searchUsers is U1 and U2 (GET search and the reference's
+// search-by-application): super users search all users, institution
+// admins and organization tokens their organization. The reference's
+// force parameter is accepted and has no effect.
+func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	if v := r.URL.Query().Get("force"); v != "" {
+		if _, err := strconv.ParseBool(v); err != nil {
+			writeError(w, r, domain.Invalidf("force must be true or false"))
+			return
+		}
+	}
+	req, err := pageRequest(r, "name")
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	page, err := a.Service.SearchUsers(r.Context(), p, req)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	items := make([]UserSearchItemJSON, 0, len(page.Items))
+	for _, s := range page.Items {
+		items = append(items, userSearchItemJSON(s))
+	}
+	writeJSON(w, http.StatusOK, newPage(items, req, page.Total))
+}
+
+// deleteUser removes a user (super users only) and answers 204.
+func (a *API) deleteUser(w http.ResponseWriter, r *http.Request) {
+	p, id, ok := callerAndID(w, r)
+	if !ok {
+		return
+	}
+	if err := a.Service.DeleteUser(r.Context(), p, id); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }

@@ -41,6 +41,8 @@ type Service struct {
 	GroupURNPrefix string
 	// Lifecycle tunes reminders and expiry; the zero value is the default.
 	Lifecycle Lifecycle
+	// Session is the session configuration of U6 (users_config.go).
+	Session SessionSettings
 }
 
 func (s *Service) now() time.Time {

@@ -1,0 +1,33 @@
+package domain
+
+import "context"
+
+// UserSearch asks for one page of users. An empty OrganizationGUID searches
+// every user (super users); otherwise only the organization's users: those
+// holding a role of the organization and its institution admins.
+type UserSearch struct {
+	OrganizationGUID string
+	Page             PageRequest
+}
+
+// Seed is what the performance seed writes (S1): roles, users and their
+// memberships, without deliveries (seed data are never provisioned).
+type Seed struct {
+	Roles     []Role
+	Users     []User
+	UserRoles []UserRole
+}
+
+// UserSearchStore finds users by words of their names and e-mail, lists
+// institution admins and seeds test data. Every user write of the store
+// keeps the search index current.
+type UserSearchStore interface {
+	// SearchUsers returns one page of users sorted by name; the query
+	// matches word prefixes of names and e-mail, case-insensitively.
+	SearchUsers(ctx context.Context, q UserSearch) (Page[User], error)
+	// ListInstitutionAdmins returns the users with institutionAdmin set for
+	// the organization, sorted by name.
+	ListInstitutionAdmins(ctx context.Context, organizationGUID string) ([]User, error)
+	// Seed writes seed data with batch writes (not atomically).
+	Seed(ctx context.Context, seed Seed) error
+}

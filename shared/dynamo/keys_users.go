@@ -1,0 +1,55 @@
+package dynamo
+
+import (
+	"strings"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// Keys of the user search index (see users_index.go and DATAMODEL.md).
+const (
+	// usersPK is the gsi2 partition listing every user by name.
+	usersPK = "USERS"
+	// prefixUserWord starts the partitions of the word items.
+	prefixUserWord = "UWORD#"
+	// prefixAdmin starts the gsi3 partition of an organization's institution admins.
+	prefixAdmin = "ADMIN#"
+)
+
+// userCountShards spreads the user count over items, so that concurrent
+// transactions creating or deleting users seldom touch the same item (a
+// transaction conflict would fail one of them).
+const userCountShards = 16
+
+// userCountKey is the shard of the user count that counts the user, so
+// that a page of the unfiltered listing knows its total without counting
+// the index: the total is the sum of the shards (one BatchGetItem).
+func userCountKey(userID int64) itemKey {
+	return itemKey{PK: "COUNT#users#" + id(userID%userCountShards), SK: "COUNT"}
+}
+
+// userWordPK is the partition of a word: its first two characters, so that
+// a prefix query reads one partition and partitions stay small.
+func userWordPK(word string) string {
+	r := []rune(word)
+	return prefixUserWord + string(r[:min(2, len(r))])
+}
+
+func userWordKey(word string, userID int64) itemKey {
+	return itemKey{PK: userWordPK(word), SK: word + "#" + id(userID)}
+}
+
+// userSortName is the name a user is sorted by: the display name, else the
+// e-mail, lower case.
+func userSortName(u domain.User) string {
+	n := u.DisplayName()
+	if n == "" {
+		n = u.Email
+	}
+	return strings.ToLower(n)
+}
+
+// userListingSK orders the listing by name, the id breaking ties.
+func userListingSK(u domain.User) string { return userSortName(u) + "#" + id(u.ID) }
+
+func adminPK(organizationGUID string) string { return prefixAdmin + organizationGUID }

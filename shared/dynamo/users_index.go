@@ -1,0 +1,150 @@
+package dynamo
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// The user search index. Every user write of the store goes through the
+// helpers here (SaveAcceptance, UpdateUser, ApplyRemoval, Seed), so the
+// index never lags behind the users:
+//
+//   - the user item itself carries gsi2 USERS / <lower name>#<id> (the
+//     listing by name) and, for institution admins, gsi3
+//     ADMIN#<organizationGUID> / <lower name>#<id>;
+//   - one word item per distinct word of the names and e-mail,
+//     UWORD#<first two letters> / <word>#<userId>, so a word prefix is one
+//     Query of one partition;
+//   - COUNT#users#<userId mod 16> count the users for the listing's total.
+
+const (
+	entityUserWord  = "UserWord"
+	entityUserCount = "UserCount"
+	// maxUserWords bounds the word items of one user, so that a user
+	// change stays well inside a transaction (at most 2 × 16 word writes).
+	maxUserWords = 16
+	// maxWordLength keeps sort keys short; longer words are cut.
+	maxWordLength = 64
+)
+
+// userWordRecord is one word of one user.
+type userWordRecord struct {
+	itemKey
+	Entity string `dynamodbav:"entity"`
+	UserID int64  `dynamodbav:"userId"`
+}
+
+// userIndexKeys are the index keys of a user item.
+func userIndexKeys(u domain.User) indexKeys {
+	k := indexKeys{GSI2PK: usersPK, GSI2SK: userListingSK(u)}
+	if u.InstitutionAdmin && u.OrganizationGUID != "" {
+		k.GSI3PK, k.GSI3SK = adminPK(u.OrganizationGUID), userListingSK(u)
+	}
+	return k
+}
+
+// splitWords splits text into lower-case words of letters and digits.
+func splitWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// userWords are the searchable words of a user: the words of the given,
+// middle, family and full name, the e-mail's local part whole and the words
+// of the e-mail address; distinct, sorted, at most maxUserWords.
+func userWords(u domain.User) []string {
+	var words []string
+	for _, s := range []string{u.GivenName, u.MiddleName, u.FamilyName, u.Name} {
+		words = append(words, splitWords(s)...)
+	}
+	email := strings.ToLower(strings.TrimSpace(u.Email))
+	if local, _, ok := strings.Cut(email, "@"); ok && local != "" && !strings.Contains(local, "#") {
+		words = append(words, local)
+	}
+	words = append(words, splitWords(email)...)
+	for i, w := range words {
+		if r := []rune(w); len(r) > maxWordLength {
+			words[i] = string(r[:maxWordLength])
+		}
+	}
+	slices.Sort(words)
+	words = slices.Compact(words)
+	return words[:min(len(words), maxUserWords)]
+}
+
+// indexNewUser writes the words of a new user and counts it.
+func (t *txn) indexNewUser(u domain.User) {
+	t.putUserWords(u.ID, userWords(u))
+	t.countUsers(u.ID, 1)
+}
+
+// reindexUser replaces the words of stored by those of changed.
+func (t *txn) reindexUser(stored, changed domain.User) {
+	before, after := userWords(stored), userWords(changed)
+	for _, w := range before {
+		if !slices.Contains(after, w) {
+			t.delete(userWordKey(w, stored.ID), nil, nil)
+		}
+	}
+	var added []string
+	for _, w := range after {
+		if !slices.Contains(before, w) {
+			added = append(added, w)
+		}
+	}
+	t.putUserWords(changed.ID, added)
+}
+
+// unindexUser removes the words of a deleted user and uncounts it.
+func (t *txn) unindexUser(u domain.User) {
+	for _, w := range userWords(u) {
+		t.delete(userWordKey(w, u.ID), nil, nil)
+	}
+	t.countUsers(u.ID, -1)
+}
+
+func (t *txn) putUserWords(userID int64, words []string) {
+	for _, w := range words {
+		t.put(userWordRecord{itemKey: userWordKey(w, userID), Entity: entityUserWord, UserID: userID})
+	}
+}
+
+// countUsers adds n to the user's shard of the user count in the same transaction.
+func (t *txn) countUsers(userID, n int64) {
+	upd, err := userCountUpdate(userCountKey(userID), n)
+	if err != nil {
+		t.fail(err)
+		return
+	}
+	upd.TableName = aws.String(t.store.table)
+	t.add(types.TransactWriteItem{Update: upd}, nil)
+}
+
+func userCountUpdate(key itemKey, n int64) (*types.Update, error) {
+	expr, err := expression.NewBuilder().WithUpdate(
+		expression.Add(expression.Name("value"), expression.Value(n)).
+			Set(expression.Name("entity"), expression.Value(entityUserCount))).Build()
+	if err != nil {
+		return nil, err
+	}
+	return &types.Update{Key: key.attributes(), UpdateExpression: expr.Update(),
+		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()}, nil
+}
+
+// storedUserForIndex reads the stored user before an update so that its old
+// words can be removed. The update itself is version-checked: if the user
+// changed after this read, the transaction fails and nothing is written.
+func (s *Store) storedUserForIndex(ctx context.Context, u domain.User) (domain.User, error) {
+	stored, err := s.GetUser(ctx, u.ID)
+	if err != nil {
+		return domain.User{}, err
+	}
+	return stored, nil
+}

@@ -1,0 +1,389 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// maxSearchMatches bounds the users one word query considers: a page costs
+// at most a few Queries of word items and ten BatchGetItems of users,
+// however many users the table holds. totalElements counts at most this
+// many matches; a query matching more should be narrowed.
+const maxSearchMatches = 1000
+
+// SearchUsers implements domain.UserSearchStore.
+//
+//   - Every user, no query: the gsi2 listing by name, walked to the page's
+//     offset; the total is the COUNT#users item.
+//   - Every user, a query: the word items of the query's longest word
+//     (one partition, begins_with), then the users, keeping those whose
+//     words start with every word of the query; sorted by name in memory.
+//   - One organization: its user ids from the memberships of its roles
+//     (gsi1 ROLE#<id>) and its institution admins (gsi3 ADMIN#<org>),
+//     narrowed by the word items when the query has a word of two or more
+//     letters, then read and filtered as above. The cost is bounded by the
+//     organization's members, not by the table.
+func (s *Store) SearchUsers(ctx context.Context, q domain.UserSearch) (domain.Page[domain.User], error) {
+	words := splitWords(q.Page.Query)
+	key := longestWord(words)
+	if q.OrganizationGUID == "" && len(words) == 0 {
+		return s.listUsersByName(ctx, q.Page)
+	}
+	var candidates []int64
+	switch {
+	case q.OrganizationGUID != "":
+		ids, err := s.organizationUserIDs(ctx, q.OrganizationGUID)
+		if err != nil {
+			return domain.Page[domain.User]{}, err
+		}
+		if len([]rune(key)) >= 2 {
+			matching, err := s.userIDsWithWordPrefix(ctx, key)
+			if err != nil {
+				return domain.Page[domain.User]{}, err
+			}
+			ids = intersect(ids, matching)
+		}
+		candidates = ids
+	case len([]rune(key)) >= 2:
+		ids, err := s.userIDsWithWordPrefix(ctx, key)
+		if err != nil {
+			return domain.Page[domain.User]{}, err
+		}
+		candidates = ids
+	default:
+		// Only one-letter words: names starting with the letter.
+		ids, err := s.userIDsWithNamePrefix(ctx, key)
+		if err != nil {
+			return domain.Page[domain.User]{}, err
+		}
+		candidates = ids
+	}
+	users, err := s.getUsers(ctx, candidates)
+	if err != nil {
+		return domain.Page[domain.User]{}, err
+	}
+	matched := users[:0]
+	for _, u := range users {
+		if matchesAllWords(userWords(u), words) {
+			matched = append(matched, u)
+		}
+	}
+	sortUsersByName(matched, q.Page.Descending)
+	from := min(q.Page.Offset(), len(matched))
+	to := min(from+q.Page.Size, len(matched))
+	return domain.Page[domain.User]{Items: slices.Clone(matched[from:to]), Total: int64(len(matched))}, nil
+}
+
+// ListInstitutionAdmins implements domain.UserSearchStore.
+func (s *Store) ListInstitutionAdmins(ctx context.Context, organizationGUID string) ([]domain.User, error) {
+	if organizationGUID == "" {
+		return nil, nil
+	}
+	in, err := s.partitionQuery(indexGSI3, adminPK(organizationGUID), nil)
+	if err != nil {
+		return nil, err
+	}
+	items, err := s.queryAll(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return decodeUsers(items)
+}
+
+// listUsersByName reads one page of the listing by name.
+func (s *Store) listUsersByName(ctx context.Context, page domain.PageRequest) (domain.Page[domain.User], error) {
+	total, err := s.countUsers(ctx)
+	if err != nil {
+		return domain.Page[domain.User]{}, err
+	}
+	in, err := s.partitionQuery(indexGSI2, usersPK, nil)
+	if err != nil {
+		return domain.Page[domain.User]{}, err
+	}
+	in.ScanIndexForward = aws.Bool(!page.Descending)
+	items, err := s.queryWindow(ctx, in, page.Offset(), page.Size)
+	if err != nil {
+		return domain.Page[domain.User]{}, err
+	}
+	users, err := decodeUsers(items)
+	if err != nil {
+		return domain.Page[domain.User]{}, err
+	}
+	return domain.Page[domain.User]{Items: users, Total: total}, nil
+}
+
+// countUsers sums the shards of the user count.
+func (s *Store) countUsers(ctx context.Context) (int64, error) {
+	keys := make([]itemKey, userCountShards)
+	for i := range keys {
+		keys[i] = userCountKey(int64(i))
+	}
+	items, err := s.batchGet(ctx, keys)
+	if err != nil {
+		return 0, err
+	}
+	var total int64
+	for _, it := range items {
+		var shard struct {
+			Value int64 `dynamodbav:"value"`
+		}
+		if err := unmarshal(it, &shard); err != nil {
+			return 0, err
+		}
+		total += shard.Value
+	}
+	return total, nil
+}
+
+// queryWindow skips offset items of a query and returns the next limit.
+// The skipped items are read with only their keys projected.
+func (s *Store) queryWindow(ctx context.Context, in *dynamodb.QueryInput, offset, limit int) ([]item, error) {
+	in.TableName = aws.String(s.table)
+	skipped := 0
+	for skipped < offset {
+		skip := *in
+		skip.Limit = aws.Int32(int32(offset - skipped))
+		project(&skip, attrPK, attrSK, attrGSI2PK, attrGSI2SK)
+		out, err := s.db.Query(ctx, &skip)
+		if err != nil {
+			return nil, fmt.Errorf("query %s: %w", aws.ToString(in.IndexName), err)
+		}
+		skipped += len(out.Items)
+		if len(out.LastEvaluatedKey) == 0 {
+			return nil, nil
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+	var items []item
+	for len(items) < limit {
+		in.Limit = aws.Int32(int32(limit - len(items)))
+		out, err := s.db.Query(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("query %s: %w", aws.ToString(in.IndexName), err)
+		}
+		items = append(items, out.Items...)
+		if len(out.LastEvaluatedKey) == 0 {
+			break
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+	return items, nil
+}
+
+// userIDsWithWordPrefix returns the users with a word starting with prefix,
+// at most maxSearchMatches of them.
+func (s *Store) userIDsWithWordPrefix(ctx context.Context, prefix string) ([]int64, error) {
+	in, err := s.partitionQuery("", userWordPK(prefix), sortKeyPrefix(prefix))
+	if err != nil {
+		return nil, err
+	}
+	return s.collectUserIDs(ctx, in)
+}
+
+// userIDsWithNamePrefix returns the users whose sort name starts with
+// prefix, at most maxSearchMatches of them.
+func (s *Store) userIDsWithNamePrefix(ctx context.Context, prefix string) ([]int64, error) {
+	in, err := s.partitionQuery(indexGSI2, usersPK, sortKeyPrefix(prefix))
+	if err != nil {
+		return nil, err
+	}
+	project(in, "id")
+	in.TableName = aws.String(s.table)
+	var ids []int64
+	for len(ids) < maxSearchMatches {
+		out, err := s.db.Query(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("query users by name: %w", err)
+		}
+		for _, it := range out.Items {
+			var rec struct {
+				ID int64 `dynamodbav:"id"`
+			}
+			if err := unmarshal(it, &rec); err != nil {
+				return nil, err
+			}
+			ids = append(ids, rec.ID)
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			break
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+	return ids[:min(len(ids), maxSearchMatches)], nil
+}
+
+// collectUserIDs reads word items up to maxSearchMatches distinct users.
+func (s *Store) collectUserIDs(ctx context.Context, in *dynamodb.QueryInput) ([]int64, error) {
+	in.TableName = aws.String(s.table)
+	seen := map[int64]bool{}
+	var ids []int64
+	for len(ids) < maxSearchMatches {
+		out, err := s.db.Query(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("query user words: %w", err)
+		}
+		for _, it := range out.Items {
+			var rec userWordRecord
+			if err := unmarshal(it, &rec); err != nil {
+				return nil, err
+			}
+			if !seen[rec.UserID] && len(ids) < maxSearchMatches {
+				seen[rec.UserID] = true
+				ids = append(ids, rec.UserID)
+			}
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			break
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+	return ids, nil
+}
+
+// organizationUserIDs are the users holding a role of the organization and
+// its institution admins.
+func (s *Store) organizationUserIDs(ctx context.Context, organizationGUID string) ([]int64, error) {
+	roles, err := s.ListRolesByOrganization(ctx, organizationGUID)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[int64]bool{}
+	var ids []int64
+	add := func(userID int64) {
+		if !seen[userID] {
+			seen[userID] = true
+			ids = append(ids, userID)
+		}
+	}
+	for _, r := range roles {
+		in, err := s.partitionQuery(indexGSI1, prefixRole+id(r.ID), sortKeyPrefix(prefixUserRole))
+		if err != nil {
+			return nil, err
+		}
+		project(in, "userId")
+		items, err := s.queryAll(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range items {
+			var rec struct {
+				UserID int64 `dynamodbav:"userId"`
+			}
+			if err := unmarshal(it, &rec); err != nil {
+				return nil, err
+			}
+			add(rec.UserID)
+		}
+	}
+	in, err := s.partitionQuery(indexGSI3, adminPK(organizationGUID), nil)
+	if err != nil {
+		return nil, err
+	}
+	project(in, "id")
+	items, err := s.queryAll(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	for _, it := range items {
+		var rec struct {
+			ID int64 `dynamodbav:"id"`
+		}
+		if err := unmarshal(it, &rec); err != nil {
+			return nil, err
+		}
+		add(rec.ID)
+	}
+	return ids, nil
+}
+
+// getUsers reads users by id (BatchGetItem); absent ones are left out.
+func (s *Store) getUsers(ctx context.Context, ids []int64) ([]domain.User, error) {
+	keys := make([]itemKey, len(ids))
+	for i, uid := range ids {
+		keys[i] = userKey(uid)
+	}
+	items, err := s.batchGet(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	return decodeUsers(items)
+}
+
+func decodeUsers(items []item) ([]domain.User, error) {
+	users := make([]domain.User, 0, len(items))
+	for _, it := range items {
+		u, err := decodeWith[userRecord, domain.User](it)
+		if err != nil {
+			return nil, err
+		}
+		users = append(users, u)
+	}
+	return users, nil
+}
+
+func longestWord(words []string) string {
+	var longest string
+	for _, w := range words {
+		if len([]rune(w)) > len([]rune(longest)) {
+			longest = w
+		}
+	}
+	return longest
+}
+
+// matchesAllWords: every query word is a prefix of some word of the user.
+func matchesAllWords(userWords, query []string) bool {
+	for _, q := range query {
+		if !slices.ContainsFunc(userWords, func(w string) bool { return strings.HasPrefix(w, q) }) {
+			return false
+		}
+	}
+	return true
+}
+
+func intersect(a, b []int64) []int64 {
+	in := map[int64]bool{}
+	for _, x := range b {
+		in[x] = true
+	}
+	var out []int64
+	for _, x := range a {
+		if in[x] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// sortUsersByName orders as the listing index does: by sort name, then id.
+func sortUsersByName(users []domain.User, descending bool) {
+	slices.SortFunc(users, func(a, b domain.User) int {
+		c := strings.Compare(userListingSK(a), userListingSK(b))
+		if descending {
+			return -c
+		}
+		return c
+	})
+}
+
+// project narrows a query to some attributes, through name placeholders
+// (#p0, #p1, ...) so that reserved words cannot break it.
+func project(in *dynamodb.QueryInput, attrs ...string) {
+	names := make(map[string]string, len(in.ExpressionAttributeNames)+len(attrs))
+	maps.Copy(names, in.ExpressionAttributeNames)
+	placeholders := make([]string, len(attrs))
+	for i, a := range attrs {
+		placeholders[i] = fmt.Sprintf("#p%d", i)
+		names[placeholders[i]] = a
+	}
+	in.ExpressionAttributeNames = names
+	in.ProjectionExpression = aws.String(strings.Join(placeholders, ", "))
+}

@@ -1,0 +1,47 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+func (a *API) seedRoutes(mux *routes) {
+	mux.HandleFunc("PUT /api/v1/system/performance-seed", a.superUser(a.performanceSeed))
+}
+
+// performanceSeed is S1: numberOfRole (default 500) roles and
+// numberOfUsers (default 75000) users, where the configuration allows it.
+func (a *API) performanceSeed(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
+	roles, err := intParam(r, "numberOfRole", service.DefaultSeedRoles)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	users, err := intParam(r, "numberOfUsers", service.DefaultSeedUsers)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	res, err := a.Service.PerformanceSeed(r.Context(), p, roles, users)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+func intParam(r *http.Request, name string, def int) (int, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, domain.Invalidf("%s must be an integer", name)
+	}
+	return n, nil
+}

@@ -1,0 +1,183 @@
+package service
+
+import (
+	"context"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// UserWithRoles is a user with its memberships and their roles (U3, U4).
+// Known is false for a signed-in person the service does not know yet: the
+// user then holds only the claims of the login.
+type UserWithRoles struct {
+	User      domain.User
+	Known     bool
+	UserRoles []domain.UserRole
+	Roles     map[int64]domain.Role
+}
+
+// Me is U4: the calling person with their roles. A person not yet known to
+// the service gets their claims back, not an error; API tokens have no user.
+func (s *Service) Me(ctx context.Context, p *auth.Principal) (UserWithRoles, error) {
+	switch {
+	case p == nil:
+		return UserWithRoles{}, domain.Unauthenticatedf("authentication required")
+	case p.Person == nil:
+		return UserWithRoles{}, domain.Forbiddenf("an API token has no user")
+	case p.User == nil:
+		return UserWithRoles{User: userFromClaims(*p.Person), Roles: map[int64]domain.Role{}}, nil
+	}
+	return s.userWithRoles(ctx, p.User.ID)
+}
+
+func userFromClaims(c auth.Person) domain.User {
+	return domain.User{Sub: c.Sub, EduPersonPrincipalName: c.EduPersonPrincipalName, SchacHomeOrganization: c.SchacHomeOrganization,
+		Email: c.Email, GivenName: c.GivenName, FamilyName: c.FamilyName, Name: c.Name, SubjectID: c.SubjectID, UID: c.UID, FedID: c.FedID}
+}
+
+// OtherUser is U3: a user with roles by id, for whom auth.CanSeeUser allows.
+func (s *Service) OtherUser(ctx context.Context, p *auth.Principal, userID int64) (UserWithRoles, error) {
+	if p == nil {
+		return UserWithRoles{}, domain.Unauthenticatedf("authentication required")
+	}
+	uwr, err := s.userWithRoles(ctx, userID)
+	if err != nil {
+		return UserWithRoles{}, err
+	}
+	roles := make([]domain.Role, 0, len(uwr.Roles))
+	for _, r := range uwr.Roles {
+		roles = append(roles, r)
+	}
+	if !p.CanSeeUser(uwr.User, roles) {
+		return UserWithRoles{}, domain.Forbiddenf("no access to user %d", userID)
+	}
+	return uwr, nil
+}
+
+// userWithRoles reads a user, its memberships and their roles: one GetItem,
+// one Query and BatchGetItems of the roles.
+func (s *Service) userWithRoles(ctx context.Context, userID int64) (UserWithRoles, error) {
+	u, err := s.Store.GetUser(ctx, userID)
+	if err != nil {
+		return UserWithRoles{}, err
+	}
+	urs, err := s.Store.ListUserRolesOfUser(ctx, userID)
+	if err != nil {
+		return UserWithRoles{}, err
+	}
+	roles, err := s.rolesOf(ctx, urs)
+	if err != nil {
+		return UserWithRoles{}, err
+	}
+	// A membership whose role was just deleted is left out until the role
+	// deletion removes it.
+	kept := urs[:0]
+	for _, ur := range urs {
+		if _, ok := roles[ur.RoleID]; ok {
+			kept = append(kept, ur)
+		}
+	}
+	return UserWithRoles{User: u, Known: true, UserRoles: kept, Roles: roles}, nil
+}
+
+// rolesOf reads the roles of memberships, by id; deleted roles are absent.
+func (s *Service) rolesOf(ctx context.Context, urs []domain.UserRole) (map[int64]domain.Role, error) {
+	ids := make([]int64, 0, len(urs))
+	seen := map[int64]bool{}
+	for _, ur := range urs {
+		if !seen[ur.RoleID] {
+			seen[ur.RoleID] = true
+			ids = append(ids, ur.RoleID)
+		}
+	}
+	out := make(map[int64]domain.Role, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	roles, err := s.Store.GetRoles(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range roles {
+		out[r.ID] = r
+	}
+	return out, nil
+}
+
+// InstitutionAdminsOfRole is U5: the institution admins of the role's
+// organization, for whoever may manage the role.
+func (s *Service) InstitutionAdminsOfRole(ctx context.Context, p *auth.Principal, roleID int64) ([]domain.User, error) {
+	if p == nil {
+		return nil, domain.Unauthenticatedf("authentication required")
+	}
+	role, err := s.Store.GetRole(ctx, roleID)
+	if err != nil {
+		return nil, err
+	}
+	if !p.CanManageRole(role) {
+		return nil, domain.Forbiddenf("no access to role %d", roleID)
+	}
+	return s.Store.ListInstitutionAdmins(ctx, role.OrganizationGUID)
+}
+
+// UserSummary is one item of a user search (spec 2.9): the user and a
+// summary of each of its roles.
+type UserSummary struct {
+	User  domain.User
+	Roles []RoleSummary
+}
+
+// RoleSummary is one membership of a user in a search result.
+type RoleSummary struct {
+	UserRole domain.UserRole
+	RoleName string
+}
+
+// SearchUsers is U1 and U2: super users search every user; institution
+// admins and organization tokens the users of their organization (holding
+// a role of it, or its institution admins). A page costs the store's
+// bounded search plus one Query per user on the page and BatchGetItems of
+// their roles.
+func (s *Service) SearchUsers(ctx context.Context, p *auth.Principal, page domain.PageRequest) (domain.Page[UserSummary], error) {
+	if p == nil {
+		return domain.Page[UserSummary]{}, domain.Unauthenticatedf("authentication required")
+	}
+	org, all, ok := p.UserSearchScope()
+	if !ok {
+		return domain.Page[UserSummary]{}, domain.Forbiddenf("only super users, institution admins and organization tokens search users")
+	}
+	q := domain.UserSearch{Page: page}
+	if !all {
+		q.OrganizationGUID = org
+	}
+	found, err := s.Store.SearchUsers(ctx, q)
+	if err != nil {
+		return domain.Page[UserSummary]{}, err
+	}
+	out := domain.Page[UserSummary]{Total: found.Total, Items: make([]UserSummary, 0, len(found.Items))}
+	var pageUserRoles []domain.UserRole
+	perUser := make([][]domain.UserRole, len(found.Items))
+	for i, u := range found.Items {
+		urs, err := s.Store.ListUserRolesOfUser(ctx, u.ID)
+		if err != nil {
+			return domain.Page[UserSummary]{}, err
+		}
+		perUser[i] = urs
+		pageUserRoles = append(pageUserRoles, urs...)
+	}
+	roles, err := s.rolesOf(ctx, pageUserRoles)
+	if err != nil {
+		return domain.Page[UserSummary]{}, err
+	}
+	for i, u := range found.Items {
+		sum := UserSummary{User: u, Roles: []RoleSummary{}}
+		for _, ur := range perUser[i] {
+			if r, ok := roles[ur.RoleID]; ok {
+				sum.Roles = append(sum.Roles, RoleSummary{UserRole: ur, RoleName: r.Name})
+			}
+		}
+		out.Items = append(out.Items, sum)
+	}
+	return out, nil
+}

@@ -1,0 +1,88 @@
+package service
+
+import (
+	"context"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// removalChunk bounds the memberships removed in one transaction, leaving
+// room for their audit entries, group deliveries and the user's own items
+// (user, sub, words, count) within DynamoDB's 100 writes.
+const removalChunk = 15
+
+// DeleteUser removes a user (super users only, as the reference): every
+// membership with an audit entry and its group removal at each SP, then
+// the user in the service and at every SP where it was created. It uses
+// the removal of the lifecycle (Store.ApplyRemoval); a user with many
+// memberships loses them in several transactions, the user going with the
+// last one.
+func (s *Service) DeleteUser(ctx context.Context, p *auth.Principal, userID int64) error {
+	if p == nil {
+		return domain.Unauthenticatedf("authentication required")
+	}
+	if !p.SuperUser {
+		return domain.Forbiddenf("only super users delete users")
+	}
+	user, err := s.Store.GetUser(ctx, userID)
+	if err != nil {
+		return err
+	}
+	urs, err := s.Store.ListUserRolesOfUser(ctx, userID)
+	if err != nil {
+		return err
+	}
+	spsOfUser := map[string]bool{}
+	var spOrder []string
+	for start := 0; ; start += removalChunk {
+		chunk := urs[min(start, len(urs)):min(start+removalChunk, len(urs))]
+		var removal domain.Removal
+		for _, ur := range chunk {
+			removal.UserRoles = append(removal.UserRoles, ur)
+			role, err := s.Store.GetRole(ctx, ur.RoleID)
+			if domain.IsNotFound(err) {
+				role = domain.Role{ID: ur.RoleID}
+			} else if err != nil {
+				return err
+			}
+			removal.Audit = append(removal.Audit, s.auditEntry(ctx, p, ur, role, user.Email, domain.AuditDelete))
+			for _, sp := range s.Registry.SPsOfRole(role) {
+				removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, sp, domain.DeliverMemberRemove, userID, role.ID))
+				if !spsOfUser[sp.ID] {
+					spsOfUser[sp.ID] = true
+					spOrder = append(spOrder, sp.ID)
+				}
+			}
+		}
+		last := start+removalChunk >= len(urs)
+		if last {
+			links, err := s.Store.ListLinks(ctx, domain.ResourceUser, userID)
+			if err != nil {
+				return err
+			}
+			for _, l := range links {
+				if !spsOfUser[l.SPID] {
+					spsOfUser[l.SPID] = true
+					spOrder = append(spOrder, l.SPID)
+				}
+			}
+			// The user goes at every SP after its group removals (same
+			// FIFO group, later).
+			for _, sp := range spOrder {
+				removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, domain.ServiceProvider{ID: sp}, domain.DeliverUserDelete, userID, 0))
+			}
+			removal.DeleteUser = &user
+		}
+		if err := s.assignAuditIDs(ctx, removal.Audit); err != nil {
+			return err
+		}
+		if err := s.Store.ApplyRemoval(ctx, removal); err != nil {
+			return err
+		}
+		s.dispatch(ctx, removal.Deliveries)
+		if last {
+			return nil
+		}
+	}
+}

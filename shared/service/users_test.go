@@ -1,0 +1,138 @@
+package service_test
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/dynamo"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+// acceptInto invites the person to the roles and accepts as them.
+func acceptInto(t *testing.T, s *service.Service, p auth.Person, roles []int64) domain.User {
+	t.Helper()
+	ctx := context.Background()
+	exp := now.Add(14 * 24 * time.Hour)
+	res, err := s.Invite(ctx, root, service.InvitationInput{IntendedAuthority: string(domain.Guest), Invites: []string{p.Email},
+		RoleIDs: roles, ExpiryDate: &exp, SuppressSendingEmails: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(res.URLs[0].InvitationURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := u.Query().Get("hash")
+	inv, err := s.Store.GetInvitationByHashDigest(ctx, service.HashDigest(secret))
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc, err := s.Accept(ctx, &auth.Principal{Kind: auth.KindPerson, Person: &p}, secret, inv.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return acc.User
+}
+
+// A user with more memberships than one transaction holds is deleted in
+// several removals, the user itself with the last one.
+func TestDeleteUserWithManyMemberships(t *testing.T) {
+	s, q := newService(t)
+	ctx := context.Background()
+	var roles []int64
+	for i := range 20 {
+		r, err := s.CreateRole(ctx, root, wikiRole(fmt.Sprint("Wiki ", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		roles = append(roles, r.ID)
+	}
+	p := auth.Person{Sub: "sub-many", Email: "many@example.org", GivenName: "Mona", FamilyName: "Many", Name: "Mona Many"}
+	var user domain.User
+	for start := 0; start < len(roles); start += 5 {
+		user = acceptInto(t, s, p, roles[start:start+5])
+	}
+
+	// Refusals change nothing.
+	person := auth.Person{Sub: "someone"}
+	notSuper := &auth.Principal{Kind: auth.KindPerson, Person: &person, User: &domain.User{ID: 999}}
+	if err := s.DeleteUser(ctx, notSuper, user.ID); domain.KindOf(err) != domain.KindForbidden {
+		t.Fatalf("non super user: %v", err)
+	}
+	if err := s.DeleteUser(ctx, root, 424242); !domain.IsNotFound(err) {
+		t.Fatalf("unknown user: %v", err)
+	}
+	if urs, _ := s.Store.ListUserRolesOfUser(ctx, user.ID); len(urs) != 20 {
+		t.Fatalf("refused deletions removed memberships: %d left", len(urs))
+	}
+
+	before := len(q.got)
+	if err := s.DeleteUser(ctx, root, user.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Store.GetUser(ctx, user.ID); !domain.IsNotFound(err) {
+		t.Errorf("user still there: %v", err)
+	}
+	if urs, _ := s.Store.ListUserRolesOfUser(ctx, user.ID); len(urs) != 0 {
+		t.Errorf("%d memberships left", len(urs))
+	}
+	sent := q.got[before:]
+	removes, deletes := 0, 0
+	for i, d := range sent {
+		switch d.Kind {
+		case domain.DeliverMemberRemove:
+			removes++
+		case domain.DeliverUserDelete:
+			deletes++
+			if i < len(sent)-2 {
+				t.Errorf("user.delete at %d of %d: before group removals", i, len(sent))
+			}
+		default:
+			t.Errorf("unexpected delivery %s", d.Kind)
+		}
+	}
+	if removes != 40 || deletes != 2 {
+		t.Errorf("%d member removals and %d user deletions, want 40 and 2", removes, deletes)
+	}
+	store := s.Store.(*dynamo.Store)
+	for _, roleID := range roles {
+		entries, err := store.ListAuditEntriesOfRole(ctx, roleID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		deleted := 0
+		for _, e := range entries {
+			if e.Action == domain.AuditDelete && e.UserID == user.ID && e.CreatedBy == "root" {
+				deleted++
+			}
+		}
+		if deleted != 1 {
+			t.Errorf("role %d: %d DELETE audit entries", roleID, deleted)
+		}
+	}
+	page, err := s.SearchUsers(ctx, root, domain.PageRequest{Query: "mona", Size: 10})
+	if err != nil || page.Total != 0 {
+		t.Errorf("deleted user still found: %+v %v", page, err)
+	}
+}
+
+func TestMeOfUnknownPersonAndAPIToken(t *testing.T) {
+	s, _ := newService(t)
+	ctx := context.Background()
+	p := auth.Person{Sub: "new-sub", Email: "new@example.org", GivenName: "New", FamilyName: "Comer"}
+	me, err := s.Me(ctx, &auth.Principal{Kind: auth.KindPerson, Person: &p})
+	if err != nil || me.Known || me.User.Sub != "new-sub" || me.User.Email != "new@example.org" || len(me.UserRoles) != 0 {
+		t.Errorf("me of unknown person = %+v, %v", me, err)
+	}
+	if _, err := s.Me(ctx, root); domain.KindOf(err) != domain.KindForbidden {
+		t.Errorf("me of an API token: %v", err)
+	}
+	if _, err := s.Me(ctx, nil); domain.KindOf(err) != domain.KindUnauthenticated {
+		t.Errorf("me of nobody: %v", err)
+	}
+}
