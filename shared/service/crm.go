@@ -426,22 +426,22 @@ func (s *Service) crmRemove(ctx context.Context, p *auth.Principal, user domain.
 		return nil
 	}
 	var removal domain.Removal
+	var sps spSet
 	for _, ur := range gone {
 		role := roles[ur.RoleID]
 		removal.UserRoles = append(removal.UserRoles, ur)
 		removal.Audit = append(removal.Audit, s.auditEntry(ctx, p, ur, role, user.Email, domain.AuditDelete))
 		for _, sp := range s.Registry.SPsOfRole(role) {
 			removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, sp, domain.DeliverMemberRemove, user.ID, role.ID))
+			sps.add(sp.ID)
 		}
 	}
 	if deleteUser {
-		links, err := s.Store.ListLinks(ctx, domain.ResourceUser, user.ID)
+		deletions, err := s.userDeleteDeliveries(ctx, user.ID, &sps)
 		if err != nil {
 			return err
 		}
-		for _, l := range links {
-			removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, domain.ServiceProvider{ID: l.SPID}, domain.DeliverUserDelete, user.ID, 0))
-		}
+		removal.Deliveries = append(removal.Deliveries, deletions...)
 		removal.DeleteUser = &user
 	}
 	if err := s.assignAuditIDs(ctx, removal.Audit); err != nil {

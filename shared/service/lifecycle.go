@@ -198,8 +198,7 @@ func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now tim
 	var removal domain.Removal
 	roles := map[int64]domain.Role{}
 	remaining := 0
-	spsOfUser := map[string]bool{}
-	var spOrder []string
+	var sps spSet
 	for _, ur := range memberships {
 		if !ur.Expired(now) {
 			remaining++
@@ -216,10 +215,7 @@ func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now tim
 		removal.Audit = append(removal.Audit, s.auditEntry(ctx, system, ur, role, user.Email, domain.AuditDelete))
 		for _, sp := range s.Registry.SPsOfRole(role) {
 			removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, sp, domain.DeliverMemberRemove, userID, role.ID))
-			if !spsOfUser[sp.ID] {
-				spsOfUser[sp.ID] = true
-				spOrder = append(spOrder, sp.ID)
-			}
+			sps.add(sp.ID)
 		}
 		if role.Name != "" && user.Email != "" && s.Renderer != nil {
 			email, err := s.Renderer.AccessEnded(mail.AccessEnded{Language: string(ur.Language), To: user.Email,
@@ -236,19 +232,11 @@ func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now tim
 	if remaining == 0 {
 		// The last membership ended: the user goes at every SP where it was
 		// created, after its group removals (same FIFO group, later).
-		links, err := s.Store.ListLinks(ctx, domain.ResourceUser, userID)
+		deletions, err := s.userDeleteDeliveries(ctx, userID, &sps)
 		if err != nil {
 			return 0, false, nil, err
 		}
-		for _, l := range links {
-			if !spsOfUser[l.SPID] {
-				spsOfUser[l.SPID] = true
-				spOrder = append(spOrder, l.SPID)
-			}
-		}
-		for _, sp := range spOrder {
-			removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, domain.ServiceProvider{ID: sp}, domain.DeliverUserDelete, userID, 0))
-		}
+		removal.Deliveries = append(removal.Deliveries, deletions...)
 		removal.DeleteUser = &user
 	}
 	if err := s.assignAuditIDs(ctx, removal.Audit); err != nil {

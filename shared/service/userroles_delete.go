@@ -67,12 +67,10 @@ func (s *Service) RemoveUserRole(ctx context.Context, p *auth.Principal, userRol
 
 	removal := domain.Removal{UserRoles: []domain.UserRole{ur},
 		Audit: []domain.AuditEntry{s.auditEntry(ctx, p, ur, role, user.Email, domain.AuditDelete)}}
-	spsOfUser := map[string]bool{}
-	var spOrder []string
+	var sps spSet
 	for _, sp := range s.Registry.SPsOfRole(role) {
 		removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, sp, domain.DeliverMemberRemove, ur.UserID, role.ID))
-		spsOfUser[sp.ID] = true
-		spOrder = append(spOrder, sp.ID)
+		sps.add(sp.ID)
 	}
 	memberships, err := s.Store.ListUserRolesOfUser(ctx, ur.UserID)
 	if err != nil {
@@ -80,21 +78,11 @@ func (s *Service) RemoveUserRole(ctx context.Context, p *auth.Principal, userRol
 	}
 	last := len(memberships) == 0 || (len(memberships) == 1 && memberships[0].RoleID == ur.RoleID)
 	if last {
-		// The user leaves every SP where they were created, after the group
-		// removals (same FIFO group, later).
-		links, err := s.Store.ListLinks(ctx, domain.ResourceUser, ur.UserID)
+		deletions, err := s.userDeleteDeliveries(ctx, ur.UserID, &sps)
 		if err != nil {
 			return RemovalOutcome{}, err
 		}
-		for _, l := range links {
-			if !spsOfUser[l.SPID] {
-				spsOfUser[l.SPID] = true
-				spOrder = append(spOrder, l.SPID)
-			}
-		}
-		for _, sp := range spOrder {
-			removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, domain.ServiceProvider{ID: sp}, domain.DeliverUserDelete, ur.UserID, 0))
-		}
+		removal.Deliveries = append(removal.Deliveries, deletions...)
 		if !user.SuperUser && !user.InstitutionAdmin {
 			removal.DeleteUser = &user
 		}

@@ -33,8 +33,7 @@ func (s *Service) DeleteUser(ctx context.Context, p *auth.Principal, userID int6
 	if err != nil {
 		return err
 	}
-	spsOfUser := map[string]bool{}
-	var spOrder []string
+	var sps spSet
 	for start := 0; ; start += removalChunk {
 		chunk := urs[min(start, len(urs)):min(start+removalChunk, len(urs))]
 		var removal domain.Removal
@@ -49,29 +48,16 @@ func (s *Service) DeleteUser(ctx context.Context, p *auth.Principal, userID int6
 			removal.Audit = append(removal.Audit, s.auditEntry(ctx, p, ur, role, user.Email, domain.AuditDelete))
 			for _, sp := range s.Registry.SPsOfRole(role) {
 				removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, sp, domain.DeliverMemberRemove, userID, role.ID))
-				if !spsOfUser[sp.ID] {
-					spsOfUser[sp.ID] = true
-					spOrder = append(spOrder, sp.ID)
-				}
+				sps.add(sp.ID)
 			}
 		}
 		last := start+removalChunk >= len(urs)
 		if last {
-			links, err := s.Store.ListLinks(ctx, domain.ResourceUser, userID)
+			deletions, err := s.userDeleteDeliveries(ctx, userID, &sps)
 			if err != nil {
 				return err
 			}
-			for _, l := range links {
-				if !spsOfUser[l.SPID] {
-					spsOfUser[l.SPID] = true
-					spOrder = append(spOrder, l.SPID)
-				}
-			}
-			// The user goes at every SP after its group removals (same
-			// FIFO group, later).
-			for _, sp := range spOrder {
-				removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, domain.ServiceProvider{ID: sp}, domain.DeliverUserDelete, userID, 0))
-			}
+			removal.Deliveries = append(removal.Deliveries, deletions...)
 			removal.DeleteUser = &user
 		}
 		if err := s.assignAuditIDs(ctx, removal.Audit); err != nil {

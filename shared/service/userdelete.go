@@ -1,0 +1,44 @@
+package service
+
+import (
+	"context"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// spSet is a set of SP ids that keeps the order they were first added in,
+// so that deliveries derived from it are queued in a stable order.
+type spSet struct {
+	seen map[string]bool
+	ids  []string
+}
+
+func (o *spSet) add(id string) {
+	if o.seen == nil {
+		o.seen = map[string]bool{}
+	}
+	if !o.seen[id] {
+		o.seen[id] = true
+		o.ids = append(o.ids, id)
+	}
+}
+
+// userDeleteDeliveries are the SCIM user deletions of a user who leaves the
+// service: one per SP of the roles just left (the user may be pending
+// there) and per SP where the user is linked, each once. Queued with the
+// group removals of the same change, they come after them in the user's
+// FIFO group.
+func (s *Service) userDeleteDeliveries(ctx context.Context, userID int64, sps *spSet) ([]domain.Delivery, error) {
+	links, err := s.Store.ListLinks(ctx, domain.ResourceUser, userID)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range links {
+		sps.add(l.SPID)
+	}
+	out := make([]domain.Delivery, 0, len(sps.ids))
+	for _, sp := range sps.ids {
+		out = append(out, s.newDelivery(ctx, domain.ServiceProvider{ID: sp}, domain.DeliverUserDelete, userID, 0))
+	}
+	return out, nil
+}
