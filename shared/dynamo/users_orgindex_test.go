@@ -236,3 +236,21 @@ func deleteItem(t *testing.T, client *dynamodb.Client, pk, sk string) {
 		Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}, "sk": &types.AttributeValueMemberS{Value: sk}}})
 	must(t, err)
 }
+
+func TestOrganizationIndexFollowsARoleMove(t *testing.T) {
+	s, _ := searchStore(t)
+	grant(t, s, 1, 2, 12) // Marie Curie holds role 2 (org-2) too
+	r, err := s.GetRole(ctx(t), 1)
+	must(t, err)
+	r.OrganizationGUID = "org-9"
+	must(t, s.UpdateRole(ctx(t), r, nil))
+	if got := orgListing(t, s, "org-1"); len(got) != 0 {
+		t.Errorf("org-1 after its only role moved: %q", got)
+	}
+	if got := orgListing(t, s, "org-9"); !slices.Equal(got, []string{"Ada Lovelace", "Marie Curie", "Pierre Curie"}) {
+		t.Errorf("org-9 after the role moved in: %q", got)
+	}
+	if got := orgListing(t, s, "org-2"); !slices.Equal(got, []string{"Marie Curie", "Marie Turing"}) {
+		t.Errorf("org-2 (untouched): %q", got)
+	}
+}
