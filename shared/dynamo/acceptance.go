@@ -18,11 +18,25 @@ import (
 func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 	inv, u := a.Invitation, a.User
 	var stored domain.User
+	orgs := newUserOrgs(u.ID)
 	if !a.NewUser {
 		var err error
 		if stored, err = s.storedUserForIndex(ctx, u); err != nil {
 			return err
 		}
+		if len(a.NewUserRoles) > 0 || listedDifferently(stored, u) {
+			if orgs, err = s.readUserOrgs(ctx, u.ID); err != nil {
+				return err
+			}
+		} else {
+			orgs = nil // the organization items stay as they are
+		}
+	}
+	if orgs != nil {
+		if err := s.addToOrganizations(ctx, orgs, a.NewUserRoles); err != nil {
+			return err
+		}
+		orgs.setUser(u)
 	}
 	t := s.newTxn()
 
@@ -51,9 +65,31 @@ func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 		key := userRoleKey(ur.UserID, ur.RoleID)
 		t.putVersion(newUserRoleRecord(ur, ur.Version+1), ur.Version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
 	}
+	if orgs != nil {
+		counts := map[itemKey]int64{}
+		t.writeUserOrgs(orgs, counts)
+		t.countOrgUsers(counts)
+	}
 	t.putAudit(a.Audit)
 	t.putDeliveries(a.Deliveries)
 	return t.commit(ctx)
+}
+
+// addToOrganizations records new memberships in the user's organization
+// items; the roles' organizations are read (one BatchGetItem).
+func (s *Store) addToOrganizations(ctx context.Context, orgs *userOrgs, urs []domain.UserRole) error {
+	roleIDs := make([]int64, len(urs))
+	for i, ur := range urs {
+		roleIDs[i] = ur.RoleID
+	}
+	roleOrgs, err := s.organizationsOfRoles(ctx, roleIDs)
+	if err != nil {
+		return err
+	}
+	for _, ur := range urs {
+		orgs.addRoles(roleOrgs[ur.RoleID], ur.RoleID)
+	}
+	return nil
 }
 
 // acceptedInvitationFailure explains why an invitation could not be

@@ -100,6 +100,9 @@ func (s *Store) ApplyRemoval(ctx context.Context, r domain.Removal) error {
 		t.delete(userSubKey(u.Sub), nil, nil)
 		t.unindexUser(*u)
 	}
+	if err := s.removeFromOrganizations(ctx, t, r.UserRoles, r.DeleteUser); err != nil {
+		return err
+	}
 	t.putAudit(r.Audit)
 	t.putDeliveries(r.Deliveries)
 	t.putMails(r.Mails)

@@ -57,7 +57,14 @@ func (s *Store) UpdateRole(ctx context.Context, r domain.Role, deliveries []doma
 		}
 	}
 	t.putDeliveries(deliveries)
-	return t.commit(ctx)
+	if err := t.commit(ctx); err != nil {
+		return err
+	}
+	if stored.OrganizationGUID != r.OrganizationGUID {
+		// The members now belong to the new organization, not the old one.
+		return s.rebuildMembersOfRole(ctx, r.ID)
+	}
+	return nil
 }
 
 // DeleteRole removes the role if its stored version is r.Version, with its

@@ -140,6 +140,9 @@ func (s *Store) DeleteUserRoles(ctx context.Context, urs []domain.UserRole, audi
 		version := versionIs(ur.Version)
 		t.delete(key, &version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
 	}
+	if err := s.removeFromOrganizations(ctx, t, urs, nil); err != nil {
+		return err
+	}
 	t.putAudit(audit)
 	t.putDeliveries(deliveries)
 	return t.commit(ctx)

@@ -48,6 +48,17 @@ func (s *Store) UpdateUser(ctx context.Context, u domain.User, deliveries []doma
 	cond := versionIs(u.Version).And(expression.Name("sub").Equal(expression.Value(u.Sub)))
 	t.putIf(newUserRecord(u, u.Version+1), cond, s.userUpdateFailure(u))
 	t.reindexUser(stored, u)
+	if listedDifferently(stored, u) {
+		// The organization items carry the name and the admin flag.
+		orgs, err := s.readUserOrgs(ctx, u.ID)
+		if err != nil {
+			return err
+		}
+		orgs.setUser(u)
+		counts := map[itemKey]int64{}
+		t.writeUserOrgs(orgs, counts)
+		t.countOrgUsers(counts)
+	}
 	t.putDeliveries(deliveries)
 	return t.commit(ctx)
 }

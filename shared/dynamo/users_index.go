@@ -7,7 +7,6 @@ import (
 	"unicode"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/edu-invite/invite/shared/domain"
@@ -128,14 +127,7 @@ func (t *txn) countUsers(userID, n int64) {
 }
 
 func userCountUpdate(key itemKey, n int64) (*types.Update, error) {
-	expr, err := expression.NewBuilder().WithUpdate(
-		expression.Add(expression.Name("value"), expression.Value(n)).
-			Set(expression.Name("entity"), expression.Value(entityUserCount))).Build()
-	if err != nil {
-		return nil, err
-	}
-	return &types.Update{Key: key.attributes(), UpdateExpression: expr.Update(),
-		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()}, nil
+	return countUpdate(key, n, entityUserCount)
 }
 
 // storedUserForIndex reads the stored user before an update so that its old

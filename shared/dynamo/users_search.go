@@ -26,32 +26,19 @@ const maxSearchMatches = 1000
 //   - Every user, a query: the word items of the query's longest word
 //     (one partition, begins_with), then the users, keeping those whose
 //     words start with every word of the query; sorted by name in memory.
-//   - One organization: its user ids from the memberships of its roles
-//     (gsi1 ROLE#<id>) and its institution admins (gsi3 ADMIN#<org>),
-//     narrowed by the word items when the query has a word of two or more
-//     letters, then read and filtered as above. The cost is bounded by the
-//     organization's members, not by the table.
+//   - One organization: see searchOrganizationUsers (the organization
+//     items of users_orgindex.go); as bounded as the search of all users.
 func (s *Store) SearchUsers(ctx context.Context, q domain.UserSearch) (domain.Page[domain.User], error) {
 	words := splitWords(q.Page.Query)
 	key := longestWord(words)
 	if q.OrganizationGUID == "" && len(words) == 0 {
 		return s.listUsersByName(ctx, q.Page)
 	}
+	if q.OrganizationGUID != "" {
+		return s.searchOrganizationUsers(ctx, q.OrganizationGUID, words, q.Page)
+	}
 	var candidates []int64
 	switch {
-	case q.OrganizationGUID != "":
-		ids, err := s.organizationUserIDs(ctx, q.OrganizationGUID)
-		if err != nil {
-			return domain.Page[domain.User]{}, err
-		}
-		if len([]rune(key)) >= 2 {
-			matching, err := s.userIDsWithWordPrefix(ctx, key)
-			if err != nil {
-				return domain.Page[domain.User]{}, err
-			}
-			ids = intersect(ids, matching)
-		}
-		candidates = ids
 	case len([]rune(key)) >= 2:
 		ids, err := s.userIDsWithWordPrefix(ctx, key)
 		if err != nil {
@@ -66,6 +53,12 @@ func (s *Store) SearchUsers(ctx context.Context, q domain.UserSearch) (domain.Pa
 		}
 		candidates = ids
 	}
+	return s.matchingUsersPage(ctx, candidates, words, q.Page)
+}
+
+// matchingUsersPage reads the candidates, keeps those whose words start
+// with every query word, sorts them by name and cuts the page.
+func (s *Store) matchingUsersPage(ctx context.Context, candidates []int64, words []string, page domain.PageRequest) (domain.Page[domain.User], error) {
 	users, err := s.getUsers(ctx, candidates)
 	if err != nil {
 		return domain.Page[domain.User]{}, err
@@ -76,9 +69,9 @@ func (s *Store) SearchUsers(ctx context.Context, q domain.UserSearch) (domain.Pa
 			matched = append(matched, u)
 		}
 	}
-	sortUsersByName(matched, q.Page.Descending)
-	from := min(q.Page.Offset(), len(matched))
-	to := min(from+q.Page.Size, len(matched))
+	sortUsersByName(matched, page.Descending)
+	from := min(page.Offset(), len(matched))
+	to := min(from+page.Size, len(matched))
 	return domain.Page[domain.User]{Items: slices.Clone(matched[from:to]), Total: int64(len(matched))}, nil
 }
 
@@ -151,7 +144,13 @@ func (s *Store) queryWindow(ctx context.Context, in *dynamodb.QueryInput, offset
 	for skipped < offset {
 		skip := *in
 		skip.Limit = aws.Int32(int32(offset - skipped))
-		project(&skip, attrPK, attrSK, attrGSI2PK, attrGSI2SK)
+		// The index's keys too: they make the LastEvaluatedKey to go on from.
+		keys := []string{attrPK, attrSK}
+		if in.IndexName != nil {
+			indexPK, indexSK := keyNames(*in.IndexName)
+			keys = append(keys, indexPK, indexSK)
+		}
+		project(&skip, keys...)
 		out, err := s.db.Query(ctx, &skip)
 		if err != nil {
 			return nil, fmt.Errorf("query %s: %w", aws.ToString(in.IndexName), err)
@@ -248,62 +247,6 @@ func (s *Store) collectUserIDs(ctx context.Context, in *dynamodb.QueryInput) ([]
 	return ids, nil
 }
 
-// organizationUserIDs are the users holding a role of the organization and
-// its institution admins.
-func (s *Store) organizationUserIDs(ctx context.Context, organizationGUID string) ([]int64, error) {
-	roles, err := s.ListRolesByOrganization(ctx, organizationGUID)
-	if err != nil {
-		return nil, err
-	}
-	seen := map[int64]bool{}
-	var ids []int64
-	add := func(userID int64) {
-		if !seen[userID] {
-			seen[userID] = true
-			ids = append(ids, userID)
-		}
-	}
-	for _, r := range roles {
-		in, err := s.partitionQuery(indexGSI1, prefixRole+id(r.ID), sortKeyPrefix(prefixUserRole))
-		if err != nil {
-			return nil, err
-		}
-		project(in, "userId")
-		items, err := s.queryAll(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		for _, it := range items {
-			var rec struct {
-				UserID int64 `dynamodbav:"userId"`
-			}
-			if err := unmarshal(it, &rec); err != nil {
-				return nil, err
-			}
-			add(rec.UserID)
-		}
-	}
-	in, err := s.partitionQuery(indexGSI3, adminPK(organizationGUID), nil)
-	if err != nil {
-		return nil, err
-	}
-	project(in, "id")
-	items, err := s.queryAll(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	for _, it := range items {
-		var rec struct {
-			ID int64 `dynamodbav:"id"`
-		}
-		if err := unmarshal(it, &rec); err != nil {
-			return nil, err
-		}
-		add(rec.ID)
-	}
-	return ids, nil
-}
-
 // getUsers reads users by id (BatchGetItem); absent ones are left out.
 func (s *Store) getUsers(ctx context.Context, ids []int64) ([]domain.User, error) {
 	keys := make([]itemKey, len(ids))
@@ -347,20 +290,6 @@ func matchesAllWords(userWords, query []string) bool {
 		}
 	}
 	return true
-}
-
-func intersect(a, b []int64) []int64 {
-	in := map[int64]bool{}
-	for _, x := range b {
-		in[x] = true
-	}
-	var out []int64
-	for _, x := range a {
-		if in[x] {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // sortUsersByName orders as the listing index does: by sort name, then id.

@@ -101,6 +101,78 @@ func TestSearchCostDoesNotGrowWithUsers(t *testing.T) {
 	}
 }
 
+// TestOrganizationSearchCostDoesNotGrowWithMembers: a page of one
+// organization's users (an institution admin's or organization token's
+// search) costs the same number of requests when the organization has 200
+// users and when it has 800: the organization items are read, not every
+// membership of the organization.
+func TestOrganizationSearchCostDoesNotGrowWithMembers(t *testing.T) {
+	s, requests := countingStore(t)
+	seedUsers(t, s, 1, 200)
+	cost := func(q domain.UserSearch) (int64, domain.Page[domain.User]) {
+		before := requests.Load()
+		page, err := s.SearchUsers(ctx(t), q)
+		must(t, err)
+		return requests.Load() - before, page
+	}
+	org := func(query string, number int, descending bool) domain.UserSearch {
+		return domain.UserSearch{OrganizationGUID: "org-1", Page: domain.PageRequest{Size: 10, Number: number, Query: query, Descending: descending}}
+	}
+	queries := map[string]domain.UserSearch{
+		"org listing":         org("", 0, false),
+		"org listing, page 3": org("", 3, false),
+		"org listing, desc":   org("", 0, true),
+		"org word":            org("zel", 0, false),
+		"org two words":       org("zelda family10", 0, false),
+		"org one letter":      org("z", 0, false),
+	}
+	small := map[string]int64{}
+	for name, q := range queries {
+		var page domain.Page[domain.User]
+		small[name], page = cost(q)
+		if name == "org listing" && page.Total != 200 {
+			t.Errorf("org-1 total %d with 200 members", page.Total)
+		}
+	}
+	// 600 more members of org-1, none named Zelda, in six more roles of
+	// org-1 (reading every role's memberships would cost more requests per
+	// role), and 300 users of another organization.
+	more := domain.Seed{Roles: []domain.Role{{ID: 2, Name: "Elsewhere", ShortName: "elsewhere", OrganizationGUID: "org-2", Auditable: domain.Auditable{CreatedAt: testNow}}}}
+	for r := int64(3); r <= 8; r++ {
+		more.Roles = append(more.Roles, role(r, fmt.Sprint("More ", r)))
+	}
+	for i := range int64(900) {
+		uid := 1000 + i
+		roleID := 3 + i/100
+		if i >= 600 {
+			roleID = 2
+		}
+		more.Users = append(more.Users, domain.User{ID: uid, Sub: fmt.Sprint("sub-", uid), GivenName: "Bert",
+			FamilyName: fmt.Sprint("Other", uid), Name: fmt.Sprint("Bert Other", uid), Email: fmt.Sprint("b", uid, "@example.org")})
+		more.UserRoles = append(more.UserRoles, domain.UserRole{ID: uid, UserID: uid, RoleID: roleID, Authority: domain.Guest, CreatedAt: testNow})
+	}
+	must(t, s.Seed(ctx(t), more))
+	for name, q := range queries {
+		n, page := cost(q)
+		if n != small[name] {
+			t.Errorf("%s: %d requests with 200 members, %d with 800", name, small[name], n)
+		}
+		if n > 6 {
+			t.Errorf("%s: %d requests for a page", name, n)
+		}
+		t.Logf("%s: %d requests", name, n)
+		if len(page.Items) == 0 {
+			t.Errorf("%s: empty page", name)
+		}
+		if name == "org listing" && page.Total != 800 {
+			t.Errorf("org-1 total %d with 800 members", page.Total)
+		}
+		if name == "org word" && page.Total != 20 {
+			t.Errorf("zel in org-1: total %d, want the 20 Zeldas", page.Total)
+		}
+	}
+}
+
 // BenchmarkSearchUsersPage measures a word search page over 2,000 seeded
 // users (200 match) and reports the DynamoDB requests per page.
 func BenchmarkSearchUsersPage(b *testing.B) {

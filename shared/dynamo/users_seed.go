@@ -3,6 +3,8 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -41,6 +43,11 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 	for _, ur := range seed.UserRoles {
 		records = append(records, newUserRoleRecord(ur, 1))
 	}
+	orgRecords, orgCounts, err := s.seedUserOrgs(ctx, seed)
+	if err != nil {
+		return err
+	}
+	records = append(records, orgRecords...)
 	for start := 0; start < len(records); start += batchWriteLimit {
 		if err := s.batchPut(ctx, records[start:min(start+batchWriteLimit, len(records))]); err != nil {
 			return err
@@ -51,16 +58,29 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 		perShard[u.ID%userCountShards]++
 	}
 	for shard, n := range perShard {
-		upd, err := userCountUpdate(userCountKey(shard), n)
-		if err != nil {
+		if err := s.addToCount(ctx, userCountKey(shard), n, entityUserCount); err != nil {
 			return err
 		}
-		_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(s.table), Key: upd.Key,
-			UpdateExpression: upd.UpdateExpression, ExpressionAttributeNames: upd.ExpressionAttributeNames,
-			ExpressionAttributeValues: upd.ExpressionAttributeValues})
-		if err != nil {
-			return fmt.Errorf("count seeded users: %w", err)
+	}
+	for key, n := range orgCounts {
+		if err := s.addToCount(ctx, key, n, entityOrgUserCount); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// addToCount adds n to a count item, outside a transaction.
+func (s *Store) addToCount(ctx context.Context, key itemKey, n int64, entity string) error {
+	upd, err := countUpdate(key, n, entity)
+	if err != nil {
+		return err
+	}
+	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(s.table), Key: upd.Key,
+		UpdateExpression: upd.UpdateExpression, ExpressionAttributeNames: upd.ExpressionAttributeNames,
+		ExpressionAttributeValues: upd.ExpressionAttributeValues})
+	if err != nil {
+		return fmt.Errorf("count seeded users: %w", err)
 	}
 	return nil
 }
@@ -95,4 +115,49 @@ func (s *Store) batchPut(ctx context.Context, records []any) error {
 		reqs = out.UnprocessedItems[s.table]
 	}
 	return nil
+}
+
+// seedUserOrgs are the organization items of the seeded users (new users:
+// nothing is stored for them yet) and the changes of the organizations'
+// counts. The roles' organizations come from the seed, else from the table.
+func (s *Store) seedUserOrgs(ctx context.Context, seed domain.Seed) ([]any, map[itemKey]int64, error) {
+	roleOrgs := map[int64]string{}
+	for _, r := range seed.Roles {
+		roleOrgs[r.ID] = r.OrganizationGUID
+	}
+	var unknown []int64
+	for _, ur := range seed.UserRoles {
+		if _, ok := roleOrgs[ur.RoleID]; !ok && !slices.Contains(unknown, ur.RoleID) {
+			unknown = append(unknown, ur.RoleID)
+		}
+	}
+	stored, err := s.organizationsOfRoles(ctx, unknown)
+	if err != nil {
+		return nil, nil, err
+	}
+	maps.Copy(roleOrgs, stored)
+	byUser := make(map[int64]*userOrgs, len(seed.Users))
+	for _, u := range seed.Users {
+		byUser[u.ID] = newUserOrgs(u.ID)
+	}
+	for _, ur := range seed.UserRoles {
+		o, ok := byUser[ur.UserID]
+		if !ok {
+			return nil, nil, domain.Invalidf("seeded membership %d is of user %d, who is not seeded", ur.ID, ur.UserID)
+		}
+		o.addRoles(roleOrgs[ur.RoleID], ur.RoleID)
+	}
+	var records []any
+	counts := map[itemKey]int64{}
+	for _, u := range seed.Users {
+		o := byUser[u.ID]
+		o.setUser(u)
+		for _, org := range slices.Sorted(maps.Keys(o.next)) {
+			rec := o.next[org]
+			rec.Version = 1
+			records = append(records, rec)
+			counts[orgUserCountKey(org, u.ID)]++
+		}
+	}
+	return records, counts, nil
 }

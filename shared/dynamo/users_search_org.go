@@ -1,0 +1,155 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// searchOrganizationUsers searches the users of one organization (holders
+// of its roles and its institution admins) through its organization items
+// (users_orgindex.go), at a cost that does not grow with the organization:
+//
+//   - no query: the gsi1 ORGUSERS#<org> listing by name, walked to the
+//     page's offset (keys only) and read for one page, then one
+//     BatchGetItem of the page's users; the total is the sum of the 16
+//     COUNT#orgusers#<org>#… shards (one BatchGetItem);
+//   - a word of two or more letters: the word items of the longest word
+//     (at most maxSearchMatches users in the whole table), the candidates'
+//     organization items (BatchGetItem, at most 10 requests) to keep the
+//     organization's users, then those users, filtered on every word;
+//   - only one-letter words: the organization's listing narrowed to names
+//     starting with the letter (at most maxSearchMatches), then as above.
+func (s *Store) searchOrganizationUsers(ctx context.Context, organizationGUID string, words []string, page domain.PageRequest) (domain.Page[domain.User], error) {
+	if len(words) == 0 {
+		return s.listOrganizationUsersByName(ctx, organizationGUID, page)
+	}
+	key := longestWord(words)
+	var candidates []int64
+	if len([]rune(key)) >= 2 {
+		ids, err := s.userIDsWithWordPrefix(ctx, key)
+		if err != nil {
+			return domain.Page[domain.User]{}, err
+		}
+		if candidates, err = s.organizationMembersAmong(ctx, organizationGUID, ids); err != nil {
+			return domain.Page[domain.User]{}, err
+		}
+	} else {
+		in, err := s.partitionQuery(indexGSI1, orgUsersPK(organizationGUID), sortKeyPrefix(key))
+		if err != nil {
+			return domain.Page[domain.User]{}, err
+		}
+		if candidates, err = s.organizationUserIDs(ctx, in, maxSearchMatches); err != nil {
+			return domain.Page[domain.User]{}, err
+		}
+	}
+	return s.matchingUsersPage(ctx, candidates, words, page)
+}
+
+// listOrganizationUsersByName reads one page of an organization's listing.
+func (s *Store) listOrganizationUsersByName(ctx context.Context, organizationGUID string, page domain.PageRequest) (domain.Page[domain.User], error) {
+	total, err := s.sumCount(ctx, func(shard int64) itemKey { return orgUserCountKey(organizationGUID, shard) }, orgUserCountShards)
+	if err != nil {
+		return domain.Page[domain.User]{}, err
+	}
+	in, err := s.partitionQuery(indexGSI1, orgUsersPK(organizationGUID), nil)
+	if err != nil {
+		return domain.Page[domain.User]{}, err
+	}
+	in.ScanIndexForward = aws.Bool(!page.Descending)
+	items, err := s.queryWindow(ctx, in, page.Offset(), page.Size)
+	if err != nil {
+		return domain.Page[domain.User]{}, err
+	}
+	ids, err := userIDsOf(items)
+	if err != nil {
+		return domain.Page[domain.User]{}, err
+	}
+	users, err := s.getUsers(ctx, ids)
+	if err != nil {
+		return domain.Page[domain.User]{}, err
+	}
+	// BatchGetItem answers in any order; the listing's order is the name's.
+	sortUsersByName(users, page.Descending)
+	return domain.Page[domain.User]{Items: users, Total: total}, nil
+}
+
+// organizationMembersAmong keeps the users that have an item of the
+// organization (one BatchGetItem per 100 users).
+func (s *Store) organizationMembersAmong(ctx context.Context, organizationGUID string, userIDs []int64) ([]int64, error) {
+	keys := make([]itemKey, len(userIDs))
+	for i, uid := range userIDs {
+		keys[i] = userOrgKey(uid, organizationGUID)
+	}
+	items, err := s.batchGet(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	return userIDsOf(items)
+}
+
+// organizationUserIDs reads user ids from the organization listing, at most limit.
+func (s *Store) organizationUserIDs(ctx context.Context, in *dynamodb.QueryInput, limit int) ([]int64, error) {
+	project(in, "userId")
+	in.TableName = aws.String(s.table)
+	var ids []int64
+	for len(ids) < limit {
+		in.Limit = aws.Int32(int32(limit - len(ids)))
+		out, err := s.db.Query(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("query organization users: %w", err)
+		}
+		got, err := userIDsOf(out.Items)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, got...)
+		if len(out.LastEvaluatedKey) == 0 {
+			break
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+	return ids, nil
+}
+
+// userIDsOf reads the userId attribute of organization items.
+func userIDsOf(items []item) ([]int64, error) {
+	ids := make([]int64, 0, len(items))
+	for _, it := range items {
+		var rec struct {
+			UserID int64 `dynamodbav:"userId"`
+		}
+		if err := unmarshal(it, &rec); err != nil {
+			return nil, err
+		}
+		ids = append(ids, rec.UserID)
+	}
+	return ids, nil
+}
+
+// sumCount sums the shards of a sharded count (one BatchGetItem).
+func (s *Store) sumCount(ctx context.Context, shardKey func(shard int64) itemKey, shards int) (int64, error) {
+	keys := make([]itemKey, shards)
+	for i := range keys {
+		keys[i] = shardKey(int64(i))
+	}
+	items, err := s.batchGet(ctx, keys)
+	if err != nil {
+		return 0, err
+	}
+	var total int64
+	for _, it := range items {
+		var shard struct {
+			Value int64 `dynamodbav:"value"`
+		}
+		if err := unmarshal(it, &shard); err != nil {
+			return 0, err
+		}
+		total += shard.Value
+	}
+	return total, nil
+}
