@@ -7,10 +7,12 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// removalChunk bounds the memberships removed in one transaction, leaving
-// room for their audit entries, group deliveries and the user's own items
-// (user, sub, words, count) within DynamoDB's 100 writes.
-const removalChunk = 15
+// removalChunk bounds the memberships removed in one transaction. Each
+// costs up to five writes with two SPs per role (membership, audit entry,
+// two group deliveries, its organization item and count), and the last
+// chunk adds the user's own items (user, sub, up to 16 words, counts, one
+// deletion per SP): 8 keeps that well within DynamoDB's 100 writes.
+const removalChunk = 8
 
 // DeleteUser removes a user (super users only, as the reference): every
 // membership with an audit entry and its group removal at each SP, then
