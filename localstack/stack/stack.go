@@ -49,6 +49,9 @@ type Options struct {
 	VisibilityTimeout time.Duration
 	// SweepInterval of the outbox sweep; 0 = every 30 s.
 	SweepInterval time.Duration
+	// Concurrency is the most provisioner invocations at once (the
+	// function's reserved concurrency); 0 = lambdasqs.DefaultConcurrency.
+	Concurrency int
 	// JobInterval of the expiry and cleanup jobs; 0 = every minute, negative
 	// = never (tests run them with RunJob).
 	JobInterval time.Duration
@@ -152,7 +155,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	s.newPoller = func() *lambdasqs.Poller {
 		return &lambdasqs.Poller{Client: s.App.SQS, QueueURL: queueURL, Handler: s.App.Provisioner.HandleSQS,
 			VisibilityTimeout: orDefault(opts.VisibilityTimeout, 5*time.Second), WaitTime: orDefault(opts.PollInterval, time.Second),
-			Logger: s.App.Logger}
+			Concurrency: opts.Concurrency, Logger: s.App.Logger}
 	}
 	if s.App.Provisioner.Backoff != nil {
 		s.App.Provisioner.Backoff = pollerAwareBackoff{inner: s.App.Provisioner.Backoff, stack: s}
