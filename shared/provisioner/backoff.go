@@ -31,6 +31,11 @@ const (
 // with jitter, so that the retries of many messages do not arrive at an
 // SP that just came back all at once.
 func retryDelay(err error, attempt int, now time.Time, jitter func() float64) time.Duration {
+	return RetryPolicy{}.delay(err, attempt, now, jitter)
+}
+
+func (r RetryPolicy) delay(err error, attempt int, now time.Time, jitter func() float64) time.Duration {
+	baseDelay, maxDelay := r.bounds()
 	if ra := scim.RetryAfter(err); ra > 0 {
 		return min(ra, maxRetryAfter)
 	}
@@ -53,7 +58,7 @@ func (p *Provisioner) delayRetry(ctx context.Context, m events.SQSMessage, attem
 	if p.Backoff == nil {
 		return
 	}
-	d := retryDelay(cause, attempt, time.Now(), rand.Float64)
+	d := p.Retry.delay(cause, attempt, time.Now(), rand.Float64)
 	if err := p.Backoff.Delay(ctx, m, d); err != nil {
 		p.log().WarnContext(ctx, "backoff not applied; the queue's visibility timeout holds", "message", m.MessageId, "error", err)
 	}
