@@ -116,6 +116,13 @@ func (p *Poller) Drain(ctx context.Context) error {
 	}
 }
 
+// Invocations is the number of batches in the handler or about to be.
+func (p *Poller) Invocations() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.invoking
+}
+
 // busy says whether a batch is in the handler or a message is held.
 func (p *Poller) busy() bool {
 	p.mu.Lock()

@@ -131,7 +131,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	if err := dynamo.CreateTable(ctx, awsDynamo(cfg), settings.TableName); err != nil {
 		return nil, fmt.Errorf("create table: %w", err)
 	}
-	queueURL, dlqURL, err := substitutes.CreateQueues(ctx, awsSQS(cfg), "invite-scim", 10)
+	queueURL, dlqURL, err := substitutes.CreateQueues(ctx, awsSQS(cfg), "invite-scim", substitutes.MaxReceiveCount)
 	if err != nil {
 		return nil, fmt.Errorf("create queues: %w", err)
 	}
