@@ -101,7 +101,10 @@ func (p *Poller) Drain(ctx context.Context) error {
 	defer p.stop()
 	for {
 		if _, err := p.pollOnce(ctx); err != nil {
-			return fmt.Errorf("lambdasqs: drain %s: %w", p.QueueURL, err)
+			p.mu.Lock()
+			state := p.order.String()
+			p.mu.Unlock()
+			return fmt.Errorf("lambdasqs: drain %s (%s): %w", p.QueueURL, state, err)
 		}
 		if p.busy() {
 			continue
@@ -114,6 +117,13 @@ func (p *Poller) Drain(ctx context.Context) error {
 			return nil
 		}
 	}
+}
+
+// State describes the groups the poller holds or runs, for diagnostics.
+func (p *Poller) State() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return fmt.Sprintf("%d batches in the handler; %s", p.invoking, p.order.String())
 }
 
 // Invocations is the number of batches in the handler or about to be.
@@ -311,7 +321,7 @@ func (p *Poller) finish(ctx context.Context, batch []types.Message, failed map[s
 	}
 	p.mu.Lock()
 	p.invoking--
-	released := p.order.finished(batch, failed, func(messageID string) time.Time {
+	released, copies := p.order.finished(batch, failed, func(messageID string) time.Time {
 		if until, ok := p.delays.LoadAndDelete(messageID); ok && until.(time.Time).After(visibleAt) {
 			return until.(time.Time)
 		}
@@ -319,6 +329,7 @@ func (p *Poller) finish(ctx context.Context, batch []types.Message, failed map[s
 	})
 	batches, overflow := p.plan(released)
 	p.mu.Unlock()
+	p.delete(ctx, copies)
 	if len(released) > 0 {
 		p.hide(ctx, overflow, released)
 		p.launch(ctx, batches)

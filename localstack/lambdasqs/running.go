@@ -1,6 +1,8 @@
 package lambdasqs
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -61,8 +63,9 @@ func (o *groupOrder) start(batches [][]types.Message, overflow []types.Message, 
 // held messages of a group that fully succeeded are released, in order, for
 // the next batch. A held copy of a message the batch handled successfully
 // (its visibility ran out while it was in the handler and it was received
-// again) is dropped: it has been deleted.
-func (o *groupOrder) finished(batch []types.Message, failedIDs map[string]bool, visibleAt func(messageID string) time.Time) (released []types.Message) {
+// again) is returned as a copy to delete: its new receipt handle is the
+// valid one, so the delete of the batch may not have removed it.
+func (o *groupOrder) finished(batch []types.Message, failedIDs map[string]bool, visibleAt func(messageID string) time.Time) (released, copies []types.Message) {
 	done := map[string]bool{}
 	for _, m := range batch {
 		if !failedIDs[aws.ToString(m.MessageId)] {
@@ -84,7 +87,9 @@ func (o *groupOrder) finished(batch []types.Message, failedIDs map[string]bool, 
 		}
 		var keep []heldMessage
 		for _, h := range r.held {
-			if !done[aws.ToString(h.msg.MessageId)] {
+			if done[aws.ToString(h.msg.MessageId)] {
+				copies = append(copies, h.msg)
+			} else {
 				keep = append(keep, h)
 			}
 		}
@@ -100,8 +105,21 @@ func (o *groupOrder) finished(batch []types.Message, failedIDs map[string]bool, 
 		}
 	}
 	sortByGroup(released)
-	return released
+	return released, copies
 }
 
 // runningCount is the number of groups with a batch in the handler.
 func (o *groupOrder) runningCount() int { return len(o.running) }
+
+// String describes the blocked and running groups, for a drain that times out.
+func (o *groupOrder) String() string {
+	var b strings.Builder
+	for g, bg := range o.blocked {
+		fmt.Fprintf(&b, "blocked %s: head %s, waiting %v, visible at %s, held %d; ", g, bg.headID, sortedKeys(bg.waiting),
+			bg.visibleAt.Format(time.RFC3339Nano), len(bg.held))
+	}
+	for g, r := range o.running {
+		fmt.Fprintf(&b, "running %s: held %d; ", g, len(r.held))
+	}
+	return b.String()
+}
