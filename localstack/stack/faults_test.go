@@ -313,6 +313,7 @@ func TestDeliveryUnderFaults(t *testing.T) {
 	// right. Bounded well inside the 10-minute budget of make test.
 	deadline := time.Now().Add(5 * time.Minute)
 	var problems []string
+	lastReport := time.Now()
 	for {
 		problems = problems[:0]
 		if left := queueDepth(t, s, s.App.Settings.QueueURL); left > 0 || pollerBusy(s) {
@@ -326,6 +327,10 @@ func TestDeliveryUnderFaults(t *testing.T) {
 		}
 		if len(problems) == 0 || time.Now().After(deadline) {
 			break
+		}
+		if time.Since(lastReport) > 15*time.Second {
+			lastReport = time.Now()
+			t.Logf("%v: %s", time.Since(started).Round(time.Second), strings.Join(problems, "; "))
 		}
 		time.Sleep(time.Second)
 	}

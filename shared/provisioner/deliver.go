@@ -15,11 +15,11 @@ func (p *Provisioner) Deliver(ctx context.Context, d domain.Delivery) error {
 	}
 	switch d.Kind {
 	case domain.DeliverGroupCreate:
-		_, _, err = p.ensureGroup(ctx, client, sp, d.RoleID)
+		_, _, err = p.ensureGroup(ctx, client, sp, d.RoleID, true)
 	case domain.DeliverGroupDelete:
 		err = p.deleteGroup(ctx, client, sp, d.RoleID)
 	case domain.DeliverUserCreate:
-		_, _, err = p.ensureUser(ctx, client, sp, d.UserID)
+		_, _, err = p.ensureUser(ctx, client, sp, d.UserID, true)
 	case domain.DeliverUserUpdate:
 		err = p.updateUser(ctx, client, sp, d.UserID)
 	case domain.DeliverUserDelete:

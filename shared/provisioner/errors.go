@@ -7,6 +7,10 @@ import (
 	"github.com/edu-invite/invite/shared/scim"
 )
 
+// errNotCreatedYet is the retryable failure of a delivery that needs a
+// resource another line creates (a membership before its group).
+var errNotCreatedYet = errors.New("the resource is not at the SP yet; its creation goes first in its own line")
+
 // permanentError marks a failure that retrying cannot heal.
 type permanentError struct{ err error }
 
