@@ -113,11 +113,13 @@ func TestDeliveryUnderFaults(t *testing.T) {
 		strings.Join(applications, ","), strings.Join(provisionings, ",")),
 		Options{VisibilityTimeout: 5 * time.Second, PollInterval: 200 * time.Millisecond, Concurrency: 10})
 	// Tuned for the test's time, not the behaviour: backoff 0.5 s doubling
-	// to 4 s (instead of 2 s to 10 min), breaker cool-down 1 s to 4 s.
+	// to 2 s (instead of 2 s to 10 min); the breaker opens after 10
+	// consecutive failures (5 would happen every ~50 calls at this fault
+	// rate), cool-down 1 s to 2 s.
 	outcomes := &outcomeCounter{counts: map[metrics.Outcome]int{}}
 	s.App.Provisioner.Metrics = outcomes
-	s.App.Provisioner.Retry = provisioner.RetryPolicy{Base: 500 * time.Millisecond, Max: 4 * time.Second}
-	s.App.Provisioner.Clients.(*provisioner.Targets).Breaker = provisioner.BreakerPolicy{MinCooldown: time.Second, MaxCooldown: 4 * time.Second}
+	s.App.Provisioner.Retry = provisioner.RetryPolicy{Base: 500 * time.Millisecond, Max: 2 * time.Second}
+	s.App.Provisioner.Clients.(*provisioner.Targets).Breaker = provisioner.BreakerPolicy{Threshold: 10, MinCooldown: time.Second, MaxCooldown: 2 * time.Second}
 
 	ctx := context.Background()
 	admin := &auth.Principal{Kind: auth.KindAPIToken, SuperUser: true, Name: "fault-test"}
@@ -340,7 +342,12 @@ func TestDeliveryUnderFaults(t *testing.T) {
 	drained := time.Since(started)
 
 	if n := queueDepth(t, s, s.App.Settings.DeadLetterURL); n != 0 {
-		t.Fatalf("the DLQ holds %d messages", n)
+		failed, _ := s.App.Service.FailedDeliveries(ctx, admin, "")
+		var reasons []string
+		for _, d := range failed {
+			reasons = append(reasons, fmt.Sprintf("%s %s at %s: %s", d.Kind, d.ID, d.SPID, d.LastError))
+		}
+		t.Fatalf("the DLQ holds %d messages: %s", n, strings.Join(reasons, "; "))
 	}
 	if failed, err := s.App.Service.FailedDeliveries(ctx, admin, ""); err != nil || len(failed) != 0 {
 		t.Fatalf("failed deliveries: %d, %v", len(failed), err)
