@@ -126,6 +126,14 @@ func (p *Poller) State() string {
 	return fmt.Sprintf("%d batches in the handler; %s", p.invoking, p.order.String())
 }
 
+// Idle says whether the poller has nothing in hand: no batch in the
+// handler, no message held and no group waiting for a failed message.
+func (p *Poller) Idle() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.invoking == 0 && p.order.heldCount() == 0 && p.order.runningCount() == 0 && len(p.order.blocked) == 0
+}
+
 // Invocations is the number of batches in the handler or about to be.
 func (p *Poller) Invocations() int {
 	p.mu.Lock()
