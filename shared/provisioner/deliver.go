@@ -3,6 +3,7 @@ package provisioner
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/edu-invite/invite/shared/domain"
 )
@@ -62,4 +63,24 @@ func (p *Provisioner) storeProvisioned(ctx context.Context, l domain.SPLink, rem
 func (p *Provisioner) storeDeprovisioned(ctx context.Context, l domain.SPLink) error {
 	l.RemoteID, l.Status, l.UpdatedAt, l.LastError = "", domain.StatusDeprovisioned, p.now(), ""
 	return p.Store.PutLink(ctx, l)
+}
+
+// awaitLink waits up to awaitCreation for another line to store the
+// SP-side id of a resource, and returns it, or errNotCreatedYet.
+func (p *Provisioner) awaitLink(ctx context.Context, kind domain.ResourceKind, localID int64, spID string) (string, error) {
+	deadline := time.Now().Add(awaitCreation)
+	for time.Now().Before(deadline) {
+		t := time.NewTimer(50 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return "", ctx.Err()
+		case <-t.C:
+		}
+		_, remoteID, err := p.activeLink(ctx, kind, localID, spID)
+		if err != nil || remoteID != "" {
+			return remoteID, err
+		}
+	}
+	return "", errNotCreatedYet
 }

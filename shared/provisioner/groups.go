@@ -31,7 +31,8 @@ func (p *Provisioner) ensureGroup(ctx context.Context, c SCIMClient, sp domain.S
 		return "", false, err
 	}
 	if remoteID == "" && !create {
-		return "", false, errNotCreatedYet
+		remoteID, err = p.awaitLink(ctx, domain.ResourceGroup, roleID, sp.ID)
+		return remoteID, err == nil, err
 	}
 	if remoteID == "" {
 		created, err := c.CreateGroup(ctx, scim.Group{Schemas: []string{groupSchema}, ExternalID: role.URN,

@@ -50,7 +50,8 @@ func (p *Provisioner) ensureUser(ctx context.Context, c SCIMClient, sp domain.Se
 		return "", false, err
 	}
 	if remoteID == "" && !create {
-		return "", false, errNotCreatedYet
+		remoteID, err = p.awaitLink(ctx, domain.ResourceUser, userID, sp.ID)
+		return remoteID, err == nil, err
 	}
 	if remoteID == "" {
 		created, err := c.CreateUser(ctx, want)
