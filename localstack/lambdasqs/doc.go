@@ -14,10 +14,9 @@
 // messages. The poller therefore keeps those later messages itself
 // (invisible, "held") until the batch is over, or until the failed messages
 // have been redelivered or have left the queue (DLQ), then hands them over
-// after them. Holding rather than
-// making them visible again matters: every receive increments a message's
-// receive count, and re-hidden messages would reach the DLQ without ever
-// having been delivered.
+// after them. Holding rather than making them visible again matters: every
+// receive increments a message's receive count, and re-hidden messages would
+// reach the DLQ without ever having been delivered.
 //
 // Up to Concurrency batches run at once (like a function's reserved
 // concurrency), never two of one FIFO group: a failing or slow group never
