@@ -233,7 +233,8 @@ func TestDeliveryUnderFaults(t *testing.T) {
 		l, err := s.App.Store.GetLink(ctx, kind, id, spID)
 		return err == nil && l.Status == domain.StatusProvisioned
 	}
-	waitUntil(t, 2*time.Minute, "the expiring guests and the roles to delete at their SPs", func() bool {
+	t.Logf("%v: %d guests accepted", time.Since(started).Round(time.Second), users)
+	waitUntil(t, time.Minute+time.Duration(users)*300*time.Millisecond, "the expiring guests and the roles to delete at their SPs", func() bool {
 		for j := 0; j < expiring; j++ {
 			if !provisioned(domain.ResourceUser, userIDs[j], sps[j%roles%3].id) {
 				return false
@@ -261,6 +262,7 @@ func TestDeliveryUnderFaults(t *testing.T) {
 	}
 	killMidBatch(t, s)
 	kills++
+	t.Logf("%v: expired and deleted", time.Since(started).Round(time.Second))
 
 	// What the service says each SP must hold.
 	type wantGroup struct {
