@@ -11,6 +11,7 @@
 package stack
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -49,6 +50,8 @@ type Options struct {
 	VisibilityTimeout time.Duration
 	// SweepInterval of the outbox sweep; 0 = every 30 s.
 	SweepInterval time.Duration
+	// MaxReceiveCount of the provisioning queue; 0 = substitutes.MaxReceiveCount.
+	MaxReceiveCount int
 	// Concurrency is the most provisioner invocations at once (the
 	// function's reserved concurrency); 0 = lambdasqs.DefaultConcurrency.
 	Concurrency int
@@ -131,7 +134,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	if err := dynamo.CreateTable(ctx, awsDynamo(cfg), settings.TableName); err != nil {
 		return nil, fmt.Errorf("create table: %w", err)
 	}
-	queueURL, dlqURL, err := substitutes.CreateQueues(ctx, awsSQS(cfg), "invite-scim", substitutes.MaxReceiveCount)
+	queueURL, dlqURL, err := substitutes.CreateQueues(ctx, awsSQS(cfg), "invite-scim", cmp.Or(opts.MaxReceiveCount, substitutes.MaxReceiveCount))
 	if err != nil {
 		return nil, fmt.Errorf("create queues: %w", err)
 	}
