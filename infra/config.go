@@ -69,10 +69,19 @@ const (
 
 // Defaults of the context keys that have one.
 const (
-	defaultCodeDir              = "../build"
-	defaultLogRetentionDays     = 30
-	defaultLogLevel             = "info"
-	defaultMaxReceiveCount      = 10
+	defaultCodeDir          = "../build"
+	defaultLogRetentionDays = 30
+	defaultLogLevel         = "info"
+	// defaultMaxReceiveCount is high because permanent failures never wait
+	// for it (the provisioner dead-letters them at once): it only bounds
+	// transient ones. The provisioner backs off 2 s doubling to 10 min, so 10
+	// receives covered only ~13 min of an SP outage, and a circuit-open pause
+	// or a 429 uses a receive too. Messages failed behind their group's head
+	// in a FIFO batch are received with it and count as often. 100 receives
+	// ride out ~11 h of outage (9 doubling steps, then ~91 of up to 10 min)
+	// within the queue's 4-day retention; a fault test with 40 % failing
+	// calls needs ~10 attempts for 1 in 10 user creations.
+	defaultMaxReceiveCount      = 100
 	defaultQueueAgeAlarmSeconds = 300
 	defaultMailDomain           = "example.org"
 	defaultThrottleRate         = 50

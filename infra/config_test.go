@@ -25,7 +25,7 @@ func TestStackConfigDefaults(t *testing.T) {
 		DeletionProtection:   true,
 		LogRetentionDays:     30,
 		LogLevel:             "info",
-		MaxReceiveCount:      10,
+		MaxReceiveCount:      100,
 		QueueAgeAlarmSeconds: 300,
 		ApplicationsConfig:   "{}",
 		MailDomain:           "example.org",

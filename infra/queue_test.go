@@ -9,7 +9,7 @@ import (
 
 func TestSCIMQueueIsHighThroughputFIFO(t *testing.T) {
 	bothScenarios(t, func(t *testing.T, s *scenario) {
-		maxReceive := map[string]float64{"default": 10, "custom": 5}[s.name]
+		maxReceive := map[string]float64{"default": 100, "custom": 5}[s.name]
 		dlq := s.logicalID(t, "AWS::SQS::Queue", "QueueName", scimDeadLetterQueueName)
 		expect(t, func() { s.template.ResourceCountIs(jsii.String("AWS::SQS::Queue"), jsii.Number(2)) })
 		expect(t, func() {

@@ -10,24 +10,40 @@ import (
 )
 
 // groupOrder keeps FIFO message groups in order across failures. A group is
-// blocked from the moment one of its messages (the head) fails until that
-// message is received again or is known to have left the queue; messages of
-// the group received meanwhile are held and handed over after the head.
+// blocked from the moment one of its messages (the head) fails until every
+// message of the group that failed with it (the head and the rest of the
+// group in that batch, which a FIFO consumer fails too) has been received
+// again or is known to have left the queue. Messages of the group received
+// meanwhile are held and handed over with them, in sequence order. Waiting
+// for the head alone is not enough: the others of its batch come back on
+// their own (the head's backoff is longer), possibly in a later receive, and
+// what was held must not overtake them.
 //
 // It does no I/O: the poller makes held messages invisible and visible again.
 type groupOrder struct {
 	blocked map[string]*blockedGroup // by MessageGroupId
+	// running are the groups with a batch in the handler; a group is never
+	// blocked and running at once.
+	running map[string]*runningGroup
+}
+
+// runningGroup is a group whose batch is in the handler: messages of the
+// group received meanwhile wait in held until the batch is over.
+type runningGroup struct {
+	held []heldMessage
 }
 
 type blockedGroup struct {
 	headID    string
-	visibleAt time.Time // when the head becomes receivable again (an upper bound)
+	waiting   map[string]bool // failed messages of the group not received again yet, head included
+	visibleAt time.Time       // when all of them are receivable again (an upper bound)
 	held      []heldMessage
 }
 
 type heldMessage struct {
 	msg         types.Message
 	hiddenUntil time.Time
+	fresh       bool // received by the current admit: not hidden by the poller yet
 }
 
 // admission is what one receive yields.
@@ -39,57 +55,73 @@ type admission struct {
 
 // admit sorts the messages of one receive into ready and held. started is
 // when the receive began; full says it returned as many messages as asked
-// for. A receive that began after a blocked head became visible and was not
-// full would have returned the head if it were still in the queue, so the head
-// has been moved to the DLQ (or deleted) and its group is released.
+// for. A receive that began after a blocked group's failed messages became
+// visible and was not full would have returned them if they were still in
+// the queue, so the missing ones have been moved to the DLQ (or deleted) and
+// the group is released.
 func (o *groupOrder) admit(received []types.Message, started time.Time, full bool, holdFor time.Duration) admission {
 	var a admission
-	redelivered := map[string]bool{}
 	for _, m := range received {
 		g := groupID(m)
 		b := o.blocked[g]
 		switch {
+		case o.running[g] != nil:
+			// The substitute does not lock a group in flight: its later
+			// messages wait until the running batch is over.
+			r := o.running[g]
+			r.held = append(r.held, heldMessage{msg: m, hiddenUntil: started.Add(holdFor)})
+			a.held = append(a.held, m)
 		case b == nil:
 			a.ready = append(a.ready, m)
-		case aws.ToString(m.MessageId) == b.headID:
-			a.ready = append(a.ready, m)
-			redelivered[g] = true
 		default:
-			b.held = append(b.held, heldMessage{msg: m, hiddenUntil: started.Add(holdFor)})
-			a.held = append(a.held, m)
+			delete(b.waiting, aws.ToString(m.MessageId))
+			b.held = append(b.held, heldMessage{msg: m, hiddenUntil: started.Add(holdFor), fresh: true})
 		}
 	}
 	for g, b := range o.blocked {
-		if !redelivered[g] && (full || !started.After(b.visibleAt)) {
-			continue
+		release := len(b.waiting) == 0 || (!full && started.After(b.visibleAt))
+		for i, h := range b.held {
+			switch {
+			case release && h.fresh:
+				a.ready = append(a.ready, h.msg)
+			case release:
+				a.ready = append(a.ready, h.msg)
+				a.released = append(a.released, h.msg)
+			case h.fresh:
+				a.held = append(a.held, h.msg)
+				b.held[i].fresh = false
+			}
 		}
-		for _, h := range b.held {
-			a.ready = append(a.ready, h.msg)
-			a.released = append(a.released, h.msg)
-			a.held = slices.DeleteFunc(a.held, func(m types.Message) bool { return aws.ToString(m.MessageId) == aws.ToString(h.msg.MessageId) })
+		if release {
+			delete(o.blocked, g)
 		}
-		delete(o.blocked, g)
 	}
 	sortByGroup(a.ready)
 	return a
 }
 
 // failed blocks every group of batch that has a failed message, with its first
-// failed message as head. Messages of those groups after the head stay with
-// SQS (failed ones reappear with the head, successful ones were deleted).
+// failed message as head, waiting for all its failed messages to come back.
+// Successful messages of the batch were deleted.
 func (o *groupOrder) failed(batch []types.Message, failedIDs map[string]bool, visibleAt func(messageID string) time.Time) {
 	for _, m := range batch {
+		id := aws.ToString(m.MessageId)
 		g := groupID(m)
-		if g == "" || !failedIDs[aws.ToString(m.MessageId)] {
+		if g == "" || !failedIDs[id] {
 			continue
-		}
-		if _, ok := o.blocked[g]; ok {
-			continue // an earlier failed message of the group is already the head
 		}
 		if o.blocked == nil {
 			o.blocked = map[string]*blockedGroup{}
 		}
-		o.blocked[g] = &blockedGroup{headID: aws.ToString(m.MessageId), visibleAt: visibleAt(aws.ToString(m.MessageId))}
+		b := o.blocked[g]
+		if b == nil {
+			b = &blockedGroup{headID: id, waiting: map[string]bool{}}
+			o.blocked[g] = b
+		}
+		b.waiting[id] = true
+		if at := visibleAt(id); at.After(b.visibleAt) {
+			b.visibleAt = at
+		}
 	}
 }
 
@@ -97,13 +129,19 @@ func (o *groupOrder) failed(batch []types.Message, failedIDs map[string]bool, vi
 // and records that they are now hidden until newUntil.
 func (o *groupOrder) expiring(horizon, newUntil time.Time) []types.Message {
 	var out []types.Message
-	for _, b := range o.blocked {
-		for i := range b.held {
-			if b.held[i].hiddenUntil.Before(horizon) {
-				out = append(out, b.held[i].msg)
-				b.held[i].hiddenUntil = newUntil
+	expire := func(held []heldMessage) {
+		for i := range held {
+			if held[i].hiddenUntil.Before(horizon) {
+				out = append(out, held[i].msg)
+				held[i].hiddenUntil = newUntil
 			}
 		}
+	}
+	for _, b := range o.blocked {
+		expire(b.held)
+	}
+	for _, r := range o.running {
+		expire(r.held)
 	}
 	return out
 }
@@ -134,6 +172,9 @@ func (o *groupOrder) heldCount() int {
 	n := 0
 	for _, b := range o.blocked {
 		n += len(b.held)
+	}
+	for _, r := range o.running {
+		n += len(r.held)
 	}
 	return n
 }

@@ -78,3 +78,42 @@ func TestSortByGroupOrdersEachGroupBySequence(t *testing.T) {
 		t.Fatalf("sorted = %v", got)
 	}
 }
+
+// The head failed with the rest of its group in the batch; a receive that
+// brings the head back without a2 must not let the held a3 overtake a2.
+func TestGroupOrderWaitsForEveryFailedMessageOfTheBatch(t *testing.T) {
+	var o groupOrder
+	t0 := time.Now()
+	o.failed([]types.Message{msg("a1", "a", "1"), msg("a2", "a", "2")}, map[string]bool{"a1": true, "a2": true},
+		func(string) time.Time { return t0.Add(time.Second) })
+	o.admit([]types.Message{msg("a3", "a", "3")}, t0, false, time.Minute) // held
+	adm := o.admit([]types.Message{msg("a1", "a", "1"), msg("x", "x", "9")}, t0.Add(2*time.Second), true, time.Minute)
+	if got := ids(adm.ready); !slices.Equal(got, []string{"x"}) {
+		t.Fatalf("ready = %v, want [x]: a1 and a3 wait for a2", got)
+	}
+	if got := ids(adm.held); !slices.Equal(got, []string{"a1"}) {
+		t.Fatalf("held = %v, want [a1]", got)
+	}
+	adm = o.admit([]types.Message{msg("a2", "a", "2")}, t0.Add(3*time.Second), false, time.Minute)
+	if got := ids(adm.ready); !slices.Equal(got, []string{"a1", "a2", "a3"}) {
+		t.Fatalf("ready = %v, want [a1 a2 a3]", got)
+	}
+	if got := ids(adm.released); !slices.Equal(got, []string{"a3", "a1"}) {
+		t.Fatalf("released = %v, want the earlier held [a3 a1]", got)
+	}
+}
+
+func TestPackNeverSplitsAGroupAcrossBatches(t *testing.T) {
+	ready := []types.Message{msg("a1", "a", "1"), msg("a2", "a", "2"), msg("a3", "a", "3"), msg("b1", "b", "1"), msg("c1", "c", "1"), msg("c2", "c", "2")}
+	batches, overflow := pack(ready, 2)
+	var got [][]string
+	for _, b := range batches {
+		got = append(got, ids(b))
+	}
+	if len(got) != 3 || !slices.Equal(got[0], []string{"a1", "a2"}) || !slices.Equal(got[1], []string{"b1"}) || !slices.Equal(got[2], []string{"c1", "c2"}) {
+		t.Fatalf("batches = %v", got)
+	}
+	if !slices.Equal(ids(overflow), []string{"a3"}) {
+		t.Fatalf("overflow = %v, want [a3]", ids(overflow))
+	}
+}

@@ -26,6 +26,7 @@ const (
 	DefaultBatchSize         = 10
 	DefaultVisibilityTimeout = 30 * time.Second
 	DefaultWaitTime          = time.Second
+	DefaultConcurrency       = 10
 )
 
 // holdVisibility is how long held messages are made invisible at a time; they
@@ -50,9 +51,19 @@ type Poller struct {
 	// Logger gets ids and counts, never bodies (default slog.Default()).
 	Logger *slog.Logger
 
-	running atomic.Bool
-	order   groupOrder
-	delays  sync.Map // message id -> time.Time it was delayed to by the handler
+	// Concurrency is the most batches in the handler at once (default 10),
+	// as a function's reserved concurrency; two batches of one FIFO group
+	// never run at once.
+	Concurrency int
+
+	running     atomic.Bool
+	slots       chan struct{} // one per batch in the handler
+	invocations sync.WaitGroup
+	delays      sync.Map // message id -> time.Time it was delayed to by the handler
+
+	mu       sync.Mutex // guards order and invoking
+	order    groupOrder
+	invoking int // batches planned and not yet finished
 }
 
 // Delayed tells the poller that the handler extended a message's visibility
@@ -63,7 +74,8 @@ func (p *Poller) Delayed(messageID string, until time.Time) {
 }
 
 // Run polls until ctx is done and then returns nil; it returns early only on a
-// setup error. Receive errors are logged and retried after a pause.
+// setup error. Receive errors are logged and retried after a pause. The
+// batches in the handler when ctx ends are waited for (their ctx is done too).
 func (p *Poller) Run(ctx context.Context) error {
 	if err := p.start(ctx); err != nil {
 		return err
@@ -79,8 +91,9 @@ func (p *Poller) Run(ctx context.Context) error {
 }
 
 // Drain polls until the queue is empty: no visible, delayed or in-flight
-// message and none held by the poller. Failed messages are waited for until
-// they succeed or reach the DLQ. For tests; bound it with ctx.
+// message, no batch in the handler and none held by the poller. Failed
+// messages are waited for until they succeed or reach the DLQ. For tests;
+// bound it with ctx.
 func (p *Poller) Drain(ctx context.Context) error {
 	if err := p.start(ctx); err != nil {
 		return err
@@ -88,19 +101,51 @@ func (p *Poller) Drain(ctx context.Context) error {
 	defer p.stop()
 	for {
 		if _, err := p.pollOnce(ctx); err != nil {
-			return fmt.Errorf("lambdasqs: drain %s: %w", p.QueueURL, err)
+			p.mu.Lock()
+			state := p.order.String()
+			p.mu.Unlock()
+			return fmt.Errorf("lambdasqs: drain %s (%s): %w", p.QueueURL, state, err)
 		}
-		if p.order.heldCount() > 0 {
+		if p.busy() {
 			continue
 		}
 		left, err := p.messagesLeft(ctx)
 		if err != nil {
 			return fmt.Errorf("lambdasqs: drain %s: %w", p.QueueURL, err)
 		}
-		if left == 0 {
+		if left == 0 && !p.busy() {
 			return nil
 		}
 	}
+}
+
+// State describes the groups the poller holds or runs, for diagnostics.
+func (p *Poller) State() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return fmt.Sprintf("%d batches in the handler; %s", p.invoking, p.order.String())
+}
+
+// Idle says whether the poller has nothing in hand: no batch in the
+// handler, no message held and no group waiting for a failed message.
+func (p *Poller) Idle() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.invoking == 0 && p.order.heldCount() == 0 && p.order.runningCount() == 0 && len(p.order.blocked) == 0
+}
+
+// Invocations is the number of batches in the handler or about to be.
+func (p *Poller) Invocations() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.invoking
+}
+
+// busy says whether a batch is in the handler or a message is held.
+func (p *Poller) busy() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.order.heldCount() > 0 || p.order.runningCount() > 0 || p.invoking > 0
 }
 
 func (p *Poller) start(ctx context.Context) error {
@@ -110,9 +155,13 @@ func (p *Poller) start(ctx context.Context) error {
 	if p.BatchSize < 0 || p.BatchSize > 10 {
 		return fmt.Errorf("lambdasqs: BatchSize %d not in 1..10", p.BatchSize)
 	}
+	if p.Concurrency < 0 {
+		return fmt.Errorf("lambdasqs: Concurrency %d < 0", p.Concurrency)
+	}
 	if !p.running.CompareAndSwap(false, true) {
 		return errors.New("lambdasqs: Poller already running")
 	}
+	p.slots = make(chan struct{}, p.concurrency())
 	if p.QueueARN == "" {
 		out, err := p.Client.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{
 			QueueUrl:       &p.QueueURL,
@@ -127,13 +176,17 @@ func (p *Poller) start(ctx context.Context) error {
 	return nil
 }
 
-// stop gives held messages back, so nothing stays hidden for holdVisibility
-// after the poller is gone: each group's held messages become visible just
-// after the failed message they wait for, so that the next poller (which
-// knows nothing of this one) still receives that one first.
+// stop waits for the batches in the handler, then gives held messages back,
+// so nothing stays hidden for holdVisibility after the poller is gone: each
+// group's held messages become visible just after the failed message they
+// wait for, so that the next poller (which knows nothing of this one) still
+// receives that one first.
 func (p *Poller) stop() {
 	defer p.running.Store(false)
+	p.invocations.Wait()
+	p.mu.Lock()
 	groups := p.order.releaseAll()
+	p.mu.Unlock()
 	if len(groups) == 0 {
 		return
 	}
@@ -147,9 +200,17 @@ func (p *Poller) stop() {
 	p.logger().Info("sqs poller stopped; held messages given back", "queue", p.QueueURL, "count", count)
 }
 
-// pollOnce does one receive and, if it yields anything, one invocation.
-// It reports how many messages were handed to the handler.
+// pollOnce waits for a free invocation slot, does one receive and starts
+// the invocations of what it yields (each in a slot of its own). It reports
+// how many messages were received.
 func (p *Poller) pollOnce(ctx context.Context) (int, error) {
+	// Receive only with a slot free, as Lambda's pollers do at the
+	// function's concurrency limit: received messages would otherwise wait
+	// for a slot while their visibility timeout runs.
+	if !p.acquire(ctx) {
+		return 0, ctx.Err()
+	}
+	p.releaseSlot()
 	p.extendHeld(ctx)
 	limit := p.batchSize()
 	started := time.Now()
@@ -168,23 +229,64 @@ func (p *Poller) pollOnce(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("receive: %w", err)
 	}
 	out.Messages = latestReceipts(out.Messages)
+	p.mu.Lock()
 	adm := p.order.admit(out.Messages, started, len(out.Messages) == limit, holdVisibility)
+	batches, overflow := p.plan(adm.ready)
+	p.mu.Unlock()
 	if len(adm.held) > 0 {
-		p.changeVisibility(ctx, adm.held, holdVisibility)
-		p.logger().Info("sqs messages held behind a failed message of their group",
+		p.logger().Info("sqs messages held behind a failed or running message of their group",
 			"queue", p.QueueURL, "count", len(adm.held), "message_ids", ids(adm.held))
 	}
-	if len(adm.released) > 0 {
-		// They were hidden for holdVisibility; a failure must bring them back
-		// after the normal visibility timeout.
-		p.changeVisibility(ctx, adm.released, p.visibilityTimeout())
-	}
-	for len(adm.ready) > 0 {
-		n := min(len(adm.ready), limit)
-		p.invokeBatch(ctx, adm.ready[:n])
-		adm.ready = adm.ready[n:]
-	}
+	p.hide(ctx, append(adm.held, overflow...), adm.released)
+	p.launch(ctx, batches)
 	return len(out.Messages), nil
+}
+
+// plan packs ready messages into batches and marks their groups running;
+// p.mu must be held.
+func (p *Poller) plan(ready []types.Message) (batches [][]types.Message, overflow []types.Message) {
+	batches, overflow = pack(ready, p.batchSize())
+	p.order.start(batches, overflow, time.Now().Add(holdVisibility))
+	p.invoking += len(batches)
+	return batches, overflow
+}
+
+// hide makes newly held messages invisible for holdVisibility, and released
+// ones (hidden that long until now) receivable again after the normal
+// visibility timeout should their batch fail.
+func (p *Poller) hide(ctx context.Context, held, released []types.Message) {
+	if len(held) > 0 {
+		p.changeVisibility(ctx, held, holdVisibility)
+	}
+	isHeld := map[string]bool{}
+	for _, m := range held {
+		isHeld[aws.ToString(m.MessageId)] = true
+	}
+	var reset []types.Message
+	for _, m := range released {
+		if !isHeld[aws.ToString(m.MessageId)] {
+			reset = append(reset, m)
+		}
+	}
+	if len(reset) > 0 {
+		p.changeVisibility(ctx, reset, p.visibilityTimeout())
+	}
+}
+
+// launch starts each batch in a slot of its own; when ctx ends before a
+// slot is free, the batch counts as failed (nothing was handled).
+func (p *Poller) launch(ctx context.Context, batches [][]types.Message) {
+	for _, batch := range batches {
+		if !p.acquire(ctx) {
+			p.finish(ctx, batch, allOf(batch))
+			continue
+		}
+		p.invocations.Add(1)
+		go func() {
+			defer p.invocations.Done()
+			p.invokeBatch(ctx, batch)
+		}()
+	}
 }
 
 // invokeBatch hands one batch to the handler, deletes the successes and
@@ -193,6 +295,7 @@ func (p *Poller) invokeBatch(ctx context.Context, batch []types.Message) {
 	log := p.logger().With("queue", p.QueueURL)
 	ev := toEvent(batch, p.QueueARN, p.Client.Options().Region)
 	failed, err := invoke(ctx, p.Handler, ev)
+	p.releaseSlot()
 	if err != nil {
 		log.Warn("sqs handler failed the whole batch", "count", len(batch), "message_ids", ids(batch), "error", err)
 	} else if len(failed) > 0 {
@@ -200,16 +303,11 @@ func (p *Poller) invokeBatch(ctx context.Context, batch []types.Message) {
 	} else {
 		log.Debug("sqs batch handled", "count", len(batch))
 	}
-	// The failed messages became invisible at the receive; measuring from now
-	// gives a time at or after the real one, which admit needs.
-	visibleAt := time.Now().Add(p.visibilityTimeout())
-	p.order.failed(batch, failed, func(messageID string) time.Time {
-		if until, ok := p.delays.LoadAndDelete(messageID); ok && until.(time.Time).After(visibleAt) {
-			return until.(time.Time)
-		}
-		return visibleAt
-	})
-
+	if ctx.Err() != nil {
+		// The poller is being killed: like a crashed Lambda it deletes
+		// nothing, and the whole batch comes back.
+		failed = allOf(batch)
+	}
 	var done []types.Message
 	for _, m := range batch {
 		if !failed[aws.ToString(m.MessageId)] {
@@ -217,7 +315,57 @@ func (p *Poller) invokeBatch(ctx context.Context, batch []types.Message) {
 		}
 	}
 	p.delete(ctx, done)
+	p.finish(ctx, batch, failed)
 }
+
+// finish ends a batch's groups and launches what was held behind them.
+func (p *Poller) finish(ctx context.Context, batch []types.Message, failed map[string]bool) {
+	// The failed messages became invisible at the receive; measuring from now
+	// gives a time at or after the real one, which admit needs.
+	visibleAt := time.Now().Add(p.visibilityTimeout())
+	if ctx.Err() != nil {
+		// Killed: no new batch; what was held stays held behind the batch.
+		failed = allOf(batch)
+	}
+	p.mu.Lock()
+	p.invoking--
+	released, copies := p.order.finished(batch, failed, func(messageID string) time.Time {
+		if until, ok := p.delays.LoadAndDelete(messageID); ok && until.(time.Time).After(visibleAt) {
+			return until.(time.Time)
+		}
+		return visibleAt
+	})
+	batches, overflow := p.plan(released)
+	p.mu.Unlock()
+	p.delete(ctx, copies)
+	if len(released) > 0 {
+		p.hide(ctx, overflow, released)
+		p.launch(ctx, batches)
+	}
+}
+
+func allOf(batch []types.Message) map[string]bool {
+	all := make(map[string]bool, len(batch))
+	for _, m := range batch {
+		all[aws.ToString(m.MessageId)] = true
+	}
+	return all
+}
+
+// acquire takes an invocation slot, or reports false when ctx ends first.
+func (p *Poller) acquire(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	select {
+	case p.slots <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (p *Poller) releaseSlot() { <-p.slots }
 
 func (p *Poller) delete(ctx context.Context, msgs []types.Message) {
 	for chunk := range chunks(msgs) {
@@ -259,7 +407,10 @@ func (p *Poller) changeVisibility(ctx context.Context, msgs []types.Message, tim
 // holdVisibility left get a fresh holdVisibility.
 func (p *Poller) extendHeld(ctx context.Context) {
 	now := time.Now()
-	if msgs := p.order.expiring(now.Add(holdVisibility/2), now.Add(holdVisibility)); len(msgs) > 0 {
+	p.mu.Lock()
+	msgs := p.order.expiring(now.Add(holdVisibility/2), now.Add(holdVisibility))
+	p.mu.Unlock()
+	if len(msgs) > 0 {
 		p.changeVisibility(ctx, msgs, holdVisibility)
 	}
 }
@@ -286,6 +437,13 @@ func (p *Poller) messagesLeft(ctx context.Context) (int, error) {
 		total += n
 	}
 	return total, nil
+}
+
+func (p *Poller) concurrency() int {
+	if p.Concurrency == 0 {
+		return DefaultConcurrency
+	}
+	return p.Concurrency
 }
 
 func (p *Poller) batchSize() int {

@@ -113,14 +113,21 @@ func eventually(t testing.TB, what string, cond func() bool) {
 // its own; appsConfig "" keeps the seeded sample application.
 func startTestStack(t testing.TB, clock *testClock, appsConfig string) *Stack {
 	t.Helper()
+	return startTestStackWith(t, clock, appsConfig, Options{VisibilityTimeout: time.Second, PollInterval: 200 * time.Millisecond})
+}
+
+// startTestStackWith is startTestStack with options of the caller's (the
+// address, clock and job interval are the test's).
+func startTestStackWith(t testing.TB, clock *testClock, appsConfig string, opts Options) *Stack {
+	t.Helper()
 	t.Setenv("BOOTSTRAP_API_TOKEN", "e2e-bootstrap-token")
 	for _, k := range []string{"AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SQS", "AWS_ENDPOINT_URL_SESV2",
 		"APPLICATIONS_CONFIG_FILE", "OIDC_ISSUER", "PUBLIC_BASE_URL", "TABLE_NAME", "REMINDER_DAYS", sampleSPTokenEnv} {
 		t.Setenv(k, "")
 	}
 	t.Setenv("APPLICATIONS_CONFIG", appsConfig)
-	s, err := Start(context.Background(), Options{Addr: "127.0.0.1:0", Clock: clock.Now, VisibilityTimeout: time.Second,
-		PollInterval: 200 * time.Millisecond, JobInterval: -1})
+	opts.Addr, opts.Clock, opts.JobInterval = "127.0.0.1:0", clock.Now, -1
+	s, err := Start(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@
 package stack
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -49,6 +50,11 @@ type Options struct {
 	VisibilityTimeout time.Duration
 	// SweepInterval of the outbox sweep; 0 = every 30 s.
 	SweepInterval time.Duration
+	// MaxReceiveCount of the provisioning queue; 0 = substitutes.MaxReceiveCount.
+	MaxReceiveCount int
+	// Concurrency is the most provisioner invocations at once (the
+	// function's reserved concurrency); 0 = lambdasqs.DefaultConcurrency.
+	Concurrency int
 	// JobInterval of the expiry and cleanup jobs; 0 = every minute, negative
 	// = never (tests run them with RunJob).
 	JobInterval time.Duration
@@ -128,7 +134,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	if err := dynamo.CreateTable(ctx, awsDynamo(cfg), settings.TableName); err != nil {
 		return nil, fmt.Errorf("create table: %w", err)
 	}
-	queueURL, dlqURL, err := substitutes.CreateQueues(ctx, awsSQS(cfg), "invite-scim", 10)
+	queueURL, dlqURL, err := substitutes.CreateQueues(ctx, awsSQS(cfg), "invite-scim", cmp.Or(opts.MaxReceiveCount, substitutes.MaxReceiveCount))
 	if err != nil {
 		return nil, fmt.Errorf("create queues: %w", err)
 	}
@@ -153,7 +159,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	s.newPoller = func() *lambdasqs.Poller {
 		return &lambdasqs.Poller{Client: s.App.SQS, QueueURL: queueURL, Handler: s.App.Provisioner.HandleSQS,
 			VisibilityTimeout: orDefault(opts.VisibilityTimeout, 5*time.Second), WaitTime: orDefault(opts.PollInterval, time.Second),
-			Logger: s.App.Logger}
+			Concurrency: opts.Concurrency, Logger: s.App.Logger}
 	}
 	if s.App.Provisioner.Backoff != nil {
 		s.App.Provisioner.Backoff = pollerAwareBackoff{inner: s.App.Provisioner.Backoff, stack: s}

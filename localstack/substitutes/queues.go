@@ -11,6 +11,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 )
 
+// MaxReceiveCount is the local queues' redrive count, as the CDK app's
+// default (see maxReceiveCount in infra/config.go for why it is 100 and not
+// 10): transient failures only; permanent ones are dead-lettered at once.
+const MaxReceiveCount = 100
+
 // CreateQueues creates the FIFO queue "<name>.fifo" and its dead-letter queue
 // "<name>-dlq.fifo", with a RedrivePolicy moving a message to the DLQ once it
 // has been received maxReceiveCount times. Like SQS CreateQueue it is

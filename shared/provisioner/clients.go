@@ -24,6 +24,8 @@ type Targets struct {
 	Secrets  SecretResolver
 	// Transport is the HTTP transport under the per-SP guards (nil: the default).
 	Transport http.RoundTripper
+	// Breaker tunes the per-SP circuit breakers (zero: the defaults).
+	Breaker BreakerPolicy
 
 	mu     sync.Mutex
 	guards map[string]*spGuard
@@ -40,6 +42,7 @@ func (t *Targets) guard(spID string, ratePerSecond float64) *spGuard {
 	g, ok := t.guards[spID]
 	if !ok {
 		g = newSPGuard(t.Transport, ratePerSecond)
+		t.Breaker.apply(g)
 		t.guards[spID] = g
 	}
 	return g

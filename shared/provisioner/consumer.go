@@ -53,6 +53,10 @@ func (p *Provisioner) handleGroup(ctx context.Context, msgs []events.SQSMessage)
 	var failed []events.SQSBatchItemFailure
 	for i, m := range msgs {
 		if err := p.handleMessage(ctx, m); err != nil {
+			var later *retryLater
+			if errors.As(err, &later) {
+				p.delayFollowers(ctx, msgs[i+1:], later.delay)
+			}
 			for _, rest := range msgs[i:] {
 				failed = append(failed, events.SQSBatchItemFailure{ItemIdentifier: rest.MessageId})
 			}
@@ -109,8 +113,7 @@ func (p *Provisioner) handleMessage(ctx context.Context, m events.SQSMessage) er
 		return nil
 	default:
 		log.WarnContext(ctx, "delivery failed; will retry", "error", err)
-		p.delayRetry(ctx, m, d.Attempts, err)
-		return err
+		return &retryLater{err: err, delay: p.delayRetry(ctx, m, d.Attempts, err)}
 	}
 }
 

@@ -3,6 +3,7 @@ package provisioner
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/edu-invite/invite/shared/domain"
 )
@@ -15,13 +16,13 @@ func (p *Provisioner) Deliver(ctx context.Context, d domain.Delivery) error {
 	}
 	switch d.Kind {
 	case domain.DeliverGroupCreate:
-		_, _, err = p.ensureGroup(ctx, client, sp, d.RoleID)
+		_, _, err = p.ensureGroup(ctx, client, sp, d.RoleID, true)
 	case domain.DeliverGroupDelete:
 		err = p.deleteGroup(ctx, client, sp, d.RoleID)
 	case domain.DeliverGroupUpdate:
 		err = p.updateGroup(ctx, client, sp, d.RoleID)
 	case domain.DeliverUserCreate:
-		_, _, err = p.ensureUser(ctx, client, sp, d.UserID)
+		_, _, err = p.ensureUser(ctx, client, sp, d.UserID, true)
 	case domain.DeliverUserUpdate:
 		err = p.updateUser(ctx, client, sp, d.UserID)
 	case domain.DeliverUserDelete:
@@ -64,4 +65,24 @@ func (p *Provisioner) storeProvisioned(ctx context.Context, l domain.SPLink, rem
 func (p *Provisioner) storeDeprovisioned(ctx context.Context, l domain.SPLink) error {
 	l.RemoteID, l.Status, l.UpdatedAt, l.LastError = "", domain.StatusDeprovisioned, p.now(), ""
 	return p.Store.PutLink(ctx, l)
+}
+
+// awaitLink waits up to awaitCreation for another line to store the
+// SP-side id of a resource, and returns it, or errNotCreatedYet.
+func (p *Provisioner) awaitLink(ctx context.Context, kind domain.ResourceKind, localID int64, spID string) (string, error) {
+	deadline := time.Now().Add(awaitCreation)
+	for time.Now().Before(deadline) {
+		t := time.NewTimer(50 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return "", ctx.Err()
+		case <-t.C:
+		}
+		_, remoteID, err := p.activeLink(ctx, kind, localID, spID)
+		if err != nil || remoteID != "" {
+			return remoteID, err
+		}
+	}
+	return "", errNotCreatedYet
 }

@@ -3,9 +3,19 @@ package provisioner
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/edu-invite/invite/shared/scim"
 )
+
+// errNotCreatedYet is the retryable failure of a delivery that needs a
+// resource another line creates (a membership before its group).
+var errNotCreatedYet = errors.New("the resource is not at the SP yet; its creation goes first in its own line")
+
+// awaitCreation is how long a delivery waits, before it fails for a retry,
+// for another line to create the resource it needs: usually that line runs
+// at the same moment, and a retry would cost a whole backoff.
+const awaitCreation = 3 * time.Second
 
 // permanentError marks a failure that retrying cannot heal.
 type permanentError struct{ err error }

@@ -10,7 +10,11 @@ import (
 
 // ensureGroup makes sure the role's group exists at the SP and returns its
 // SP-side id; ok is false when the role no longer exists in the service.
-func (p *Provisioner) ensureGroup(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID int64) (string, bool, error) {
+// Only the group's own line (create) may create it: deliveries of other
+// lines run concurrently with it, and two look-ups that both find nothing
+// would create the group twice (SCIM does not make externalId unique). They
+// adopt the group once it is there and are retried until then.
+func (p *Provisioner) ensureGroup(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID int64, create bool) (string, bool, error) {
 	link, remoteID, err := p.activeLink(ctx, domain.ResourceGroup, roleID, sp.ID)
 	if err != nil || remoteID != "" {
 		return remoteID, err == nil, err
@@ -25,6 +29,10 @@ func (p *Provisioner) ensureGroup(ctx context.Context, c SCIMClient, sp domain.S
 	remoteID, err = p.findGroup(ctx, c, role.URN)
 	if err != nil {
 		return "", false, err
+	}
+	if remoteID == "" && !create {
+		remoteID, err = p.awaitLink(ctx, domain.ResourceGroup, roleID, sp.ID)
+		return remoteID, err == nil, err
 	}
 	if remoteID == "" {
 		created, err := c.CreateGroup(ctx, scim.Group{Schemas: []string{groupSchema}, ExternalID: role.URN,
@@ -76,11 +84,14 @@ func (p *Provisioner) addMember(ctx context.Context, c SCIMClient, sp domain.Ser
 		}
 		return err
 	}
-	groupID, ok, err := p.ensureGroup(ctx, c, sp, roleID)
+	// The membership goes in the user's line (PATCH) or the group's (PUT):
+	// the other resource is created in its own line only.
+	putMode := sp.MembershipMode == domain.MembershipPut
+	groupID, ok, err := p.ensureGroup(ctx, c, sp, roleID, putMode)
 	if err != nil || !ok {
 		return err
 	}
-	userRemoteID, ok, err := p.ensureUser(ctx, c, sp, userID)
+	userRemoteID, ok, err := p.ensureUser(ctx, c, sp, userID, !putMode)
 	if err != nil || !ok {
 		return err
 	}

@@ -47,8 +47,10 @@ type Metrics interface {
 // Provisioner delivers outbox items to SPs.
 type Provisioner struct {
 	// Metrics and Backoff may be nil.
-	Metrics     Metrics
-	Backoff     Backoff
+	Metrics Metrics
+	Backoff Backoff
+	// Retry bounds the backoff of transient failures (zero: the defaults).
+	Retry       RetryPolicy
 	Store       domain.Store
 	Clients     Clients
 	DeadLetters DeadLetters

@@ -31,7 +31,8 @@ func scimUser(u domain.User, sp domain.ServiceProvider) scim.User {
 
 // ensureUser makes sure the user exists at the SP and returns its SP-side
 // id; ok is false when the user no longer exists in the service.
-func (p *Provisioner) ensureUser(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, userID int64) (string, bool, error) {
+// Like groups, users are created only in their own line (create).
+func (p *Provisioner) ensureUser(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, userID int64, create bool) (string, bool, error) {
 	link, remoteID, err := p.activeLink(ctx, domain.ResourceUser, userID, sp.ID)
 	if err != nil || remoteID != "" {
 		return remoteID, err == nil, err
@@ -47,6 +48,10 @@ func (p *Provisioner) ensureUser(ctx context.Context, c SCIMClient, sp domain.Se
 	remoteID, err = p.findUser(ctx, c, want)
 	if err != nil {
 		return "", false, err
+	}
+	if remoteID == "" && !create {
+		remoteID, err = p.awaitLink(ctx, domain.ResourceUser, userID, sp.ID)
+		return remoteID, err == nil, err
 	}
 	if remoteID == "" {
 		created, err := c.CreateUser(ctx, want)
