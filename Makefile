@@ -6,7 +6,7 @@ FUNCTIONS := $(notdir $(wildcard functions/*))
 BUILD_DIR := build
 NPM_DIR   := localstack
 
-.PHONY: job run test test-go test-infra vet build synth deploy-local npm clean
+.PHONY: job run test test-go test-faults test-infra vet build synth deploy-local npm clean
 
 ## run: the whole service on one machine (embedded local stack, PORT default 8080)
 run: npm
@@ -30,6 +30,10 @@ vet:
 
 test-go: npm
 	$(GO) test -count=1 ./...
+
+## test-faults: the fault-injection test at the scale of issue 5 (1,000 guests, ~15 min; make test runs 200)
+test-faults: npm
+	FAULT_TEST_USERS=1000 $(GO) test -count=1 -timeout 40m -run TestDeliveryUnderFaults -v ./localstack/stack/
 
 test-infra:
 	$(MAKE) -C infra test

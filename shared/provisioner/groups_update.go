@@ -15,7 +15,7 @@ import (
 // The whole group is sent with PUT at SPs of either membership mode: SCIM
 // has no other way to set a display name together with the members.
 func (p *Provisioner) updateGroup(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID int64) error {
-	groupID, ok, err := p.ensureGroup(ctx, c, sp, roleID)
+	groupID, ok, err := p.ensureGroup(ctx, c, sp, roleID, true) // the group's own line
 	if err != nil || !ok {
 		return err
 	}
@@ -30,7 +30,13 @@ func (p *Provisioner) updateGroup(ctx context.Context, c SCIMClient, sp domain.S
 			return err
 		}
 		for _, ur := range page {
-			if _, _, err := p.ensureUser(ctx, c, sp, ur.UserID); err != nil {
+			// An SP new to the role has had no user creations queued for
+			// the members, so this line creates them. It can race a
+			// member's own line only while that member is being created
+			// at this SP right now; the look-up before each POST narrows
+			// that to a window of one request. (Queueing user creations
+			// in the users' lines instead is the full fix: see README.)
+			if _, _, err := p.ensureUser(ctx, c, sp, ur.UserID, true); err != nil {
 				return err
 			}
 		}
