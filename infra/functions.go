@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
@@ -88,6 +89,9 @@ func functionEnvironment(spec functionSpec, cfg StackConfig, res serviceResource
 	}
 	if spec.SendsToDeadLetters {
 		env["SCIM_DLQ_URL"] = res.Queues.DeadLetters.QueueUrl()
+		// The consumer dead-letters a delivery itself on its last receive,
+		// with the reason, rather than leaving it to the silent redrive.
+		env["SCIM_MAX_RECEIVE_COUNT"] = jsii.String(strconv.Itoa(cfg.MaxReceiveCount))
 	}
 	if spec.SendsMail {
 		env["MAIL_FROM"] = jsii.String(res.Mail.From)

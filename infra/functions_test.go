@@ -69,7 +69,7 @@ func TestFunctionEnvironment(t *testing.T) {
 		"crm":          join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
 		"tokens":       join(common, oidc),
 		"system":       join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL"}),
-		"provisioner":  join(common, []string{"SCIM_DLQ_URL", "APPLICATIONS_CONFIG"}),
+		"provisioner":  join(common, []string{"SCIM_DLQ_URL", "SCIM_MAX_RECEIVE_COUNT", "APPLICATIONS_CONFIG"}),
 		"expiry":       join(common, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL"}),
 		"cleanup":      common,
 		"outbox-sweep": join(common, mail, []string{"SCIM_QUEUE_URL"}),

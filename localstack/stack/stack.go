@@ -134,7 +134,8 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	if err := dynamo.CreateTable(ctx, awsDynamo(cfg), settings.TableName); err != nil {
 		return nil, fmt.Errorf("create table: %w", err)
 	}
-	queueURL, dlqURL, err := substitutes.CreateQueues(ctx, awsSQS(cfg), "invite-scim", cmp.Or(opts.MaxReceiveCount, substitutes.MaxReceiveCount))
+	settings.MaxReceiveCount = cmp.Or(opts.MaxReceiveCount, substitutes.MaxReceiveCount)
+	queueURL, dlqURL, err := substitutes.CreateQueues(ctx, awsSQS(cfg), "invite-scim", settings.MaxReceiveCount)
 	if err != nil {
 		return nil, fmt.Errorf("create queues: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -51,6 +52,10 @@ type Settings struct {
 	MachineCallers string
 	// ReminderDays from REMINDER_DAYS: "30,7,1" (the default when unset) or "off".
 	ReminderDays []int
+	// MaxReceiveCount from SCIM_MAX_RECEIVE_COUNT: the work queue's redrive
+	// count, at which the provisioner dead-letters a delivery itself; 0
+	// (unset) leaves it to SQS.
+	MaxReceiveCount int
 }
 
 // SettingsFromEnv reads the settings; TABLE_NAME is the only one every
@@ -71,6 +76,13 @@ func SettingsFromEnv() (Settings, error) {
 		return s, err
 	}
 	s.ReminderDays = days
+	if v := os.Getenv("SCIM_MAX_RECEIVE_COUNT"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return s, fmt.Errorf("SCIM_MAX_RECEIVE_COUNT must be a positive integer, not %q", v)
+		}
+		s.MaxReceiveCount = n
+	}
 	return s, nil
 }
 
@@ -146,6 +158,7 @@ func New(ctx context.Context, s Settings, cfg aws.Config, registry *config.Regis
 		Clients:     &provisioner.Targets{Registry: registry, Secrets: secrets.NewResolver(secretsmanager.NewFromConfig(cfg), 5*time.Minute)},
 		DeadLetters: sqs.NewDeadLetters(sqsClient, s.DeadLetterURL),
 		Backoff:     sqs.NewVisibility(sqsClient, s.QueueURL),
+		MaxReceives: s.MaxReceiveCount,
 	}
 	return &App{
 		Settings: s, Logger: logger, AWS: cfg, DynamoDB: ddb, SQS: sqsClient, Store: store, Registry: registry, Service: svc,

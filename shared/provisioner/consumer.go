@@ -3,6 +3,8 @@ package provisioner
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
 	"strconv"
 	"sync"
 	"time"
@@ -97,24 +99,34 @@ func (p *Provisioner) handleMessage(ctx context.Context, m events.SQSMessage) er
 		log.InfoContext(ctx, "delivered")
 		return nil
 	case IsPermanent(err):
-		d.Status, d.LastError = domain.DeliveryFailed, err.Error()
-		if derr := p.DeadLetters.Send(ctx, d, err.Error()); derr != nil {
-			log.ErrorContext(ctx, "dead-lettering failed; will retry", "error", derr)
-			return derr
-		}
-		if uerr := p.Store.UpdateDeliveryStatus(ctx, d); uerr != nil {
-			log.WarnContext(ctx, "dead-lettered but status not recorded", "error", uerr)
-		}
-		if uerr := p.markFailed(ctx, d, err); uerr != nil {
-			log.WarnContext(ctx, "dead-lettered but provisioning status not recorded", "error", uerr)
-		}
-		p.audit(ctx, d, domain.AuditProvisioningFailed)
-		log.ErrorContext(ctx, "dead-lettered", "reason", err.Error())
-		return nil
+		return p.deadLetter(ctx, d, err, log)
+	case p.MaxReceives > 0 && d.Attempts >= p.MaxReceives:
+		return p.deadLetter(ctx, d, fmt.Errorf("gave up after %d attempts: %w", d.Attempts, err), log)
 	default:
 		log.WarnContext(ctx, "delivery failed; will retry", "error", err)
 		return &retryLater{err: err, delay: p.delayRetry(ctx, m, d.Attempts, err)}
 	}
+}
+
+// deadLetter sends a delivery that cannot succeed to the dead-letter queue
+// with its reason, and records it as failed (delivery, SP link, audit), so
+// that operators see it and can replay it. It returns an error only when
+// the dead-letter queue did not take it: then the message is retried.
+func (p *Provisioner) deadLetter(ctx context.Context, d domain.Delivery, cause error, log *slog.Logger) error {
+	d.Status, d.LastError = domain.DeliveryFailed, cause.Error()
+	if derr := p.DeadLetters.Send(ctx, d, cause.Error()); derr != nil {
+		log.ErrorContext(ctx, "dead-lettering failed; will retry", "error", derr)
+		return derr
+	}
+	if uerr := p.Store.UpdateDeliveryStatus(ctx, d); uerr != nil {
+		log.WarnContext(ctx, "dead-lettered but status not recorded", "error", uerr)
+	}
+	if uerr := p.markFailed(ctx, d, cause); uerr != nil {
+		log.WarnContext(ctx, "dead-lettered but provisioning status not recorded", "error", uerr)
+	}
+	p.audit(ctx, d, domain.AuditProvisioningFailed)
+	log.ErrorContext(ctx, "dead-lettered", "reason", cause.Error())
+	return nil
 }
 
 // record counts the attempt for the SP's metrics.

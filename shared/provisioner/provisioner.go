@@ -59,6 +59,11 @@ type Provisioner struct {
 	// MembersPerPage bounds the memberships read per query when a whole
 	// group is PUT.
 	MembersPerPage int
+	// MaxReceives is the queue's maxReceiveCount. A delivery that fails
+	// transiently on its last receive is dead-lettered here, with its
+	// reason and status, instead of being moved by SQS's redrive without
+	// a trace; 0 leaves it to the redrive.
+	MaxReceives int
 }
 
 func (p *Provisioner) now() time.Time {

@@ -323,3 +323,47 @@ func TestPutGroupReadsMembersAcrossPages(t *testing.T) {
 		t.Fatalf("SP group has %d members and SP %d users, want 5 and 5", len(groups[0].Members), len(f.sp.Users()))
 	}
 }
+
+// On the queue's last receive a transient failure is dead-lettered here,
+// with its reason and a failed status, rather than moved by SQS's redrive
+// where nobody would see it; before that it is retried.
+func TestTransientFailureOnTheLastReceiveIsDeadLetteredVisibly(t *testing.T) {
+	f := newFixture(t, "PATCH", "right-token")
+	f.prov.MaxReceives = 5
+	f.acceptedGuest(t, "erin@example.org")
+	var first domain.Delivery
+	for _, d := range f.queue.take() {
+		if d.SPID == "down-sp" {
+			first = d // the group's creation, at the unreachable SP
+			break
+		}
+	}
+	for _, tc := range []struct {
+		receive        int
+		wantRetried    bool
+		wantDeadLetter bool
+	}{{4, true, false}, {5, false, true}} {
+		resp, err := f.prov.HandleSQS(context.Background(), batch(t, []domain.Delivery{first}, "down-sp", tc.receive))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if retried := len(resp.BatchItemFailures) == 1; retried != tc.wantRetried {
+			t.Fatalf("receive %d: failures %v, want retried=%v", tc.receive, resp.BatchItemFailures, tc.wantRetried)
+		}
+		reason, dead := f.dlq.reasons[first.ID]
+		if dead != tc.wantDeadLetter {
+			t.Fatalf("receive %d: dead-lettered=%v, want %v", tc.receive, dead, tc.wantDeadLetter)
+		}
+		if dead && !strings.Contains(reason, "gave up after 5 attempts") {
+			t.Fatalf("reason %q", reason)
+		}
+	}
+	got, err := f.store.GetDelivery(context.Background(), first.ID)
+	if err != nil || got.Status != domain.DeliveryFailed || got.Attempts != 5 {
+		t.Fatalf("delivery = %+v, %v; want failed after 5 attempts", got, err)
+	}
+	link, err := f.store.GetLink(context.Background(), domain.ResourceGroup, first.RoleID, "down-sp")
+	if err != nil || link.Status != domain.StatusFailed {
+		t.Fatalf("group link = %+v, %v; want failed", link, err)
+	}
+}
