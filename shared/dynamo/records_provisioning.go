@@ -23,6 +23,7 @@ type deliveryRecord struct {
 	UserID        int64  `dynamodbav:"userId,omitempty"`
 	RoleID        int64  `dynamodbav:"roleId,omitempty"`
 	CorrelationID string `dynamodbav:"correlationId,omitempty"`
+	ExternalID    string `dynamodbav:"externalId,omitempty"`
 	CreatedAt     string `dynamodbav:"createdAt"`
 	Status        string `dynamodbav:"status"`
 	Attempts      int    `dynamodbav:"attempts,omitempty"`
@@ -58,6 +59,7 @@ func (s *Store) deliveryRecord(d domain.Delivery) deliveryRecord {
 		UserID:        d.UserID,
 		RoleID:        d.RoleID,
 		CorrelationID: d.CorrelationID,
+		ExternalID:    d.ExternalID,
 		CreatedAt:     formatTime(d.CreatedAt),
 		Status:        string(d.Status),
 		Attempts:      d.Attempts,
@@ -85,6 +87,7 @@ func (rec deliveryRecord) domain() (domain.Delivery, error) {
 		UserID:        rec.UserID,
 		RoleID:        rec.RoleID,
 		CorrelationID: rec.CorrelationID,
+		ExternalID:    rec.ExternalID,
 		CreatedAt:     p.time(rec.CreatedAt),
 		Status:        domain.DeliveryStatus(rec.Status),
 		Attempts:      rec.Attempts,

@@ -18,7 +18,7 @@ func (p *Provisioner) Deliver(ctx context.Context, d domain.Delivery) error {
 	case domain.DeliverGroupCreate:
 		_, _, err = p.ensureGroup(ctx, client, sp, d.RoleID, true)
 	case domain.DeliverGroupDelete:
-		err = p.deleteGroup(ctx, client, sp, d.RoleID)
+		err = p.deleteGroup(ctx, client, sp, d.RoleID, d.ExternalID)
 	case domain.DeliverGroupUpdate:
 		err = p.updateGroup(ctx, client, sp, d.RoleID)
 	case domain.DeliverUserCreate:

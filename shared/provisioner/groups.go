@@ -64,10 +64,21 @@ func (p *Provisioner) findGroup(ctx context.Context, c SCIMClient, urn string) (
 }
 
 // deleteGroup removes the group at the SP; a group already gone is done.
-func (p *Provisioner) deleteGroup(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID int64) error {
+func (p *Provisioner) deleteGroup(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID int64, externalID string) error {
 	link, remoteID, err := p.activeLink(ctx, domain.ResourceGroup, roleID, sp.ID)
-	if err != nil || remoteID == "" {
+	if err != nil {
 		return err
+	}
+	if remoteID == "" && externalID != "" && link.Status != domain.StatusDeprovisioned {
+		// No SP id stored: the group was never created there, or its
+		// creation's answer was lost and the role was deleted before the
+		// retry. Only a look-up tells, and leaves no orphan group behind.
+		if remoteID, err = p.findGroup(ctx, c, externalID); err != nil {
+			return err
+		}
+	}
+	if remoteID == "" {
+		return nil
 	}
 	if err := c.DeleteGroup(ctx, remoteID); err != nil && !scim.IsNotFound(err) {
 		return err

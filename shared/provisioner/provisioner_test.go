@@ -18,6 +18,7 @@ import (
 	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
 	"github.com/edu-invite/invite/shared/metrics"
 	"github.com/edu-invite/invite/shared/provisioner"
+	"github.com/edu-invite/invite/shared/scim"
 	"github.com/edu-invite/invite/shared/secrets"
 	"github.com/edu-invite/invite/shared/service"
 	"github.com/edu-invite/invite/shared/sqs"
@@ -365,5 +366,50 @@ func TestTransientFailureOnTheLastReceiveIsDeadLetteredVisibly(t *testing.T) {
 	link, err := f.store.GetLink(context.Background(), domain.ResourceGroup, first.RoleID, "down-sp")
 	if err != nil || link.Status != domain.StatusFailed {
 		t.Fatalf("group link = %+v, %v; want failed", link, err)
+	}
+}
+
+// A group whose creation reached the SP but whose answer was lost has no
+// stored SP id; when its role is deleted before the creation is retried,
+// the deletion finds it at the SP by the URN it carries, so no orphan group
+// is left behind.
+func TestGroupDeletionFindsAGroupWhoseCreationAnswerWasLost(t *testing.T) {
+	f := newFixture(t, "PATCH", "right-token")
+	ctx := context.Background()
+	role, err := f.svc.CreateRole(ctx, superUser, service.RoleInput{Name: "Lost answer",
+		ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.queue.take()
+	// The creation reached the SP; its answer never came back.
+	c, _, err := f.prov.Clients.Client(ctx, "wiki-sp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CreateGroup(ctx, scim.Group{Schemas: []string{"urn:ietf:params:scim:schemas:core:2.0:Group"}, ExternalID: role.URN,
+		DisplayName: role.Name}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.svc.DeleteRole(ctx, superUser, role.ID); err != nil {
+		t.Fatal(err)
+	}
+	var deletion []domain.Delivery
+	for _, d := range f.queue.take() {
+		if d.Kind == domain.DeliverGroupDelete && d.SPID == "wiki-sp" {
+			if d.ExternalID != role.URN {
+				t.Fatalf("deletion carries externalId %q, want %q", d.ExternalID, role.URN)
+			}
+			deletion = append(deletion, d)
+		}
+	}
+	for i := 0; i < 2; i++ { // a repeat changes nothing
+		resp, err := f.prov.HandleSQS(ctx, batch(t, deletion, "wiki-sp", i+1))
+		if err != nil || len(resp.BatchItemFailures) != 0 {
+			t.Fatalf("delivery %d: %v, %v", i, resp.BatchItemFailures, err)
+		}
+	}
+	if groups := f.sp.Groups(); len(groups) != 0 {
+		t.Fatalf("groups left at the SP: %+v", groups)
 	}
 }

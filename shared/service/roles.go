@@ -149,7 +149,9 @@ func (s *Service) DeleteRole(ctx context.Context, p *auth.Principal, id int64) e
 	}
 	var deliveries []domain.Delivery
 	for _, sp := range s.Registry.SPsOfRole(role) {
-		deliveries = append(deliveries, s.newDelivery(ctx, sp, domain.DeliverGroupDelete, 0, role.ID))
+		d := s.newDelivery(ctx, sp, domain.DeliverGroupDelete, 0, role.ID)
+		d.ExternalID = role.URN
+		deliveries = append(deliveries, d)
 	}
 	if err := s.Store.DeleteRole(ctx, role, deliveries); err != nil {
 		return err

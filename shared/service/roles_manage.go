@@ -89,7 +89,9 @@ func (s *Service) roleUpdateDeliveries(ctx context.Context, stored, updated doma
 	}
 	for _, sp := range s.Registry.SPsOfRole(stored) {
 		if !after[sp.ID] {
-			deliveries = append(deliveries, s.newDelivery(ctx, sp, domain.DeliverGroupDelete, 0, updated.ID))
+			d := s.newDelivery(ctx, sp, domain.DeliverGroupDelete, 0, updated.ID)
+			d.ExternalID = stored.URN
+			deliveries = append(deliveries, d)
 		}
 	}
 	return deliveries

@@ -23,12 +23,13 @@ type Message struct {
 	RoleID        int64     `json:"roleId,omitempty"`
 	CorrelationID string    `json:"correlationId,omitempty"`
 	CreatedAt     time.Time `json:"createdAt"`
+	ExternalID    string    `json:"externalId,omitempty"`
 }
 
 // EncodeDelivery renders a delivery as a message body.
 func EncodeDelivery(d domain.Delivery) (string, error) {
 	b, err := json.Marshal(Message{DeliveryID: d.ID, SPID: d.SPID, Kind: string(d.Kind), UserID: d.UserID,
-		RoleID: d.RoleID, CorrelationID: d.CorrelationID, CreatedAt: d.CreatedAt.UTC()})
+		RoleID: d.RoleID, CorrelationID: d.CorrelationID, CreatedAt: d.CreatedAt.UTC(), ExternalID: d.ExternalID})
 	return string(b), err
 }
 
@@ -40,7 +41,7 @@ func DecodeDelivery(body string) (domain.Delivery, error) {
 		return domain.Delivery{}, fmt.Errorf("provisioning message is not JSON: %w", err)
 	}
 	d := domain.Delivery{ID: m.DeliveryID, SPID: m.SPID, Kind: domain.DeliveryKind(m.Kind), UserID: m.UserID,
-		RoleID: m.RoleID, CorrelationID: m.CorrelationID, CreatedAt: m.CreatedAt}
+		RoleID: m.RoleID, CorrelationID: m.CorrelationID, CreatedAt: m.CreatedAt, ExternalID: m.ExternalID}
 	if d.ID == "" || d.SPID == "" {
 		return d, fmt.Errorf("provisioning message lacks deliveryId or sp")
 	}
