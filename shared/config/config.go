@@ -247,6 +247,12 @@ func (r *Registry) Target(id string) (Target, bool) {
 	return t, ok
 }
 
+// ServiceProvider finds a SCIM target's settings by id.
+func (r *Registry) ServiceProvider(id string) (domain.ServiceProvider, bool) {
+	t, ok := r.targets[id]
+	return t.SP, ok
+}
+
 // TargetIDs lists the SCIM targets in document order.
 func (r *Registry) TargetIDs() []string { return r.targetIDs }
 

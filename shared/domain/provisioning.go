@@ -54,10 +54,11 @@ type Delivery struct {
 	// OrderKey is the queue's message group: deliveries with one key are
 	// applied in order, different keys in parallel (see OrderKeyOf).
 	OrderKey string
-	// ExternalID is the group's externalId (the role's URN) on group
-	// deletions. The role is gone by the time the deletion is delivered,
-	// and a group whose creation answer was lost has no stored SP id: the
-	// deletion then finds the group at the SP by it.
+	// ExternalID is the resource's externalId at the SP on deletions (the
+	// role's URN; the user's ExternalIDAt). The resource is gone from the
+	// service by the time the deletion is delivered, and one whose creation
+	// answer was lost has no stored SP id: the deletion then finds it at
+	// the SP by this.
 	ExternalID string
 }
 

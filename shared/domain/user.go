@@ -62,6 +62,16 @@ func (u User) Identifier(kind UserIdentifier) string {
 	return v
 }
 
+// ExternalIDAt is the user's SCIM externalId at an SP: the institution's
+// placeholder id when the invitation carried one (spec 1.7), else the
+// identifier the SP asks for.
+func (u User) ExternalIDAt(sp ServiceProvider) string {
+	if u.InternalPlaceholderIdentifier != "" {
+		return u.InternalPlaceholderIdentifier
+	}
+	return u.Identifier(sp.UserIdentifier)
+}
+
 // SameAttributes reports whether the attributes that SPs receive are equal,
 // which decides whether a login must send a SCIM PUT (spec 3.1).
 func (u User) SameAttributes(o User) bool {

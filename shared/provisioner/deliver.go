@@ -26,7 +26,7 @@ func (p *Provisioner) Deliver(ctx context.Context, d domain.Delivery) error {
 	case domain.DeliverUserUpdate:
 		err = p.updateUser(ctx, client, sp, d.UserID)
 	case domain.DeliverUserDelete:
-		err = p.deleteUser(ctx, client, sp, d.UserID)
+		err = p.deleteUser(ctx, client, sp, d.UserID, d.ExternalID)
 	case domain.DeliverMemberAdd:
 		err = p.addMember(ctx, client, sp, d.RoleID, d.UserID)
 	case domain.DeliverMemberRemove:

@@ -413,3 +413,44 @@ func TestGroupDeletionFindsAGroupWhoseCreationAnswerWasLost(t *testing.T) {
 		t.Fatalf("groups left at the SP: %+v", groups)
 	}
 }
+
+// The same for users: a user created at the SP whose answer was lost, and
+// who leaves the service before the creation is retried, is found by the
+// externalId the deletion carries and deleted; no orphan user is left.
+func TestUserDeletionFindsAUserWhoseCreationAnswerWasLost(t *testing.T) {
+	f := newFixture(t, "PATCH", "right-token")
+	ctx := context.Background()
+	f.acceptedGuest(t, "frank@example.org")
+	f.queue.take()
+	u, err := f.store.GetUserBySub(ctx, "sub-frank@example.org")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, sp, err := f.prov.Clients.Client(ctx, "wiki-sp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CreateUser(ctx, scim.User{Schemas: []string{"urn:ietf:params:scim:schemas:core:2.0:User"},
+		ExternalID: u.ExternalIDAt(sp), UserName: u.Identifier(sp.UserIdentifier)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.svc.DeleteUser(ctx, superUser, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	var deletion []domain.Delivery
+	for _, d := range f.queue.take() {
+		if d.Kind == domain.DeliverUserDelete && d.SPID == "wiki-sp" {
+			deletion = append(deletion, d)
+		}
+	}
+	if len(deletion) != 1 || deletion[0].ExternalID != "frank@example.org" {
+		t.Fatalf("user deletions %+v, want one carrying the eppn as externalId", deletion)
+	}
+	resp, err := f.prov.HandleSQS(ctx, batch(t, deletion, "wiki-sp", 1))
+	if err != nil || len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("%v, %v", resp.BatchItemFailures, err)
+	}
+	if users := f.sp.Users(); len(users) != 0 {
+		t.Fatalf("users left at the SP: %+v", users)
+	}
+}

@@ -12,13 +12,9 @@ import (
 // the invitation carried one (spec 1.7), else the same identifier.
 func scimUser(u domain.User, sp domain.ServiceProvider) scim.User {
 	ident := u.Identifier(sp.UserIdentifier)
-	external := ident
-	if u.InternalPlaceholderIdentifier != "" {
-		external = u.InternalPlaceholderIdentifier
-	}
 	su := scim.User{
 		Schemas:     []string{userSchema},
-		ExternalID:  external,
+		ExternalID:  u.ExternalIDAt(sp),
 		UserName:    ident,
 		Name:        &scim.Name{GivenName: u.GivenName, FamilyName: u.FamilyName},
 		DisplayName: u.DisplayName(),
@@ -112,10 +108,20 @@ func (p *Provisioner) updateUser(ctx context.Context, c SCIMClient, sp domain.Se
 }
 
 // deleteUser removes the user at the SP; a user already gone there is done.
-func (p *Provisioner) deleteUser(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, userID int64) error {
+func (p *Provisioner) deleteUser(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, userID int64, externalID string) error {
 	link, remoteID, err := p.activeLink(ctx, domain.ResourceUser, userID, sp.ID)
-	if err != nil || remoteID == "" {
+	if err != nil {
 		return err
+	}
+	if remoteID == "" && externalID != "" && link.Status != domain.StatusDeprovisioned {
+		// No SP id stored: never created there, or the creation's answer
+		// was lost and the user left before the retry (see deleteGroup).
+		if remoteID, err = p.findUser(ctx, c, scim.User{ExternalID: externalID}); err != nil {
+			return err
+		}
+	}
+	if remoteID == "" {
+		return nil
 	}
 	if err := c.DeleteUser(ctx, remoteID); err != nil && !scim.IsNotFound(err) {
 		return err

@@ -437,7 +437,7 @@ func (s *Service) crmRemove(ctx context.Context, p *auth.Principal, user domain.
 		}
 	}
 	if deleteUser {
-		deletions, err := s.userDeleteDeliveries(ctx, user.ID, &sps)
+		deletions, err := s.userDeleteDeliveries(ctx, user, &sps)
 		if err != nil {
 			return err
 		}

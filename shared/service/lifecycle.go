@@ -232,7 +232,7 @@ func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now tim
 	if remaining == 0 {
 		// The last membership ended: the user goes at every SP where it was
 		// created, after its group removals (same FIFO group, later).
-		deletions, err := s.userDeleteDeliveries(ctx, userID, &sps)
+		deletions, err := s.userDeleteDeliveries(ctx, user, &sps)
 		if err != nil {
 			return 0, false, nil, err
 		}

@@ -17,6 +17,8 @@ import (
 type Registry interface {
 	Application(manageID string) (domain.Application, bool)
 	SPsOfRole(r domain.Role) []domain.ServiceProvider
+	// ServiceProvider finds a SCIM target by id.
+	ServiceProvider(id string) (domain.ServiceProvider, bool)
 }
 
 // MailRenderer renders the service's e-mails.

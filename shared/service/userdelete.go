@@ -28,8 +28,8 @@ func (o *spSet) add(id string) {
 // there) and per SP where the user is linked, each once. Queued with the
 // group removals of the same change, they come after them in the user's
 // FIFO group.
-func (s *Service) userDeleteDeliveries(ctx context.Context, userID int64, sps *spSet) ([]domain.Delivery, error) {
-	links, err := s.Store.ListLinks(ctx, domain.ResourceUser, userID)
+func (s *Service) userDeleteDeliveries(ctx context.Context, user domain.User, sps *spSet) ([]domain.Delivery, error) {
+	links, err := s.Store.ListLinks(ctx, domain.ResourceUser, user.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -37,8 +37,16 @@ func (s *Service) userDeleteDeliveries(ctx context.Context, userID int64, sps *s
 		sps.add(l.SPID)
 	}
 	out := make([]domain.Delivery, 0, len(sps.ids))
-	for _, sp := range sps.ids {
-		out = append(out, s.newDelivery(ctx, domain.ServiceProvider{ID: sp}, domain.DeliverUserDelete, userID, 0))
+	for _, id := range sps.ids {
+		sp, ok := s.Registry.ServiceProvider(id)
+		if !ok {
+			sp = domain.ServiceProvider{ID: id}
+		}
+		d := s.newDelivery(ctx, sp, domain.DeliverUserDelete, user.ID, 0)
+		if ok {
+			d.ExternalID = user.ExternalIDAt(sp)
+		}
+		out = append(out, d)
 	}
 	return out, nil
 }

@@ -78,7 +78,7 @@ func (s *Service) RemoveUserRole(ctx context.Context, p *auth.Principal, userRol
 	}
 	last := len(memberships) == 0 || (len(memberships) == 1 && memberships[0].RoleID == ur.RoleID)
 	if last {
-		deletions, err := s.userDeleteDeliveries(ctx, ur.UserID, &sps)
+		deletions, err := s.userDeleteDeliveries(ctx, user, &sps)
 		if err != nil {
 			return RemovalOutcome{}, err
 		}

@@ -55,7 +55,7 @@ func (s *Service) DeleteUser(ctx context.Context, p *auth.Principal, userID int6
 		}
 		last := start+removalChunk >= len(urs)
 		if last {
-			deletions, err := s.userDeleteDeliveries(ctx, userID, &sps)
+			deletions, err := s.userDeleteDeliveries(ctx, user, &sps)
 			if err != nil {
 				return err
 			}
