@@ -5,10 +5,9 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// MemberUserJSON is a User (spec 2.5) without its memberships: the user of
-// a membership in a role's member list, and the core of U8's answer.
-type MemberUserJSON struct {
-	ID                            int64   `json:"id"`
+// UserAttributesJSON are the attributes of a User (spec 2.5) on the wire,
+// shared by every answer that carries a user.
+type UserAttributesJSON struct {
 	Sub                           string  `json:"sub"`
 	SuperUser                     bool    `json:"superUser"`
 	EduPersonPrincipalName        string  `json:"eduPersonPrincipalName,omitempty"`
@@ -30,13 +29,24 @@ type MemberUserJSON struct {
 	CRMContactID                  string  `json:"crmContactId,omitempty"`
 }
 
-func memberUserJSON(u domain.User) MemberUserJSON {
-	return MemberUserJSON{ID: u.ID, Sub: u.Sub, SuperUser: u.SuperUser, EduPersonPrincipalName: u.EduPersonPrincipalName,
+func userAttributesJSON(u domain.User) UserAttributesJSON {
+	return UserAttributesJSON{Sub: u.Sub, SuperUser: u.SuperUser, EduPersonPrincipalName: u.EduPersonPrincipalName,
 		GivenName: u.GivenName, FamilyName: u.FamilyName, MiddleName: u.MiddleName, Name: u.Name,
 		SubjectID: u.SubjectID, FedID: u.FedID, UID: u.UID, SchacHomeOrganization: u.SchacHomeOrganization,
 		OrganizationGUID: u.OrganizationGUID, InstitutionAdmin: u.InstitutionAdmin, InstitutionAdminByInvite: u.InstitutionAdminByInvite,
 		Email: u.Email, InternalPlaceholderIdentifier: u.InternalPlaceholderIdentifier, CreatedAt: isoTime(u.CreatedAt),
 		LastActivity: isoTime(u.LastActivity), CRMContactID: u.CRMContactID}
+}
+
+// MemberUserJSON is a User (spec 2.5) without its memberships: the user of
+// a membership in a role's member list, and the core of U8's answer.
+type MemberUserJSON struct {
+	ID int64 `json:"id"`
+	UserAttributesJSON
+}
+
+func memberUserJSON(u domain.User) MemberUserJSON {
+	return MemberUserJSON{ID: u.ID, UserAttributesJSON: userAttributesJSON(u)}
 }
 
 // MemberJSON is a UserRole (spec 2.6) of U10: the membership with its user,

@@ -8,39 +8,16 @@ import (
 // UserJSON is a user on the wire (spec 2.5). A signed-in person not yet
 // known to the service has no id, no roles and no dates.
 type UserJSON struct {
-	ID                            *int64           `json:"id,omitempty"`
-	Sub                           string           `json:"sub"`
-	SuperUser                     bool             `json:"superUser"`
-	EduPersonPrincipalName        string           `json:"eduPersonPrincipalName,omitempty"`
-	GivenName                     string           `json:"givenName,omitempty"`
-	FamilyName                    string           `json:"familyName,omitempty"`
-	MiddleName                    string           `json:"middleName,omitempty"`
-	Name                          string           `json:"name,omitempty"`
-	SubjectID                     string           `json:"subjectId,omitempty"`
-	FedID                         string           `json:"fedId,omitempty"`
-	UID                           string           `json:"uid,omitempty"`
-	SchacHomeOrganization         string           `json:"schacHomeOrganization,omitempty"`
-	OrganizationGUID              string           `json:"organizationGUID,omitempty"`
-	InstitutionAdmin              bool             `json:"institutionAdmin"`
-	InstitutionAdminByInvite      bool             `json:"institutionAdminByInvite"`
-	Email                         string           `json:"email,omitempty"`
-	InternalPlaceholderIdentifier string           `json:"internalPlaceholderIdentifier,omitempty"`
-	CreatedAt                     *string          `json:"createdAt,omitempty"`
-	LastActivity                  *string          `json:"lastActivity,omitempty"`
-	CRMContactID                  string           `json:"crmContactId,omitempty"`
-	UserRoles                     []UserRoleJSON   `json:"userRoles"`
-	UserApplications              []map[string]any `json:"userApplications"`
-	Applications                  []map[string]any `json:"applications"`
-	Institution                   map[string]any   `json:"institution,omitempty"`
+	ID *int64 `json:"id,omitempty"`
+	UserAttributesJSON
+	UserRoles        []UserRoleJSON   `json:"userRoles"`
+	UserApplications []map[string]any `json:"userApplications"`
+	Applications     []map[string]any `json:"applications"`
+	Institution      map[string]any   `json:"institution,omitempty"`
 }
 
 func userJSON(u domain.User, known bool) UserJSON {
-	out := UserJSON{Sub: u.Sub, SuperUser: u.SuperUser, EduPersonPrincipalName: u.EduPersonPrincipalName,
-		GivenName: u.GivenName, FamilyName: u.FamilyName, MiddleName: u.MiddleName, Name: u.Name, SubjectID: u.SubjectID,
-		FedID: u.FedID, UID: u.UID, SchacHomeOrganization: u.SchacHomeOrganization, OrganizationGUID: u.OrganizationGUID,
-		InstitutionAdmin: u.InstitutionAdmin, InstitutionAdminByInvite: u.InstitutionAdminByInvite, Email: u.Email,
-		InternalPlaceholderIdentifier: u.InternalPlaceholderIdentifier, CreatedAt: isoTime(u.CreatedAt),
-		LastActivity: isoTime(u.LastActivity), CRMContactID: u.CRMContactID,
+	out := UserJSON{UserAttributesJSON: userAttributesJSON(u),
 		UserRoles: []UserRoleJSON{}, UserApplications: []map[string]any{}, Applications: []map[string]any{}}
 	if known {
 		id := u.ID
