@@ -444,13 +444,9 @@ func (s *Service) crmRemove(ctx context.Context, p *auth.Principal, user domain.
 		removal.Deliveries = append(removal.Deliveries, deletions...)
 		removal.DeleteUser = &user
 	}
-	if err := s.assignAuditIDs(ctx, removal.Audit); err != nil {
+	if err := s.applyRemoval(ctx, removal); err != nil {
 		return err
 	}
-	if err := s.Store.ApplyRemoval(ctx, removal); err != nil {
-		return err
-	}
-	s.dispatch(ctx, removal.Deliveries)
 	return nil
 }
 

@@ -239,13 +239,9 @@ func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now tim
 		removal.Deliveries = append(removal.Deliveries, deletions...)
 		removal.DeleteUser = &user
 	}
-	if err := s.assignAuditIDs(ctx, removal.Audit); err != nil {
+	if err := s.applyRemoval(ctx, removal); err != nil {
 		return 0, false, nil, err
 	}
-	if err := s.Store.ApplyRemoval(ctx, removal); err != nil {
-		return 0, false, nil, err
-	}
-	s.dispatch(ctx, removal.Deliveries)
 	return len(removal.UserRoles), remaining == 0, removal.Mails, nil
 }
 

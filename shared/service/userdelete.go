@@ -50,3 +50,16 @@ func (s *Service) userDeleteDeliveries(ctx context.Context, user domain.User, sp
 	}
 	return out, nil
 }
+
+// applyRemoval numbers the audit entries of a removal, applies it in one
+// transaction and queues its deliveries.
+func (s *Service) applyRemoval(ctx context.Context, removal domain.Removal) error {
+	if err := s.assignAuditIDs(ctx, removal.Audit); err != nil {
+		return err
+	}
+	if err := s.Store.ApplyRemoval(ctx, removal); err != nil {
+		return err
+	}
+	s.dispatch(ctx, removal.Deliveries)
+	return nil
+}

@@ -87,12 +87,8 @@ func (s *Service) RemoveUserRole(ctx context.Context, p *auth.Principal, userRol
 			removal.DeleteUser = &user
 		}
 	}
-	if err := s.assignAuditIDs(ctx, removal.Audit); err != nil {
+	if err := s.applyRemoval(ctx, removal); err != nil {
 		return RemovalOutcome{}, err
 	}
-	if err := s.Store.ApplyRemoval(ctx, removal); err != nil {
-		return RemovalOutcome{}, err
-	}
-	s.dispatch(ctx, removal.Deliveries)
 	return RemovalOutcome{UserDeleted: removal.DeleteUser != nil}, nil
 }

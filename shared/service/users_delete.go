@@ -62,13 +62,9 @@ func (s *Service) DeleteUser(ctx context.Context, p *auth.Principal, userID int6
 			removal.Deliveries = append(removal.Deliveries, deletions...)
 			removal.DeleteUser = &user
 		}
-		if err := s.assignAuditIDs(ctx, removal.Audit); err != nil {
+		if err := s.applyRemoval(ctx, removal); err != nil {
 			return err
 		}
-		if err := s.Store.ApplyRemoval(ctx, removal); err != nil {
-			return err
-		}
-		s.dispatch(ctx, removal.Deliveries)
 		if last {
 			return nil
 		}
