@@ -234,7 +234,8 @@ func TestDeliveryUnderFaults(t *testing.T) {
 		return err == nil && l.Status == domain.StatusProvisioned
 	}
 	t.Logf("%v: %d guests accepted", time.Since(started).Round(time.Second), users)
-	waitUntil(t, time.Minute+time.Duration(users)*300*time.Millisecond, "the expiring guests and the roles to delete at their SPs", func() bool {
+	// Deadlines only bound a failing run; a loaded CI machine may be slow.
+	waitUntil(t, 5*time.Minute+time.Duration(users)*time.Second, "the expiring guests and the roles to delete at their SPs", func() bool {
 		for j := 0; j < expiring; j++ {
 			if !provisioned(domain.ResourceUser, userIDs[j], sps[j%roles%3].id) {
 				return false
@@ -344,7 +345,7 @@ func TestDeliveryUnderFaults(t *testing.T) {
 
 	// Drained: nothing visible, in flight, delayed or held, and every SP
 	// right; bounded by ~3x the time it takes.
-	deadline := time.Now().Add(2*time.Minute + time.Duration(users)*600*time.Millisecond)
+	deadline := time.Now().Add(5*time.Minute + time.Duration(users)*1200*time.Millisecond)
 	var problems []string
 	lastReport := time.Now()
 	for {
