@@ -39,6 +39,10 @@ func IsPermanent(err error) bool {
 	if errors.As(err, &pe) {
 		return true
 	}
+	var stale *stalePutError
+	if errors.As(err, &stale) {
+		return false
+	}
 	var se *scim.Error
 	if errors.As(err, &se) {
 		return !se.Retryable()

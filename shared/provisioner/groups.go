@@ -2,6 +2,8 @@ package provisioner
 
 import (
 	"context"
+	"errors"
+	"net/http"
 	"strconv"
 
 	"github.com/edu-invite/invite/shared/domain"
@@ -172,6 +174,23 @@ func (p *Provisioner) putGroup(ctx context.Context, c SCIMClient, sp domain.Serv
 			token = next
 		}
 	}
-	return c.ReplaceGroupStreaming(ctx, groupID, scim.Group{Schemas: []string{groupSchema}, ExternalID: role.URN,
+	err = c.ReplaceGroupStreaming(ctx, groupID, scim.Group{Schemas: []string{groupSchema}, ExternalID: role.URN,
 		DisplayName: role.Name}, members)
+	var se *scim.Error
+	if errors.As(err, &se) && se.Status == http.StatusBadRequest && se.SCIMType == "invalidValue" {
+		// The members are read from the service while each member's own
+		// line runs concurrently: a member deleted at the SP just after it
+		// was read makes the SP refuse the whole group. The retry reads the
+		// state again; one that keeps failing is dead-lettered on the
+		// queue's last receive, with this reason.
+		return &stalePutError{err: err}
+	}
+	return err
 }
+
+// stalePutError is a whole-group PUT refused for a member value: retryable,
+// because the member list may have changed while it was being sent.
+type stalePutError struct{ err error }
+
+func (e *stalePutError) Error() string { return "group members changed while sent: " + e.err.Error() }
+func (e *stalePutError) Unwrap() error { return e.err }
