@@ -131,19 +131,7 @@ func (s *Store) ListCRMInvitations(ctx context.Context, organisationID, contactI
 	if err != nil {
 		return nil, err
 	}
-	links, err := s.queryAll(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	keys := make([]itemKey, 0, len(links))
-	for _, av := range links {
-		var link crmInvitationRecord
-		if err := unmarshal(av, &link); err != nil {
-			return nil, err
-		}
-		keys = append(keys, invitationKey(link.InvitationID))
-	}
-	items, err := s.batchGet(ctx, keys)
+	items, err := s.linkedInvitations(ctx, in)
 	if err != nil {
 		return nil, err
 	}

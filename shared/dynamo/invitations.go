@@ -5,6 +5,8 @@ import (
 	"context"
 	"slices"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
 	"github.com/edu-invite/invite/shared/domain"
 )
 
@@ -80,19 +82,7 @@ func (s *Store) ListOpenInvitationsOfRole(ctx context.Context, roleID int64) ([]
 	if err != nil {
 		return nil, err
 	}
-	links, err := s.queryAll(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	keys := make([]itemKey, 0, len(links))
-	for _, av := range links {
-		var link invitationRoleRecord
-		if err := unmarshal(av, &link); err != nil {
-			return nil, err
-		}
-		keys = append(keys, invitationKey(link.InvitationID))
-	}
-	items, err := s.batchGet(ctx, keys)
+	items, err := s.linkedInvitations(ctx, in)
 	if err != nil {
 		return nil, err
 	}
@@ -118,4 +108,25 @@ func distinctIDs(ids []int64) []int64 {
 	out := slices.Clone(ids)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// linkedInvitations runs a query of link items that carry an invitationId
+// (a role's or a CRM contact's) and reads the invitations they name
+// (BatchGetItem); invitations that are gone are left out.
+func (s *Store) linkedInvitations(ctx context.Context, in *dynamodb.QueryInput) ([]item, error) {
+	links, err := s.queryAll(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]itemKey, 0, len(links))
+	for _, av := range links {
+		var link struct {
+			InvitationID int64 `dynamodbav:"invitationId"`
+		}
+		if err := unmarshal(av, &link); err != nil {
+			return nil, err
+		}
+		keys = append(keys, invitationKey(link.InvitationID))
+	}
+	return s.batchGet(ctx, keys)
 }

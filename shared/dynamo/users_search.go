@@ -115,25 +115,7 @@ func (s *Store) listUsersByName(ctx context.Context, page domain.PageRequest) (d
 
 // countUsers sums the shards of the user count.
 func (s *Store) countUsers(ctx context.Context) (int64, error) {
-	keys := make([]itemKey, userCountShards)
-	for i := range keys {
-		keys[i] = userCountKey(int64(i))
-	}
-	items, err := s.batchGet(ctx, keys)
-	if err != nil {
-		return 0, err
-	}
-	var total int64
-	for _, it := range items {
-		var shard struct {
-			Value int64 `dynamodbav:"value"`
-		}
-		if err := unmarshal(it, &shard); err != nil {
-			return 0, err
-		}
-		total += shard.Value
-	}
-	return total, nil
+	return s.sumCount(ctx, userCountKey, userCountShards)
 }
 
 // queryWindow skips offset items of a query and returns the next limit.
