@@ -64,6 +64,14 @@ type Poller struct {
 	mu       sync.Mutex // guards order and invoking
 	order    groupOrder
 	invoking int // batches planned and not yet finished
+
+	// visibility is taken while mu is held and released once the
+	// visibility changes decided under mu have been made, so that they reach
+	// the queue in the order they were decided. Otherwise a batch finishing
+	// meanwhile could release a message just held, and the hold for
+	// holdVisibility would arrive after its reset: the message would stay
+	// hidden for minutes with nobody remembering it.
+	visibility sync.Mutex
 }
 
 // Delayed tells the poller that the handler extended a message's visibility
@@ -232,12 +240,14 @@ func (p *Poller) pollOnce(ctx context.Context) (int, error) {
 	p.mu.Lock()
 	adm := p.order.admit(out.Messages, started, len(out.Messages) == limit, holdVisibility)
 	batches, overflow := p.plan(adm.ready)
+	p.visibility.Lock()
 	p.mu.Unlock()
 	if len(adm.held) > 0 {
 		p.logger().Info("sqs messages held behind a failed or running message of their group",
 			"queue", p.QueueURL, "count", len(adm.held), "message_ids", ids(adm.held))
 	}
 	p.hide(ctx, append(adm.held, overflow...), adm.released)
+	p.visibility.Unlock()
 	p.launch(ctx, batches)
 	return len(out.Messages), nil
 }
@@ -336,12 +346,12 @@ func (p *Poller) finish(ctx context.Context, batch []types.Message, failed map[s
 		return visibleAt
 	})
 	batches, overflow := p.plan(released)
+	p.visibility.Lock()
 	p.mu.Unlock()
 	p.delete(ctx, copies)
-	if len(released) > 0 {
-		p.hide(ctx, overflow, released)
-		p.launch(ctx, batches)
-	}
+	p.hide(ctx, overflow, released)
+	p.visibility.Unlock()
+	p.launch(ctx, batches)
 }
 
 func allOf(batch []types.Message) map[string]bool {
@@ -409,7 +419,9 @@ func (p *Poller) extendHeld(ctx context.Context) {
 	now := time.Now()
 	p.mu.Lock()
 	msgs := p.order.expiring(now.Add(holdVisibility/2), now.Add(holdVisibility))
+	p.visibility.Lock()
 	p.mu.Unlock()
+	defer p.visibility.Unlock()
 	if len(msgs) > 0 {
 		p.changeVisibility(ctx, msgs, holdVisibility)
 	}

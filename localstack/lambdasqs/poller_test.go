@@ -20,6 +20,7 @@ import (
 
 type queue struct {
 	client      *sqs.Client
+	cfg         aws.Config
 	url, dlqURL string
 }
 
@@ -32,7 +33,7 @@ func newQueue(t *testing.T, maxReceiveCount int) queue {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return queue{client: client, url: url, dlqURL: dlq}
+	return queue{client: client, cfg: cfg, url: url, dlqURL: dlq}
 }
 
 // send puts messages with bodies "<group>-<n>" on the queue, in the order given.
