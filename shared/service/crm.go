@@ -418,36 +418,15 @@ func (s *Service) membershipsWithRoles(ctx context.Context, userID int64) ([]dom
 	return memberships, roles, nil
 }
 
-// crmRemove ends memberships (audited, group removals queued) in one
-// transaction, like the lifecycle's removal; with deleteUser the user goes
-// too, after the removals, at every SP where it was created.
+// crmRemove ends memberships (audited, group removals queued) like the
+// lifecycle's removal; with deleteUser the user goes too, after the
+// removals, at every SP where it was created.
 func (s *Service) crmRemove(ctx context.Context, p *auth.Principal, user domain.User, gone []domain.UserRole, roles map[int64]domain.Role, deleteUser bool) error {
 	if len(gone) == 0 && !deleteUser {
 		return nil
 	}
-	var removal domain.Removal
-	var sps spSet
-	for _, ur := range gone {
-		role := roles[ur.RoleID]
-		removal.UserRoles = append(removal.UserRoles, ur)
-		removal.Audit = append(removal.Audit, s.auditEntry(ctx, p, ur, role, user.Email, domain.AuditDelete))
-		for _, sp := range s.Registry.SPsOfRole(role) {
-			removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, sp, domain.DeliverMemberRemove, user.ID, role.ID))
-			sps.add(sp.ID)
-		}
-	}
-	if deleteUser {
-		deletions, err := s.userDeleteDeliveries(ctx, user, &sps)
-		if err != nil {
-			return err
-		}
-		removal.Deliveries = append(removal.Deliveries, deletions...)
-		removal.DeleteUser = &user
-	}
-	if err := s.applyRemoval(ctx, removal); err != nil {
-		return err
-	}
-	return nil
+	_, err := s.removeMemberships(ctx, membershipRemoval{by: p, user: user, memberships: gone, roles: roles, deleteUser: deleteUser})
+	return err
 }
 
 // CRMDeleteProfile deletes a CRM profile (C2), as the reference: the

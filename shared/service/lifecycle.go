@@ -143,17 +143,21 @@ type ExpiryResult struct {
 // RemoveExpired ends every membership whose end date has passed, whether
 // or not a reminder went out: the membership goes (audited), its group
 // membership is removed at each SP, the member is told; a user left without
-// memberships is deleted in the service and at every SP (spec 3.1). Each
-// user's removal is one transaction, safe to repeat and to run concurrently
-// (version checks make a second run's attempt fail harmlessly).
+// memberships is deleted in the service and at every SP (spec 3.1). A
+// user's removal is safe to repeat and to run concurrently (version checks
+// make a second run's attempt fail harmlessly). A user whose removal fails
+// is logged and skipped, so one cannot hold up the others; the job then
+// reports the failures, and the next run tries that user again.
 func (s *Service) RemoveExpired(ctx context.Context) (ExpiryResult, error) {
 	var res ExpiryResult
 	var mails []domain.MailDelivery
+	var failures []error
 	now := s.now()
 	for {
 		expired, err := s.Store.ListUserRolesEndingBetween(ctx, now.Add(-s.lookback()), now, jobBatch)
 		if err != nil {
-			return res, err
+			failures = append(failures, err)
+			break
 		}
 		byUser := map[int64]bool{}
 		var users []int64
@@ -165,84 +169,56 @@ func (s *Service) RemoveExpired(ctx context.Context) (ExpiryResult, error) {
 		}
 		progress := false
 		for _, userID := range users {
-			removed, deleted, ended, err := s.removeExpiredOfUser(ctx, userID, now)
-			mails = append(mails, ended...)
-			if err != nil && !domain.IsNotFound(err) && err != domain.ErrVersionConflict {
-				return res, err
-			}
-			if removed > 0 {
-				progress = true
-			}
-			res.UserRoles += removed
-			if deleted {
+			done, err := s.removeExpiredOfUser(ctx, userID, now)
+			mails = append(mails, done.mails...)
+			res.UserRoles += done.memberships
+			if done.userDeleted {
 				res.Users++
 			}
+			progress = progress || done.memberships > 0
+			if err != nil && !domain.IsNotFound(err) && err != domain.ErrVersionConflict {
+				s.log().ErrorContext(ctx, "expiry of a user failed; the next run tries again", "user", userID, "error", err)
+				failures = append(failures, fmt.Errorf("user %d: %w", userID, err))
+			}
 		}
-		if len(expired) < jobBatch || !progress {
+		if len(expired) < jobBatch || !progress || ctx.Err() != nil {
 			break
 		}
 	}
 	s.flushMails(ctx, mails)
+	if len(failures) > 0 {
+		return res, fmt.Errorf("expiry: %d failures, first: %w", len(failures), failures[0])
+	}
 	return res, nil
 }
 
-func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now time.Time) (int, bool, []domain.MailDelivery, error) {
+func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now time.Time) (removalResult, error) {
 	user, err := s.Store.GetUser(ctx, userID)
 	if err != nil {
-		return 0, false, nil, err
+		return removalResult{}, err
 	}
 	memberships, err := s.Store.ListUserRolesOfUser(ctx, userID)
 	if err != nil {
-		return 0, false, nil, err
+		return removalResult{}, err
 	}
-	var removal domain.Removal
-	roles := map[int64]domain.Role{}
-	remaining := 0
-	var sps spSet
+	var expired []domain.UserRole
 	for _, ur := range memberships {
-		if !ur.Expired(now) {
-			remaining++
-			continue
-		}
-		removal.UserRoles = append(removal.UserRoles, ur)
-		role, err := s.Store.GetRole(ctx, ur.RoleID)
-		if domain.IsNotFound(err) {
-			role = domain.Role{ID: ur.RoleID}
-		} else if err != nil {
-			return 0, false, nil, err
-		}
-		roles[role.ID] = role
-		removal.Audit = append(removal.Audit, s.auditEntry(ctx, system, ur, role, user.Email, domain.AuditDelete))
-		for _, sp := range s.Registry.SPsOfRole(role) {
-			removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, sp, domain.DeliverMemberRemove, userID, role.ID))
-			sps.add(sp.ID)
-		}
-		if role.Name != "" && user.Email != "" && s.Renderer != nil {
-			email, err := s.Renderer.AccessEnded(mail.AccessEnded{Language: string(ur.Language), To: user.Email,
-				UserName: user.DisplayName(), Role: roleInfo(role)})
-			if err != nil {
-				return 0, false, nil, err
-			}
-			removal.Mails = append(removal.Mails, s.newMail(email))
+		if ur.Expired(now) {
+			expired = append(expired, ur)
 		}
 	}
-	if len(removal.UserRoles) == 0 {
-		return 0, false, nil, nil
+	if len(expired) == 0 {
+		return removalResult{}, nil
 	}
-	if remaining == 0 {
-		// The last membership ended: the user goes at every SP where it was
-		// created, after its group removals (same FIFO group, later).
-		deletions, err := s.userDeleteDeliveries(ctx, user, &sps)
-		if err != nil {
-			return 0, false, nil, err
-		}
-		removal.Deliveries = append(removal.Deliveries, deletions...)
-		removal.DeleteUser = &user
+	roles, err := s.rolesOf(ctx, expired)
+	if err != nil {
+		return removalResult{}, err
 	}
-	if err := s.applyRemoval(ctx, removal); err != nil {
-		return 0, false, nil, err
-	}
-	return len(removal.UserRoles), remaining == 0, removal.Mails, nil
+	// The last membership ended: the user goes, in the service and at every
+	// SP where it was created, after its group removals.
+	last := len(expired) == len(memberships)
+	return s.removeMemberships(ctx, membershipRemoval{by: system, user: user, memberships: expired, roles: roles,
+		notify: true, deleteUser: last})
 }
 
 // CleanupResult says what the cleanup job removed (S6).

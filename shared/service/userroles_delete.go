@@ -65,30 +65,15 @@ func (s *Service) RemoveUserRole(ctx context.Context, p *auth.Principal, userRol
 		return RemovalOutcome{Partial: true}, s.Store.UpdateUserRole(ctx, ur, audit)
 	}
 
-	removal := domain.Removal{UserRoles: []domain.UserRole{ur},
-		Audit: []domain.AuditEntry{s.auditEntry(ctx, p, ur, role, user.Email, domain.AuditDelete)}}
-	var sps spSet
-	for _, sp := range s.Registry.SPsOfRole(role) {
-		removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, sp, domain.DeliverMemberRemove, ur.UserID, role.ID))
-		sps.add(sp.ID)
-	}
 	memberships, err := s.Store.ListUserRolesOfUser(ctx, ur.UserID)
 	if err != nil {
 		return RemovalOutcome{}, err
 	}
 	last := len(memberships) == 0 || (len(memberships) == 1 && memberships[0].RoleID == ur.RoleID)
-	if last {
-		deletions, err := s.userDeleteDeliveries(ctx, user, &sps)
-		if err != nil {
-			return RemovalOutcome{}, err
-		}
-		removal.Deliveries = append(removal.Deliveries, deletions...)
-		if !user.SuperUser && !user.InstitutionAdmin {
-			removal.DeleteUser = &user
-		}
-	}
-	if err := s.applyRemoval(ctx, removal); err != nil {
+	deleteUser := last && !user.SuperUser && !user.InstitutionAdmin
+	if _, err := s.removeMemberships(ctx, membershipRemoval{by: p, user: user, memberships: []domain.UserRole{ur},
+		roles: map[int64]domain.Role{role.ID: role}, leaveSPs: last, deleteUser: deleteUser}); err != nil {
 		return RemovalOutcome{}, err
 	}
-	return RemovalOutcome{UserDeleted: removal.DeleteUser != nil}, nil
+	return RemovalOutcome{UserDeleted: deleteUser}, nil
 }

@@ -1,0 +1,148 @@
+package service_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/mail"
+)
+
+// A guest whose many memberships all end at once loses them in several
+// transactions (one would exceed DynamoDB's 100 writes), with an audit
+// entry, a group removal per SP and an e-mail each, and the user goes with
+// the last of them.
+func TestExpiryRemovesManyMembershipsEndingAtOnce(t *testing.T) {
+	s, q := newService(t)
+	renderer, err := mail.NewRenderer("Invite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Renderer = renderer
+	ctx := context.Background()
+	var roles []int64
+	for i := range 24 {
+		in := wikiRole(fmt.Sprint("Course ", i))
+		in.DefaultExpiryDays = 10
+		r, err := s.CreateRole(ctx, root, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		roles = append(roles, r.ID)
+	}
+	p := auth.Person{Sub: "sub-course", Email: "course@example.org", GivenName: "Cora", FamilyName: "Course"}
+	var user domain.User
+	for start := 0; start < len(roles); start += 6 {
+		user = acceptInto(t, s, p, roles[start:start+6])
+	}
+
+	later := now.Add(15 * 24 * time.Hour) // the memberships end after 10 days
+	s.Clock = func() time.Time { return later }
+	before := len(q.got)
+	res, err := s.RemoveExpired(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.UserRoles != 24 || res.Users != 1 {
+		t.Errorf("removed %+v, want 24 memberships and 1 user", res)
+	}
+	if _, err := s.Store.GetUser(ctx, user.ID); !domain.IsNotFound(err) {
+		t.Errorf("user still there: %v", err)
+	}
+	sent := q.got[before:]
+	removes, deletes := 0, 0
+	for i, d := range sent {
+		switch d.Kind {
+		case domain.DeliverMemberRemove:
+			removes++
+		case domain.DeliverUserDelete:
+			deletes++
+			if i < len(sent)-2 {
+				t.Errorf("user.delete at %d of %d: before group removals", i, len(sent))
+			}
+		}
+	}
+	if removes != 48 || deletes != 2 {
+		t.Errorf("%d member removals and %d user deletions, want 48 and 2", removes, deletes)
+	}
+	mails, err := s.Store.ListPendingMails(ctx, later.Add(time.Hour), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended := 0
+	for _, m := range mails {
+		if m.Email.To == p.Email {
+			ended++
+		}
+	}
+	if ended != 24 {
+		t.Errorf("%d access-ended mails queued, want 24", ended)
+	}
+
+	// A second run finds nothing left.
+	if res, err := s.RemoveExpired(ctx); err != nil || res.UserRoles != 0 || res.Users != 0 {
+		t.Errorf("second run: %+v, %v", res, err)
+	}
+}
+
+// failingAccessEnded fails to render the access-ended e-mail of one address.
+type failingAccessEnded struct {
+	*mail.Renderer
+	to string
+}
+
+func (f failingAccessEnded) AccessEnded(m mail.AccessEnded) (domain.Email, error) {
+	if m.To == f.to {
+		return domain.Email{}, errors.New("template broken")
+	}
+	return f.Renderer.AccessEnded(m)
+}
+
+// A user whose removal fails does not hold up the others: the job removes
+// them, reports the failure, and the next run removes that user too.
+func TestExpiryGoesOnPastAUserThatFails(t *testing.T) {
+	s, _ := newService(t)
+	renderer, err := mail.NewRenderer("Invite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	in := wikiRole("Short course")
+	in.DefaultExpiryDays = 10
+	role, err := s.CreateRole(ctx, root, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stuck := acceptInto(t, s, auth.Person{Sub: "sub-stuck", Email: "stuck@example.org", GivenName: "Stu"}, []int64{role.ID})
+	other := acceptInto(t, s, auth.Person{Sub: "sub-other", Email: "other@example.org", GivenName: "Otto"}, []int64{role.ID})
+
+	s.Renderer = failingAccessEnded{Renderer: renderer, to: "stuck@example.org"}
+	later := now.Add(11 * 24 * time.Hour)
+	s.Clock = func() time.Time { return later }
+	res, err := s.RemoveExpired(ctx)
+	if err == nil || !strings.Contains(err.Error(), "template broken") {
+		t.Errorf("want the failure reported, got %v", err)
+	}
+	if res.UserRoles != 1 || res.Users != 1 {
+		t.Errorf("first run removed %+v, want the other user's membership and user", res)
+	}
+	if _, err := s.Store.GetUser(ctx, other.ID); !domain.IsNotFound(err) {
+		t.Errorf("other user still there: %v", err)
+	}
+	if urs, _ := s.Store.ListUserRolesOfUser(ctx, stuck.ID); len(urs) != 1 {
+		t.Errorf("the failed user's membership: %d left, want it kept whole", len(urs))
+	}
+
+	s.Renderer = renderer
+	if res, err := s.RemoveExpired(ctx); err != nil || res.UserRoles != 1 || res.Users != 1 {
+		t.Errorf("second run: %+v, %v", res, err)
+	}
+	if _, err := s.Store.GetUser(ctx, stuck.ID); !domain.IsNotFound(err) {
+		t.Errorf("user still there after the second run: %v", err)
+	}
+}

@@ -1,0 +1,149 @@
+package service
+
+import (
+	"context"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/mail"
+)
+
+// Upper bounds of the writes a removal costs, so that each transaction stays
+// within DynamoDB's 100 (the store refuses a larger one before sending it).
+// A membership writes itself, its audit entry, an access-ended e-mail, its
+// organization item and that organization's count, and one group removal per
+// SP of its role. A user's deletion writes the user, its sub item, up to 16
+// search words, its count, an institution admin's organization item and
+// count, and one user deletion per SP.
+const (
+	transactionWrites  = 100
+	membershipWrites   = 5
+	userDeletionWrites = 21
+)
+
+// membershipRemoval is the removal of some of one user's memberships.
+type membershipRemoval struct {
+	by          *auth.Principal // in the audit trail
+	user        domain.User
+	memberships []domain.UserRole
+	// roles are the memberships' roles; a role missing here was deleted and
+	// has no SPs to tell.
+	roles map[int64]domain.Role
+	// notify queues an "access ended" e-mail per membership.
+	notify bool
+	// leaveSPs deletes the user at every SP where it was created, after the
+	// group removals; deleteUser deletes it in the service too.
+	leaveSPs, deleteUser bool
+}
+
+// removeMemberships applies a membership removal: each membership goes with
+// an audit entry, a group removal at each SP of its role and, with notify,
+// an e-mail. Many memberships take several transactions, each within
+// DynamoDB's limit; what concerns the user itself goes with the last one, so
+// the user never disappears while a membership is left. Each transaction is
+// version-checked: a run that fails half-way leaves what is not removed yet
+// for the next, and repeating one removes nothing twice.
+func (s *Service) removeMemberships(ctx context.Context, r membershipRemoval) (removalResult, error) {
+	var res removalResult
+	var sps spSet
+	costs := make([]int, len(r.memberships))
+	for i, ur := range r.memberships {
+		targets := s.Registry.SPsOfRole(r.roles[ur.RoleID])
+		for _, sp := range targets {
+			sps.add(sp.ID)
+		}
+		costs[i] = membershipWrites + len(targets)
+	}
+	var deletions []domain.Delivery
+	finalCost := 0
+	if r.leaveSPs || r.deleteUser {
+		var err error
+		if deletions, err = s.userDeleteDeliveries(ctx, r.user, &sps); err != nil {
+			return res, err
+		}
+		finalCost = userDeletionWrites + len(deletions)
+	}
+	chunks := splitRemoval(costs, finalCost)
+	for i, chunk := range chunks {
+		var removal domain.Removal
+		for _, ur := range r.memberships[chunk.from:chunk.to] {
+			if err := s.addMembershipRemoval(ctx, &removal, r, ur); err != nil {
+				return res, err
+			}
+		}
+		if i == len(chunks)-1 {
+			removal.Deliveries = append(removal.Deliveries, deletions...)
+			if r.deleteUser {
+				removal.DeleteUser = &r.user
+			}
+		}
+		if len(removal.UserRoles) == 0 && len(removal.Deliveries) == 0 && removal.DeleteUser == nil {
+			continue
+		}
+		if err := s.applyRemoval(ctx, removal); err != nil {
+			return res, err
+		}
+		res.memberships += len(removal.UserRoles)
+		res.mails = append(res.mails, removal.Mails...)
+		res.userDeleted = removal.DeleteUser != nil
+	}
+	return res, nil
+}
+
+// removalResult is what removeMemberships did, also when it failed half-way.
+type removalResult struct {
+	memberships int                   // removed
+	mails       []domain.MailDelivery // queued, for sending after the change
+	userDeleted bool
+}
+
+// addMembershipRemoval adds one membership's part to a removal.
+func (s *Service) addMembershipRemoval(ctx context.Context, removal *domain.Removal, r membershipRemoval, ur domain.UserRole) error {
+	role, ok := r.roles[ur.RoleID]
+	if !ok {
+		role = domain.Role{ID: ur.RoleID}
+	}
+	removal.UserRoles = append(removal.UserRoles, ur)
+	removal.Audit = append(removal.Audit, s.auditEntry(ctx, r.by, ur, role, r.user.Email, domain.AuditDelete))
+	for _, sp := range s.Registry.SPsOfRole(role) {
+		removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, sp, domain.DeliverMemberRemove, r.user.ID, role.ID))
+	}
+	if r.notify && role.Name != "" && r.user.Email != "" && s.Renderer != nil {
+		email, err := s.Renderer.AccessEnded(mail.AccessEnded{Language: string(ur.Language), To: r.user.Email,
+			UserName: r.user.DisplayName(), Role: roleInfo(role)})
+		if err != nil {
+			return err
+		}
+		removal.Mails = append(removal.Mails, s.newMail(email))
+	}
+	return nil
+}
+
+// removalChunk is a range of memberships removed in one transaction.
+type removalChunk struct{ from, to int }
+
+// splitRemoval splits memberships of the given write costs into chunks of
+// at most transactionWrites, the last one with room for finalCost too. It
+// always returns at least one chunk (possibly empty: only the final part).
+func splitRemoval(costs []int, finalCost int) []removalChunk {
+	// The last chunk is filled first, from the end.
+	from, used := len(costs), finalCost
+	for from > 0 && used+costs[from-1] <= transactionWrites {
+		from--
+		used += costs[from]
+	}
+	last := removalChunk{from: from, to: len(costs)}
+	var chunks []removalChunk
+	start, used := 0, 0
+	for i := 0; i < from; i++ {
+		if i > start && used+costs[i] > transactionWrites {
+			chunks = append(chunks, removalChunk{from: start, to: i})
+			start, used = i, 0
+		}
+		used += costs[i]
+	}
+	if start < from {
+		chunks = append(chunks, removalChunk{from: start, to: from})
+	}
+	return append(chunks, last)
+}
