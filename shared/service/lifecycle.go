@@ -74,7 +74,9 @@ type ReminderResult map[string][]string
 // once per lead time: the count in expiryNotifications is raised in the same
 // transaction that queues the e-mail, conditional on the count read, so runs
 // that overlap or repeat never remind twice. A member whose membership was
-// created inside several lead times gets one reminder, for the nearest.
+// created inside several lead times gets one reminder, for the nearest. A
+// membership whose reminder fails is logged and skipped, so it cannot hold
+// up the others; the job reports the failures and the next run retries.
 func (s *Service) SendReminders(ctx context.Context) (ReminderResult, error) {
 	res := ReminderResult{}
 	days := s.reminderDays()
@@ -88,39 +90,59 @@ func (s *Service) SendReminders(ctx context.Context) (ReminderResult, error) {
 	}
 	roles := map[int64]domain.Role{}
 	var mails []domain.MailDelivery
+	var failures []error
 	for _, ur := range upcoming {
 		level, lead := reminderLevel(days, ur.DaysLeft(now))
 		if level <= ur.ExpiryNotifications || ur.Expired(now) {
 			continue
 		}
-		role, user, err := s.roleAndUser(ctx, roles, ur)
+		reminder, reminded, err := s.remind(ctx, roles, ur, level, now)
 		if err != nil {
-			if domain.IsNotFound(err) {
-				continue // removed meanwhile
-			}
-			return res, err
+			s.log().ErrorContext(ctx, "reminder failed; the next run tries again", "userRole", ur.ID, "error", err)
+			failures = append(failures, fmt.Errorf("membership %d: %w", ur.ID, err))
+			continue
 		}
-		email, err := s.Renderer.Reminder(mail.Reminder{Language: string(ur.Language), To: user.Email, UserName: user.DisplayName(),
-			Role: roleInfo(role), EndDate: *ur.EndDate, DaysLeft: ur.DaysLeft(now)})
-		if err != nil {
-			return res, err
+		if reminder == nil {
+			continue
 		}
-		previous := ur.ExpiryNotifications
-		ur.ExpiryNotifications = level
-		reminder := s.newMail(email)
-		err = s.Store.RecordReminder(ctx, ur, previous, reminder)
-		if domain.KindOf(err) == domain.KindConflict || domain.IsNotFound(err) || err == domain.ErrVersionConflict {
-			continue // another run reminded, or the membership changed: its next run decides
-		}
-		if err != nil {
-			return res, err
-		}
-		mails = append(mails, reminder)
+		mails = append(mails, *reminder)
 		key := fmt.Sprintf("%d days", lead)
-		res[key] = append(res[key], user.Email+" "+role.Name)
+		res[key] = append(res[key], reminded)
 	}
 	s.flushMails(ctx, mails)
+	if len(failures) > 0 {
+		return res, fmt.Errorf("reminders: %d failures, first: %w", len(failures), failures[0])
+	}
 	return res, nil
+}
+
+// remind queues the reminder of one membership at a level; a nil mail
+// means there is nothing to send (the membership or its user is gone, or
+// another run reminded). reminded names whom and for which role.
+func (s *Service) remind(ctx context.Context, roles map[int64]domain.Role, ur domain.UserRole, level int, now time.Time) (*domain.MailDelivery, string, error) {
+	role, user, err := s.roleAndUser(ctx, roles, ur)
+	if domain.IsNotFound(err) {
+		return nil, "", nil // removed meanwhile
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	email, err := s.Renderer.Reminder(mail.Reminder{Language: string(ur.Language), To: user.Email, UserName: user.DisplayName(),
+		Role: roleInfo(role), EndDate: *ur.EndDate, DaysLeft: ur.DaysLeft(now)})
+	if err != nil {
+		return nil, "", err
+	}
+	previous := ur.ExpiryNotifications
+	ur.ExpiryNotifications = level
+	reminder := s.newMail(email)
+	err = s.Store.RecordReminder(ctx, ur, previous, reminder)
+	if domain.KindOf(err) == domain.KindConflict || domain.IsNotFound(err) || err == domain.ErrVersionConflict {
+		return nil, "", nil // another run reminded, or the membership changed: its next run decides
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return &reminder, user.Email + " " + role.Name, nil
 }
 
 // reminderLevel is how many lead times (sorted longest first) a membership

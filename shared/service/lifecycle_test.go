@@ -146,3 +146,51 @@ func TestExpiryGoesOnPastAUserThatFails(t *testing.T) {
 		t.Errorf("user still there after the second run: %v", err)
 	}
 }
+
+// failingReminder fails to render the reminder of one address.
+type failingReminder struct {
+	*mail.Renderer
+	to string
+}
+
+func (f failingReminder) Reminder(m mail.Reminder) (domain.Email, error) {
+	if m.To == f.to {
+		return domain.Email{}, errors.New("template broken")
+	}
+	return f.Renderer.Reminder(m)
+}
+
+// A membership whose reminder fails does not hold up the others' reminders;
+// the next run sends it, and nobody is reminded twice.
+func TestRemindersGoOnPastAMembershipThatFails(t *testing.T) {
+	s, _ := newService(t)
+	renderer, err := mail.NewRenderer("Invite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	in := wikiRole("Short course")
+	in.DefaultExpiryDays = 10
+	role, err := s.CreateRole(ctx, root, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acceptInto(t, s, auth.Person{Sub: "sub-stuck", Email: "stuck@example.org", GivenName: "Stu"}, []int64{role.ID})
+	acceptInto(t, s, auth.Person{Sub: "sub-other", Email: "other@example.org", GivenName: "Otto"}, []int64{role.ID})
+
+	s.Renderer = failingReminder{Renderer: renderer, to: "stuck@example.org"}
+	s.Clock = func() time.Time { return now.Add(4 * 24 * time.Hour) } // 6 days left: the 7-day reminder
+	sent, err := s.SendReminders(ctx)
+	if err == nil || !strings.Contains(err.Error(), "template broken") {
+		t.Errorf("want the failure reported, got %v", err)
+	}
+	if got := sent["7 days"]; len(got) != 1 || !strings.HasPrefix(got[0], "other@example.org ") {
+		t.Errorf("first run reminded %v, want only other@example.org", sent)
+	}
+
+	s.Renderer = renderer
+	sent, err = s.SendReminders(ctx)
+	if got := sent["7 days"]; err != nil || len(got) != 1 || !strings.HasPrefix(got[0], "stuck@example.org ") {
+		t.Errorf("second run reminded %v (%v), want only stuck@example.org", sent, err)
+	}
+}
