@@ -44,6 +44,10 @@ type StackConfig struct {
 
 	ThrottleRate  float64
 	ThrottleBurst float64
+
+	// Session holds the variables of the session configuration (U6) by
+	// name; see session.go.
+	Session map[string]string
 }
 
 // Context keys, one per field of StackConfig.
@@ -119,6 +123,7 @@ func LoadStackConfig(lookup ContextLookup) (StackConfig, error) {
 		SPIDs:                splitList(r.str(ctxSPIDs, "")),
 	}
 	cfg.MailFrom = r.str(ctxMailFrom, "noreply@"+cfg.MailDomain)
+	cfg.Session = readSessionSettings(&r)
 	cfg.ApplicationsConfigPath = r.str(ctxApplicationsConfig, "")
 
 	if _, ok := logRetentions[cfg.LogRetentionDays]; !ok {

@@ -32,6 +32,8 @@ func TestStackConfigDefaults(t *testing.T) {
 		MailFrom:             "noreply@example.org",
 		ThrottleRate:         50,
 		ThrottleBurst:        100,
+		Session: map[string]string{"ENVIRONMENT": "prod", "ROLE_SEARCH_REQUIRED": "false", "PAST_DATE_ALLOWED": "false",
+			"PERFORMANCE_SEED_ALLOWED": "false"},
 	}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("defaults\n  got  %+v\n  want %+v", cfg, want)
@@ -77,6 +79,9 @@ func TestStackConfigRejectsBadValues(t *testing.T) {
 		{"spIds", "good,bad id", `"bad id" may hold only`},
 		{"spIds", "a,a", "listed twice"},
 		{"applicationsConfig", "/does/not/exist.json", "read /does/not/exist.json"},
+		{"clientUrl", "guests.example.org", "not an http(s) URL"},
+		{"pastDateAllowed", "sometimes", "not true or false"},
+		{"environment", " ", "must not be empty"},
 	}
 	for _, c := range cases {
 		t.Run(c.key+"="+fmt.Sprint(c.value), func(t *testing.T) {

@@ -51,6 +51,8 @@ type functionSpec struct {
 	ReadsSPSecrets      bool // secretsmanager:GetSecretValue on invite/sp/*
 	NeedsApplications   bool // APPLICATIONS_CONFIG
 	NeedsPublicURL      bool // PUBLIC_BASE_URL, for links in e-mails and responses
+	ServesSessionConfig bool // the session settings of U6 (session.go)
+	Seeds               bool // PERFORMANCE_SEED_ALLOWED, the switch of S1
 
 	// Routes are HTTP API path prefixes; each gets ANY on the prefix and on
 	// prefix/{proxy+}.
@@ -70,7 +72,7 @@ var functionSpecs = []functionSpec{
 	{
 		Name: "users", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
-		NeedsApplications: true, NeedsPublicURL: true,
+		NeedsApplications: true, NeedsPublicURL: true, ServesSessionConfig: true,
 		Routes: []string{"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles"},
 	},
 	{
@@ -99,7 +101,7 @@ var functionSpecs = []functionSpec{
 	{
 		Name: "system", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, SendsMail: true,
-		NeedsApplications: true, NeedsPublicURL: true,
+		NeedsApplications: true, NeedsPublicURL: true, Seeds: true,
 		Routes: []string{"/api/v1/system", "/api/v1/manage", "/api/docs", "/health"},
 	},
 	{

@@ -106,6 +106,14 @@ func functionEnvironment(spec functionSpec, cfg StackConfig, res serviceResource
 	if spec.NeedsPublicURL {
 		env["PUBLIC_BASE_URL"] = res.PublicBaseURL
 	}
+	if spec.ServesSessionConfig {
+		for k, v := range cfg.Session {
+			env[k] = jsii.String(v)
+		}
+	}
+	if spec.Seeds {
+		env[envPerformanceSeedAllowed] = jsii.String(cfg.Session[envPerformanceSeedAllowed])
+	}
 	if spec.Kind == apiFunction {
 		env["OIDC_ISSUER"] = jsii.String(cfg.OIDCIssuer)
 		env["OIDC_AUDIENCE"] = jsii.String(cfg.OIDCAudience)

@@ -62,13 +62,21 @@ func TestFunctionEnvironment(t *testing.T) {
 	common := []string{"TABLE_NAME", "LOG_LEVEL"}
 	oidc := []string{"OIDC_ISSUER", "OIDC_AUDIENCE"}
 	mail := []string{"MAIL_FROM", "SES_CONFIGURATION_SET"}
+	// Session settings not given are left to the service's defaults; the
+	// environment and the flags are always stated.
+	session := map[string][]string{
+		"default": {"ENVIRONMENT", "ROLE_SEARCH_REQUIRED", "PAST_DATE_ALLOWED", "PERFORMANCE_SEED_ALLOWED"},
+		"custom": {"CLIENT_URL", "WELCOME_URL", "SERVER_URL", "SERVER_WELCOME_URL", "FEDID_ENTITY_ID",
+			"FEDID_IDP_SCHAC_HOME_ORGANIZATION", "LANGUAGES", "ENVIRONMENT", "ROLE_SEARCH_REQUIRED", "PAST_DATE_ALLOWED",
+			"PERFORMANCE_SEED_ALLOWED"},
+	}
 	want := map[string][]string{
 		"users":        join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
 		"roles":        join(common, oidc, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "MACHINE_CALLERS_SECRET_ARN"}),
 		"invitations":  join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
 		"crm":          join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
 		"tokens":       join(common, oidc),
-		"system":       join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL"}),
+		"system":       join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "PERFORMANCE_SEED_ALLOWED"}),
 		"provisioner":  join(common, []string{"SCIM_DLQ_URL", "SCIM_MAX_RECEIVE_COUNT", "APPLICATIONS_CONFIG"}),
 		"expiry":       join(common, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL"}),
 		"cleanup":      common,
@@ -84,6 +92,9 @@ func TestFunctionEnvironment(t *testing.T) {
 			}
 			sort.Strings(got)
 			w := append([]string(nil), want[name]...)
+			if name == "users" {
+				w = append(w, session[s.name]...)
+			}
 			sort.Strings(w)
 			if strings.Join(got, ",") != strings.Join(w, ",") {
 				t.Errorf("%s environment\n  got  %v\n  want %v", name, got, w)
@@ -142,6 +153,17 @@ func TestEnvironmentTakesContextValues(t *testing.T) {
 		if invitations[k] != v {
 			t.Errorf("invitations %s = %v, want %v", k, invitations[k], v)
 		}
+	}
+	users := s.environment(t, "users")
+	for k, v := range map[string]string{"CLIENT_URL": "https://guests.example.edu", "WELCOME_URL": "https://welcome.example.edu",
+		"LANGUAGES": "nl", "ENVIRONMENT": "test", "ROLE_SEARCH_REQUIRED": "true", "PAST_DATE_ALLOWED": "true",
+		"PERFORMANCE_SEED_ALLOWED": "false", "FEDID_ENTITY_ID": "https://idp.example.edu"} {
+		if users[k] != v {
+			t.Errorf("users %s = %v, want %v", k, users[k], v)
+		}
+	}
+	if got := defaultScenario.synth(t).environment(t, "users")["ENVIRONMENT"]; got != "prod" {
+		t.Errorf("default ENVIRONMENT = %v, want prod", got)
 	}
 	if got := s.environment(t, "provisioner")["APPLICATIONS_CONFIG"]; got != compact {
 		t.Errorf("provisioner APPLICATIONS_CONFIG = %v", got)

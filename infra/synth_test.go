@@ -107,6 +107,18 @@ func prepareScenarios(dir string) error {
 		ctxSPIDs:                "sp-a, sp-b",
 		ctxThrottleRate:         "20",
 		ctxThrottleBurst:        "40",
+		// Session settings (U6).
+		"clientUrl":                     "https://guests.example.edu",
+		"welcomeUrl":                    "https://welcome.example.edu",
+		"serverUrl":                     "https://api.example.edu",
+		"serverWelcomeUrl":              "https://api.example.edu/welcome",
+		"fedidEntityId":                 "https://idp.example.edu",
+		"fedidIdpSchacHomeOrganization": "example.edu",
+		"languages":                     "nl",
+		ctxEnvironment:                  "test",
+		"roleSearchRequired":            "true",
+		"pastDateAllowed":               "true",
+		ctxPerformanceSeedAllowed:       "false",
 	}
 	return nil
 }
