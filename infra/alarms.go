@@ -50,3 +50,26 @@ func newQueueAlarms(scope constructs.Construct, cfg StackConfig, queues scimQueu
 	}
 	return topic
 }
+
+// addErrorAlarm watches a background function that nobody waits on: a
+// scheduled job or the mail-event consumer. Their failures (a user whose
+// expiry failed, a mail event not recorded) are retried by the next run or
+// by EventBridge, but one that keeps failing must reach an operator.
+func addErrorAlarm(scope constructs.Construct, fn serviceFunction, topic awssns.Topic) {
+	if fn.Spec.Kind != scheduledJob && fn.Spec.Kind != mailEventConsumer {
+		return
+	}
+	alarm := awscloudwatch.NewAlarm(scope, jsii.String(pascalCase(fn.Spec.Name)+"ErrorsAlarm"), &awscloudwatch.AlarmProps{
+		AlarmDescription: jsii.String("The " + fn.Spec.Name + " function failed; its log group says why."),
+		Metric: fn.Function.MetricErrors(&awscloudwatch.MetricOptions{
+			Period: awscdk.Duration_Minutes(jsii.Number(5)), Statistic: jsii.String("Sum"),
+		}),
+		Threshold:          jsii.Number(1),
+		EvaluationPeriods:  jsii.Number(1),
+		ComparisonOperator: awscloudwatch.ComparisonOperator_GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+		TreatMissingData:   awscloudwatch.TreatMissingData_NOT_BREACHING,
+	})
+	action := awscloudwatchactions.NewSnsAction(topic)
+	alarm.AddAlarmAction(action)
+	alarm.AddOkAction(action)
+}

@@ -67,7 +67,18 @@ func TestQueueAlarmsNotifyTheAlarmTopic(t *testing.T) {
 				"AlarmActions":       []any{map[string]any{"Ref": topic}},
 			}
 		}
-		expect(t, func() { s.template.ResourceCountIs(jsii.String("AWS::CloudWatch::Alarm"), jsii.Number(2)) })
+		// Two queue alarms and one error alarm per background function.
+		expect(t, func() { s.template.ResourceCountIs(jsii.String("AWS::CloudWatch::Alarm"), jsii.Number(2+4)) })
+		for _, name := range []string{"expiry", "cleanup", "outbox-sweep", "mail-events"} {
+			id := s.functionID(t, name)
+			expect(t, func() {
+				s.template.HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), map[string]any{
+					"Namespace": "AWS/Lambda", "MetricName": "Errors", "Statistic": "Sum", "Threshold": 1.0,
+					"Dimensions":   []any{map[string]any{"Name": "FunctionName", "Value": map[string]any{"Ref": id}}},
+					"AlarmActions": []any{map[string]any{"Ref": topic}},
+				})
+			})
+		}
 		expect(t, func() {
 			s.template.HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), alarm("ApproximateNumberOfMessagesVisible", dlq, 1))
 		})

@@ -51,6 +51,7 @@ func NewInviteStack(scope constructs.Construct, id string, props *InviteStackPro
 		addFunctionRoutes(api, fn)
 		addSchedule(stack, fn)
 		addMailEventRule(stack, fn, res.Mail)
+		addErrorAlarm(stack, fn, alarmTopic)
 		if spec.Kind == queueConsumer {
 			// The event source also grants the consumer (and only it) the
 			// receive, delete and visibility actions on the work queue.
