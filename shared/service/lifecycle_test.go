@@ -11,6 +11,7 @@ import (
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/mail"
+	"github.com/edu-invite/invite/shared/service"
 )
 
 // A guest whose many memberships all end at once loses them in several
@@ -90,38 +91,53 @@ func TestExpiryRemovesManyMembershipsEndingAtOnce(t *testing.T) {
 	}
 }
 
-// failingAccessEnded fails to render the access-ended e-mail of one address.
-type failingAccessEnded struct {
+// brokenFor renders every e-mail except the reminder and the access-ended
+// e-mail of one address, which fail as a broken template would.
+type brokenFor struct {
 	*mail.Renderer
 	to string
 }
 
-func (f failingAccessEnded) AccessEnded(m mail.AccessEnded) (domain.Email, error) {
+func (f brokenFor) AccessEnded(m mail.AccessEnded) (domain.Email, error) {
 	if m.To == f.to {
 		return domain.Email{}, errors.New("template broken")
 	}
 	return f.Renderer.AccessEnded(m)
 }
 
-// A user whose removal fails does not hold up the others: the job removes
-// them, reports the failure, and the next run removes that user too.
-func TestExpiryGoesOnPastAUserThatFails(t *testing.T) {
-	s, _ := newService(t)
+func (f brokenFor) Reminder(m mail.Reminder) (domain.Email, error) {
+	if m.To == f.to {
+		return domain.Email{}, errors.New("template broken")
+	}
+	return f.Renderer.Reminder(m)
+}
+
+// twoGuestsOfAShortCourse is a service whose e-mails to stuck@example.org
+// fail, with two guests, stuck and other, in a role of 10 days.
+func twoGuestsOfAShortCourse(t *testing.T) (s *service.Service, renderer *mail.Renderer, stuck, other domain.User) {
+	t.Helper()
+	s, _ = newService(t)
 	renderer, err := mail.NewRenderer("Invite")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
 	in := wikiRole("Short course")
 	in.DefaultExpiryDays = 10
-	role, err := s.CreateRole(ctx, root, in)
+	role, err := s.CreateRole(context.Background(), root, in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stuck := acceptInto(t, s, auth.Person{Sub: "sub-stuck", Email: "stuck@example.org", GivenName: "Stu"}, []int64{role.ID})
-	other := acceptInto(t, s, auth.Person{Sub: "sub-other", Email: "other@example.org", GivenName: "Otto"}, []int64{role.ID})
+	stuck = acceptInto(t, s, auth.Person{Sub: "sub-stuck", Email: "stuck@example.org", GivenName: "Stu"}, []int64{role.ID})
+	other = acceptInto(t, s, auth.Person{Sub: "sub-other", Email: "other@example.org", GivenName: "Otto"}, []int64{role.ID})
+	s.Renderer = brokenFor{Renderer: renderer, to: stuck.Email}
+	return s, renderer, stuck, other
+}
 
-	s.Renderer = failingAccessEnded{Renderer: renderer, to: "stuck@example.org"}
+// A user whose removal fails does not hold up the others: the job removes
+// them, reports the failure, and the next run removes that user too.
+func TestExpiryGoesOnPastAUserThatFails(t *testing.T) {
+	s, renderer, stuck, other := twoGuestsOfAShortCourse(t)
+	ctx := context.Background()
 	later := now.Add(11 * 24 * time.Hour)
 	s.Clock = func() time.Time { return later }
 	res, err := s.RemoveExpired(ctx)
@@ -147,38 +163,11 @@ func TestExpiryGoesOnPastAUserThatFails(t *testing.T) {
 	}
 }
 
-// failingReminder fails to render the reminder of one address.
-type failingReminder struct {
-	*mail.Renderer
-	to string
-}
-
-func (f failingReminder) Reminder(m mail.Reminder) (domain.Email, error) {
-	if m.To == f.to {
-		return domain.Email{}, errors.New("template broken")
-	}
-	return f.Renderer.Reminder(m)
-}
-
 // A membership whose reminder fails does not hold up the others' reminders;
 // the next run sends it, and nobody is reminded twice.
 func TestRemindersGoOnPastAMembershipThatFails(t *testing.T) {
-	s, _ := newService(t)
-	renderer, err := mail.NewRenderer("Invite")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, renderer, _, _ := twoGuestsOfAShortCourse(t)
 	ctx := context.Background()
-	in := wikiRole("Short course")
-	in.DefaultExpiryDays = 10
-	role, err := s.CreateRole(ctx, root, in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	acceptInto(t, s, auth.Person{Sub: "sub-stuck", Email: "stuck@example.org", GivenName: "Stu"}, []int64{role.ID})
-	acceptInto(t, s, auth.Person{Sub: "sub-other", Email: "other@example.org", GivenName: "Otto"}, []int64{role.ID})
-
-	s.Renderer = failingReminder{Renderer: renderer, to: "stuck@example.org"}
 	s.Clock = func() time.Time { return now.Add(4 * 24 * time.Hour) } // 6 days left: the 7-day reminder
 	sent, err := s.SendReminders(ctx)
 	if err == nil || !strings.Contains(err.Error(), "template broken") {
