@@ -51,8 +51,7 @@ func (a *API) crmProfile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req crmProfileRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
+	if !decode(w, r, &req) {
 		return
 	}
 	if req.Organisation == nil {
@@ -76,8 +75,7 @@ func (a *API) crmDeleteProfile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req crmProfileRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
+	if !decode(w, r, &req) {
 		return
 	}
 	if req.Organisation == nil {
@@ -98,8 +96,7 @@ func (a *API) crmSendInvitation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req crmInviteRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
+	if !decode(w, r, &req) {
 		return
 	}
 	res, err := a.Service.CRMSendInvitation(r.Context(), p, service.CRMInviteInput{OrganisationID: req.OrganisationID,
@@ -117,8 +114,7 @@ func (a *API) crmResendInvitation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req crmContactRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
+	if !decode(w, r, &req) {
 		return
 	}
 	res, err := a.Service.CRMResendInvitation(r.Context(), p, req.OrganisationID, req.ContactID)
@@ -137,8 +133,7 @@ func (a *API) crmRemoveRoles(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req crmContactRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
+	if !decode(w, r, &req) {
 		return
 	}
 	res, err := a.Service.CRMRemoveRoles(r.Context(), p, req.OrganisationID, req.ContactID)
@@ -168,8 +163,7 @@ func (a *API) crmOrganisationUsers(w http.ResponseWriter, r *http.Request) {
 			}
 			req.Connected = &v
 		}
-	} else if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
+	} else if !decode(w, r, &req) {
 		return
 	}
 	entries, err := a.Service.CRMOrganisationUsers(r.Context(), p, req.OrganisationID, req.Connected)

@@ -54,8 +54,7 @@ func (a *API) invite(internal bool) http.HandlerFunc {
 			return
 		}
 		var req invitationRequest
-		if err := decodeJSON(w, r, &req); err != nil {
-			writeError(w, r, err)
+		if !decode(w, r, &req) {
 			return
 		}
 		listed, other := req.WithPlaceholders, req.Invitations
@@ -91,11 +90,7 @@ func (a *API) invite(internal bool) http.HandlerFunc {
 // openInvitation is I6: anyone holding the link may read the invitation.
 func (a *API) openInvitation(w http.ResponseWriter, r *http.Request) {
 	inv, roles, err := a.Service.OpenInvitation(r.Context(), r.URL.Query().Get("hash"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, invitationJSON(inv, roles))
+	respond(w, r, http.StatusOK, invitationJSON(inv, roles), err)
 }
 
 type acceptRequest struct {
@@ -110,8 +105,7 @@ func (a *API) accept(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req acceptRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
+	if !decode(w, r, &req) {
 		return
 	}
 	res, err := a.Service.Accept(r.Context(), p, req.Hash, req.InvitationID)

@@ -59,14 +59,9 @@ func (a *API) retryMails(w http.ResponseWriter, r *http.Request, p *auth.Princip
 	var req struct {
 		IDs []string `json:"ids"`
 	}
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
+	if !decode(w, r, &req) {
 		return
 	}
 	n, err := a.Service.RetryFailedMails(r.Context(), p, req.IDs)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]int{"retried": n})
+	respond(w, r, http.StatusOK, map[string]int{"retried": n}, err)
 }

@@ -32,21 +32,14 @@ func (a *API) unknownRoles(w http.ResponseWriter, r *http.Request, p *auth.Princ
 // landingPageFix is S3; it answers the counts of what it changed.
 func (a *API) landingPageFix(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
 	res, err := a.Service.FixLandingPages(r.Context(), p)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]int{"status": http.StatusOK, "roles": res.Roles, "applicationUsages": res.ApplicationUsages})
+	respond(w, r, http.StatusOK,
+		map[string]int{"status": http.StatusOK, "roles": res.Roles, "applicationUsages": res.ApplicationUsages}, err)
 }
 
 // providerMetadata is S7.
 func (a *API) providerMetadata(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
 	md, err := a.Service.ProviderMetadata(p, r.PathValue("type"), r.PathValue("id"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, md)
+	respond(w, r, http.StatusOK, md, err)
 }
 
 // manageApplications lists the applications and SCIM targets the caller's
@@ -57,9 +50,5 @@ func (a *API) manageApplications(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := a.Service.Applications(r.Context(), p)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
+	respond(w, r, http.StatusOK, res, err)
 }

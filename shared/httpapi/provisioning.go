@@ -45,9 +45,5 @@ func (a *API) provisioning(w http.ResponseWriter, r *http.Request,
 		return
 	}
 	ss, err := read(r.Context(), p, id)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, provisioningJSON(ss))
+	respond(w, r, http.StatusOK, provisioningJSON(ss), err)
 }

@@ -39,8 +39,7 @@ func (a *API) createRole(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req roleRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
+	if !decode(w, r, &req) {
 		return
 	}
 	in := service.RoleInput{Name: req.Name, Description: req.Description, DefaultExpiryDays: req.DefaultExpiryDays,
@@ -52,11 +51,7 @@ func (a *API) createRole(w http.ResponseWriter, r *http.Request) {
 			ManageID: u.Application.ManageID, ManageType: u.Application.ManageType, LandingPage: u.LandingPage})
 	}
 	role, err := a.Service.CreateRole(r.Context(), p, in)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, roleJSON(role))
+	respond(w, r, http.StatusCreated, roleJSON(role), err)
 }
 
 func (a *API) getRole(w http.ResponseWriter, r *http.Request) {
@@ -65,11 +60,7 @@ func (a *API) getRole(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	role, err := a.Service.GetRole(r.Context(), p, id)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, roleJSON(role))
+	respond(w, r, http.StatusOK, roleJSON(role), err)
 }
 
 // deleteRole answers 204. A caller without access to the role gets 400, as

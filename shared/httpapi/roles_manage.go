@@ -49,11 +49,7 @@ func (a *API) listRoles(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page, req, err := a.Service.ListRoles(r.Context(), p, req, force)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, newPage(rolesJSON(page.Items), req, page.Total))
+	respond(w, r, http.StatusOK, newPage(rolesJSON(page.Items), req, page.Total), err)
 }
 
 // allVisibleRoles is the internal variant of R1: every role the caller may
@@ -64,11 +60,7 @@ func (a *API) allVisibleRoles(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page, _, err := a.Service.ListRoles(r.Context(), p, domain.PageRequest{}, true)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, rolesJSON(page.Items))
+	respond(w, r, http.StatusOK, rolesJSON(page.Items), err)
 }
 
 // roleUpdateRequest is R2's body: a Role as R4 returns it; fields that
@@ -88,8 +80,7 @@ func (a *API) updateRoleAnswering(w http.ResponseWriter, r *http.Request, status
 		return
 	}
 	var req roleUpdateRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
+	if !decode(w, r, &req) {
 		return
 	}
 	in := service.RoleInput{Name: req.Name, Description: req.Description, DefaultExpiryDays: req.DefaultExpiryDays,
@@ -101,11 +92,7 @@ func (a *API) updateRoleAnswering(w http.ResponseWriter, r *http.Request, status
 			ManageID: u.Application.ManageID, ManageType: u.Application.ManageType, LandingPage: u.LandingPage})
 	}
 	role, err := a.Service.UpdateRole(r.Context(), p, req.ID, in)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, status, roleJSON(role))
+	respond(w, r, status, roleJSON(role), err)
 }
 
 // roleAspect serves GET /api/v1/roles/application/{manageId} (R5) and
@@ -129,11 +116,7 @@ func (a *API) rolesOfApplication(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	roles, err := a.Service.RolesOfApplication(r.Context(), p, r.PathValue("manageId"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, rolesJSON(roles))
+	respond(w, r, http.StatusOK, rolesJSON(roles), err)
 }
 
 // rolesOfOrganizationApplication is R7.
@@ -143,11 +126,7 @@ func (a *API) rolesOfOrganizationApplication(w http.ResponseWriter, r *http.Requ
 		return
 	}
 	roles, err := a.Service.RolesOfOrganizationApplication(r.Context(), p, r.PathValue("organizationGUID"), r.PathValue("manageId"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, rolesJSON(roles))
+	respond(w, r, http.StatusOK, rolesJSON(roles), err)
 }
 
 func rolesJSON(roles []domain.Role) []RoleJSON {

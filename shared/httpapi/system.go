@@ -52,19 +52,11 @@ func (a *API) expiringUserRoles(w http.ResponseWriter, r *http.Request, _ *auth.
 // runReminders is S5: the reminder job on demand, answering what was sent.
 func (a *API) runReminders(w http.ResponseWriter, r *http.Request, _ *auth.Principal) {
 	res, err := a.Service.SendReminders(r.Context())
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
+	respond(w, r, http.StatusOK, res, err)
 }
 
 // runCleanup is S6: expired invitations and memberships on demand.
 func (a *API) runCleanup(w http.ResponseWriter, r *http.Request, _ *auth.Principal) {
 	res, err := a.Service.Cleanup(r.Context())
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
+	respond(w, r, http.StatusOK, res, err)
 }

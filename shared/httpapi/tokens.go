@@ -80,18 +80,13 @@ func (a *API) createToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var body APITokenRequestJSON
-	if err := decodeJSON(w, r, &body); err != nil {
-		writeError(w, r, err)
+	if !decode(w, r, &body) {
 		return
 	}
 	in := service.APITokenInput{Description: body.Description, OrganizationGUID: body.OrganizationGUID, SuperUserToken: body.SuperUserToken,
 		ExpiresAt: body.ExpiresAt.Ptr()}
 	tok, err := a.Service.CreateAPIToken(r.Context(), p, in)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, apiTokenJSON(tok))
+	respond(w, r, http.StatusOK, apiTokenJSON(tok), err)
 }
 
 func (a *API) deleteToken(w http.ResponseWriter, r *http.Request) {
@@ -99,9 +94,5 @@ func (a *API) deleteToken(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := a.Service.DeleteAPIToken(r.Context(), p, id); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
+	respondNoContent(w, r, a.Service.DeleteAPIToken(r.Context(), p, id))
 }

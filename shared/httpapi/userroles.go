@@ -22,13 +22,9 @@ func (a *API) updateEndDate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req endDateRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
+	if !decode(w, r, &req) {
 		return
 	}
-	if _, err := a.Service.UpdateEndDate(r.Context(), p, req.UserRoleID, req.EndDate.Ptr()); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, map[string]int{"status": http.StatusCreated})
+	_, err := a.Service.UpdateEndDate(r.Context(), p, req.UserRoleID, req.EndDate.Ptr())
+	respond(w, r, http.StatusCreated, map[string]int{"status": http.StatusCreated}, err)
 }

@@ -100,8 +100,7 @@ func (a *API) provisionUserRoles(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req userRoleProvisioningRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
+	if !decode(w, r, &req) {
 		return
 	}
 	res, err := a.Service.ProvisionUserRoles(r.Context(), p, service.UserRoleProvisioningInput{
@@ -109,11 +108,7 @@ func (a *API) provisionUserRoles(w http.ResponseWriter, r *http.Request) {
 		EduPersonPrincipalName: req.EduPersonPrincipalName, GivenName: req.GivenName, FamilyName: req.FamilyName,
 		Name: req.Name, SchacHomeOrganization: req.SchacHomeOrganization, GuestRoleIncluded: req.GuestRoleIncluded,
 	})
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, provisionedUserJSON(res))
+	respond(w, r, http.StatusCreated, provisionedUserJSON(res), err)
 }
 
 // removeUserRole takes a membership, or one part of it, away: 204.
@@ -127,9 +122,6 @@ func (a *API) removeUserRole(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, domain.Invalidf("isGuest must be true or false"))
 		return
 	}
-	if _, err := a.Service.RemoveUserRole(r.Context(), p, id, guestPart); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
+	_, err = a.Service.RemoveUserRole(r.Context(), p, id, guestPart)
+	respondNoContent(w, r, err)
 }

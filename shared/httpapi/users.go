@@ -23,11 +23,7 @@ func (a *API) userRoutes(mux *routes) {
 // me is U4.
 func (a *API) me(w http.ResponseWriter, r *http.Request) {
 	uwr, err := a.Service.Me(r.Context(), callerOf(r))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, userWithRolesJSON(uwr))
+	respond(w, r, http.StatusOK, userWithRolesJSON(uwr), err)
 }
 
 // otherUser is U3.
@@ -37,11 +33,7 @@ func (a *API) otherUser(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	uwr, err := a.Service.OtherUser(r.Context(), p, id)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, userWithRolesJSON(uwr))
+	respond(w, r, http.StatusOK, userWithRolesJSON(uwr), err)
 }
 
 // sessionConfig is U6; it answers anonymous callers too.
@@ -119,9 +111,5 @@ func (a *API) deleteUser(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := a.Service.DeleteUser(r.Context(), p, id); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
+	respondNoContent(w, r, a.Service.DeleteUser(r.Context(), p, id))
 }
