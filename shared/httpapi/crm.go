@@ -186,13 +186,6 @@ func (a *API) crmProfiles(w http.ResponseWriter, r *http.Request) {
 	}
 	q := r.URL.Query()
 	res, err := a.Service.CRMProfiles(r.Context(), p, service.CRMProfileQuery{UID: q.Get("uid"), IDP: q.Get("idp"), GUID: q.Get("guid"), Role: q.Get("role")})
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	out := crmProfileResponse{Message: res.Message, Code: res.Code, Profiles: make([]crmProfileDTO, 0, len(res.Profiles))}
-	for _, prof := range res.Profiles {
-		out.Profiles = append(out.Profiles, crmProfileOf(prof))
-	}
-	writeJSON(w, http.StatusOK, out)
+	out := crmProfileResponse{Message: res.Message, Code: res.Code, Profiles: mapSlice(res.Profiles, crmProfileOf)}
+	respond(w, r, http.StatusOK, out, err)
 }

@@ -40,15 +40,7 @@ func deliveryJSON(d domain.Delivery) DeliveryJSON {
 
 func (a *API) failedDeliveries(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
 	ds, err := a.Service.FailedDeliveries(r.Context(), p, r.URL.Query().Get("sp"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	out := make([]DeliveryJSON, 0, len(ds))
-	for _, d := range ds {
-		out = append(out, deliveryJSON(d))
-	}
-	writeJSON(w, http.StatusOK, out)
+	respond(w, r, http.StatusOK, mapSlice(ds, deliveryJSON), err)
 }
 
 type selectionRequest struct {

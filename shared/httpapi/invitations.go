@@ -47,6 +47,10 @@ type recipientURL struct {
 	InvitationURL string `json:"invitationURL"`
 }
 
+func recipientURLOf(u service.RecipientURL) recipientURL {
+	return recipientURL{Recipient: u.Recipient, InvitationURL: u.InvitationURL}
+}
+
 func (a *API) invite(internal bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		p, ok := requireCaller(w, r)
@@ -75,15 +79,8 @@ func (a *API) invite(internal bool) http.HandlerFunc {
 			in.WithPlaceholders = append(in.WithPlaceholders, service.PlaceholderRecipient{Email: l.Email, InternalPlaceholderIdentifier: l.InternalPlaceholderIdentifier})
 		}
 		res, err := a.Service.Invite(r.Context(), p, in)
-		if err != nil {
-			writeError(w, r, err)
-			return
-		}
-		urls := make([]recipientURL, 0, len(res.URLs))
-		for _, u := range res.URLs {
-			urls = append(urls, recipientURL{Recipient: u.Recipient, InvitationURL: u.InvitationURL})
-		}
-		writeJSON(w, http.StatusCreated, map[string]any{"status": res.Status, "recipientInvitationURLs": urls})
+		respond(w, r, http.StatusCreated,
+			map[string]any{"status": res.Status, "recipientInvitationURLs": mapSlice(res.URLs, recipientURLOf)}, err)
 	}
 }
 

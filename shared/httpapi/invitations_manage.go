@@ -92,7 +92,7 @@ func (a *API) resendInvitation(w http.ResponseWriter, r *http.Request) {
 	}
 	u, err := a.Service.ResendInvitation(r.Context(), p, id)
 	respond(w, r, http.StatusCreated, map[string]any{"status": http.StatusCreated,
-		"recipientInvitationURLs": []recipientURL{{Recipient: u.Recipient, InvitationURL: u.InvitationURL}}}, err)
+		"recipientInvitationURLs": []recipientURL{recipientURLOf(u)}}, err)
 }
 
 func (a *API) deleteInvitation(w http.ResponseWriter, r *http.Request) {
@@ -104,9 +104,5 @@ func (a *API) deleteInvitation(w http.ResponseWriter, r *http.Request) {
 }
 
 func invitationsJSON(invs []service.InvitationWithRoles) []InvitationJSON {
-	out := make([]InvitationJSON, 0, len(invs))
-	for _, iw := range invs {
-		out = append(out, invitationJSON(iw.Invitation, iw.Roles))
-	}
-	return out
+	return mapSlice(invs, func(iw service.InvitationWithRoles) InvitationJSON { return invitationJSON(iw.Invitation, iw.Roles) })
 }

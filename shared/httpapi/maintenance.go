@@ -18,15 +18,7 @@ func (a *API) maintenanceRoutes(mux *routes) {
 // unknownRoles is S2.
 func (a *API) unknownRoles(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
 	roles, err := a.Service.UnknownRoles(r.Context(), p)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	out := make([]RoleJSON, 0, len(roles))
-	for _, role := range roles {
-		out = append(out, roleJSON(role))
-	}
-	writeJSON(w, http.StatusOK, out)
+	respond(w, r, http.StatusOK, rolesJSON(roles), err)
 }
 
 // landingPageFix is S3; it answers the counts of what it changed.

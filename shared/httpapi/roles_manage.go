@@ -129,13 +129,7 @@ func (a *API) rolesOfOrganizationApplication(w http.ResponseWriter, r *http.Requ
 	respond(w, r, http.StatusOK, rolesJSON(roles), err)
 }
 
-func rolesJSON(roles []domain.Role) []RoleJSON {
-	out := make([]RoleJSON, 0, len(roles))
-	for _, r := range roles {
-		out = append(out, roleJSON(r))
-	}
-	return out
-}
+func rolesJSON(roles []domain.Role) []RoleJSON { return mapSlice(roles, roleJSON) }
 
 // boolParam reads an optional true/false query parameter.
 func boolParam(r *http.Request, name string, def bool) (bool, error) {

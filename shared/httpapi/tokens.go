@@ -49,15 +49,7 @@ func (a *API) listTokens(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	toks, err := a.Service.ListAPITokens(r.Context(), p)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	out := make([]APITokenJSON, 0, len(toks))
-	for _, t := range toks {
-		out = append(out, apiTokenJSON(t))
-	}
-	writeJSON(w, http.StatusOK, out)
+	respond(w, r, http.StatusOK, mapSlice(toks, apiTokenJSON), err)
 }
 
 func (a *API) generateToken(w http.ResponseWriter, r *http.Request) {

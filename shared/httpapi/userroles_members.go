@@ -35,15 +35,7 @@ func (a *API) membersOfRole(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, members, err := a.Service.MembersOfRole(r.Context(), p, roleID)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	out := make([]MemberJSON, 0, len(members))
-	for _, m := range members {
-		out = append(out, memberJSON(m))
-	}
-	writeJSON(w, http.StatusOK, out)
+	respond(w, r, http.StatusOK, mapSlice(members, memberJSON), err)
 }
 
 // searchMembersOfRole is U9: a page of a role's guests or non-guests.
@@ -68,15 +60,7 @@ func (a *API) searchMembersOfRole(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page, err := a.Service.SearchMembersOfRole(r.Context(), p, roleID, guests, req)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	items := make([]MemberSearchItemJSON, 0, len(page.Items))
-	for _, m := range page.Items {
-		items = append(items, memberSearchItemJSON(m))
-	}
-	writeJSON(w, http.StatusOK, newPage(items, req, page.Total))
+	respond(w, r, http.StatusOK, newPage(mapSlice(page.Items, memberSearchItemJSON), req, page.Total), err)
 }
 
 // userRoleProvisioningRequest is the body of U8.

@@ -62,15 +62,7 @@ func (a *API) institutionAdmins(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	users, err := a.Service.InstitutionAdminsOfRole(r.Context(), p, roleID)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	out := make([]UserJSON, 0, len(users))
-	for _, u := range users {
-		out = append(out, userJSON(u, true))
-	}
-	writeJSON(w, http.StatusOK, out)
+	respond(w, r, http.StatusOK, mapSlice(users, func(u domain.User) UserJSON { return userJSON(u, true) }), err)
 }
 
 // searchUsers is U1 and U2 (GET search and the reference's
@@ -94,15 +86,7 @@ func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page, err := a.Service.SearchUsers(r.Context(), p, req)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	items := make([]UserSearchItemJSON, 0, len(page.Items))
-	for _, s := range page.Items {
-		items = append(items, userSearchItemJSON(s))
-	}
-	writeJSON(w, http.StatusOK, newPage(items, req, page.Total))
+	respond(w, r, http.StatusOK, newPage(mapSlice(page.Items, userSearchItemJSON), req, page.Total), err)
 }
 
 // deleteUser removes a user (super users only) and answers 204.
