@@ -60,13 +60,8 @@ func (a *API) allOpenInvitations(w http.ResponseWriter, r *http.Request) {
 
 // roleInvitations is I5: the open invitations of a role, as an array.
 func (a *API) roleInvitations(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCaller(w, r)
+	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {
-		return
-	}
-	roleID, err := pathID(r, "roleId")
-	if err != nil {
-		writeError(w, r, err)
 		return
 	}
 	invs, err := a.Service.RoleInvitations(r.Context(), p, roleID)

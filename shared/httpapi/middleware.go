@@ -66,11 +66,17 @@ func requireCaller(w http.ResponseWriter, r *http.Request) (*auth.Principal, boo
 
 // callerAndID answers 401 for anonymous requests and 400 for a bad {id}.
 func callerAndID(w http.ResponseWriter, r *http.Request) (*auth.Principal, int64, bool) {
+	return callerAndPathID(w, r, "id")
+}
+
+// callerAndPathID answers 401 for anonymous requests and 400 for a bad
+// {name}, in that order.
+func callerAndPathID(w http.ResponseWriter, r *http.Request, name string) (*auth.Principal, int64, bool) {
 	p, ok := requireCaller(w, r)
 	if !ok {
 		return nil, 0, false
 	}
-	id, err := pathID(r, "id")
+	id, err := pathID(r, name)
 	if err != nil {
 		writeError(w, r, err)
 		return nil, 0, false

@@ -25,13 +25,8 @@ func (a *API) memberRoutes(mux *routes) {
 
 // membersOfRole is U10: every membership of a role with its user.
 func (a *API) membersOfRole(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCaller(w, r)
+	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {
-		return
-	}
-	roleID, err := pathID(r, "roleId")
-	if err != nil {
-		writeError(w, r, err)
 		return
 	}
 	_, members, err := a.Service.MembersOfRole(r.Context(), p, roleID)
@@ -40,13 +35,8 @@ func (a *API) membersOfRole(w http.ResponseWriter, r *http.Request) {
 
 // searchMembersOfRole is U9: a page of a role's guests or non-guests.
 func (a *API) searchMembersOfRole(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCaller(w, r)
+	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {
-		return
-	}
-	roleID, err := pathID(r, "roleId")
-	if err != nil {
-		writeError(w, r, err)
 		return
 	}
 	guests, err := strconv.ParseBool(r.PathValue("guests"))

@@ -52,13 +52,8 @@ func (a *API) sessionConfig(w http.ResponseWriter, r *http.Request) {
 
 // institutionAdmins is U5.
 func (a *API) institutionAdmins(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCaller(w, r)
+	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {
-		return
-	}
-	roleID, err := pathID(r, "roleId")
-	if err != nil {
-		writeError(w, r, err)
 		return
 	}
 	users, err := a.Service.InstitutionAdminsOfRole(r.Context(), p, roleID)
