@@ -37,12 +37,30 @@ func requireCRMCaller(w http.ResponseWriter, r *http.Request, allowed func(*auth
 
 func isCRM(p *auth.Principal) bool { return p.IsCRM() }
 
-// writeCRMString answers as the reference's CRM operations do: a bare word
-// ("created", "deleted", ...), not JSON.
-func writeCRMString(w http.ResponseWriter, s string) {
+// respondCRMString answers as the reference's CRM operations do: a bare
+// word ("created", "deleted", ...), not JSON; errors get the usual body.
+func respondCRMString(w http.ResponseWriter, r *http.Request, s string, err error) {
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write([]byte(s))
+}
+
+// decodeCRMProfile reads the body of C1 and C2, which both need the
+// organisation; on failure it has answered already.
+func decodeCRMProfile(w http.ResponseWriter, r *http.Request) (crmProfileRequest, bool) {
+	var req crmProfileRequest
+	if !decode(w, r, &req) {
+		return req, false
+	}
+	if req.Organisation == nil {
+		writeError(w, r, domain.Invalidf("organisation is required"))
+		return req, false
+	}
+	return req, true
 }
 
 func (a *API) crmProfile(w http.ResponseWriter, r *http.Request) {
@@ -50,23 +68,15 @@ func (a *API) crmProfile(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var req crmProfileRequest
-	if !decode(w, r, &req) {
-		return
-	}
-	if req.Organisation == nil {
-		writeError(w, r, domain.Invalidf("organisation is required"))
+	req, ok := decodeCRMProfile(w, r)
+	if !ok {
 		return
 	}
 	res, err := a.Service.CRMProfile(r.Context(), p, service.CRMProfileInput{UID: req.UID, SchacHomeOrganisation: req.SchacHomeOrganisation,
 		SuppressInvitation: req.SuppressInvitation, ContactID: req.ContactID, Firstname: req.Firstname, Middlename: req.Middlename,
 		Surname: req.Surname, Email: req.Email, Roles: crmRoleInputs(req.Roles),
 		Organisation: domain.CRMOrganisation{OrganisationID: req.Organisation.OrganisationID, Abbrev: req.Organisation.Abbrev, Name: req.Organisation.Name}})
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeCRMString(w, res)
+	respondCRMString(w, r, res, err)
 }
 
 func (a *API) crmDeleteProfile(w http.ResponseWriter, r *http.Request) {
@@ -74,20 +84,12 @@ func (a *API) crmDeleteProfile(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var req crmProfileRequest
-	if !decode(w, r, &req) {
-		return
-	}
-	if req.Organisation == nil {
-		writeError(w, r, domain.Invalidf("organisation is required"))
+	req, ok := decodeCRMProfile(w, r)
+	if !ok {
 		return
 	}
 	res, err := a.Service.CRMDeleteProfile(r.Context(), p, req.Organisation.OrganisationID, req.ContactID)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeCRMString(w, res)
+	respondCRMString(w, r, res, err)
 }
 
 func (a *API) crmSendInvitation(w http.ResponseWriter, r *http.Request) {
@@ -101,11 +103,7 @@ func (a *API) crmSendInvitation(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := a.Service.CRMSendInvitation(r.Context(), p, service.CRMInviteInput{OrganisationID: req.OrganisationID,
 		ContactID: req.ContactID, Email: req.Email, Roles: crmRoleInputs(req.Roles)})
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeCRMString(w, res)
+	respondCRMString(w, r, res, err)
 }
 
 func (a *API) crmResendInvitation(w http.ResponseWriter, r *http.Request) {
@@ -118,6 +116,8 @@ func (a *API) crmResendInvitation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := a.Service.CRMResendInvitation(r.Context(), p, req.OrganisationID, req.ContactID)
+	// Not respond: the answer dereferences isoTime, nil for the zero result
+	// that comes with an error.
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -137,11 +137,7 @@ func (a *API) crmRemoveRoles(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := a.Service.CRMRemoveRoles(r.Context(), p, req.OrganisationID, req.ContactID)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeCRMString(w, res)
+	respondCRMString(w, r, res, err)
 }
 
 // crmOrganisationUsers is C6. The reference reads {org_guid, connected}
