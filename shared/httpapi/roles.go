@@ -33,6 +33,20 @@ type roleRequest struct {
 	ApplicationUsages       []ApplicationUsageJSON `json:"applicationUsages"`
 }
 
+// input is the service input of a create (R3, R6) and an update (R2),
+// which read the same fields.
+func (req roleRequest) input() service.RoleInput {
+	in := service.RoleInput{Name: req.Name, Description: req.Description, DefaultExpiryDays: req.DefaultExpiryDays,
+		DefaultExpiryDate: req.DefaultExpiryDate.Ptr(), EnforceEmailEquality: req.EnforceEmailEquality, FedIDOnly: req.FedIDOnly,
+		OverrideSettingsAllowed: req.OverrideSettingsAllowed, OrganizationGUID: req.OrganizationGUID,
+		InviterDisplayName: req.InviterDisplayName, RequestedAuthnContext: req.RequestedAuthnContext}
+	for _, u := range req.ApplicationUsages {
+		in.ApplicationUsages = append(in.ApplicationUsages, service.ApplicationUsageInput{
+			ManageID: u.Application.ManageID, ManageType: u.Application.ManageType, LandingPage: u.LandingPage})
+	}
+	return in
+}
+
 func (a *API) createRole(w http.ResponseWriter, r *http.Request) {
 	p, ok := requireCaller(w, r)
 	if !ok {
@@ -42,15 +56,7 @@ func (a *API) createRole(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	in := service.RoleInput{Name: req.Name, Description: req.Description, DefaultExpiryDays: req.DefaultExpiryDays,
-		DefaultExpiryDate: req.DefaultExpiryDate.Ptr(), EnforceEmailEquality: req.EnforceEmailEquality, FedIDOnly: req.FedIDOnly,
-		OverrideSettingsAllowed: req.OverrideSettingsAllowed, OrganizationGUID: req.OrganizationGUID,
-		InviterDisplayName: req.InviterDisplayName, RequestedAuthnContext: req.RequestedAuthnContext}
-	for _, u := range req.ApplicationUsages {
-		in.ApplicationUsages = append(in.ApplicationUsages, service.ApplicationUsageInput{
-			ManageID: u.Application.ManageID, ManageType: u.Application.ManageType, LandingPage: u.LandingPage})
-	}
-	role, err := a.Service.CreateRole(r.Context(), p, in)
+	role, err := a.Service.CreateRole(r.Context(), p, req.input())
 	respond(w, r, http.StatusCreated, roleJSON(role), err)
 }
 

@@ -83,15 +83,7 @@ func (a *API) updateRoleAnswering(w http.ResponseWriter, r *http.Request, status
 	if !decode(w, r, &req) {
 		return
 	}
-	in := service.RoleInput{Name: req.Name, Description: req.Description, DefaultExpiryDays: req.DefaultExpiryDays,
-		DefaultExpiryDate: req.DefaultExpiryDate.Ptr(), EnforceEmailEquality: req.EnforceEmailEquality, FedIDOnly: req.FedIDOnly,
-		OverrideSettingsAllowed: req.OverrideSettingsAllowed, OrganizationGUID: req.OrganizationGUID,
-		InviterDisplayName: req.InviterDisplayName, RequestedAuthnContext: req.RequestedAuthnContext}
-	for _, u := range req.ApplicationUsages {
-		in.ApplicationUsages = append(in.ApplicationUsages, service.ApplicationUsageInput{
-			ManageID: u.Application.ManageID, ManageType: u.Application.ManageType, LandingPage: u.LandingPage})
-	}
-	role, err := a.Service.UpdateRole(r.Context(), p, req.ID, in)
+	role, err := a.Service.UpdateRole(r.Context(), p, req.ID, req.input())
 	respond(w, r, status, roleJSON(role), err)
 }
 
