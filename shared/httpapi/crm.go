@@ -21,54 +21,8 @@ func (a *API) crmRoutes(mux *routes) {
 	mux.HandleFunc("GET /api/external/v1/invite/crm/profile", a.crmProfiles)
 }
 
-// requireCRMCaller answers 401 for anonymous callers and 403 for callers
-// that are not CRM systems, before the body is read.
-func requireCRMCaller(w http.ResponseWriter, r *http.Request, allowed func(*auth.Principal) bool) (*auth.Principal, bool) {
-	p, ok := requireCaller(w, r)
-	if !ok {
-		return nil, false
-	}
-	if !allowed(p) {
-		writeError(w, r, domain.Forbiddenf("only CRM callers may use the CRM operations"))
-		return nil, false
-	}
-	return p, true
-}
-
-func isCRM(p *auth.Principal) bool { return p.IsCRM() }
-
-// respondCRMString answers as the reference's CRM operations do: a bare
-// word ("created", "deleted", ...), not JSON; errors get the usual body.
-func respondCRMString(w http.ResponseWriter, r *http.Request, s string, err error) {
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write([]byte(s))
-}
-
-// decodeCRMProfile reads the body of C1 and C2, which both need the
-// organisation; on failure it has answered already.
-func decodeCRMProfile(w http.ResponseWriter, r *http.Request) (crmProfileRequest, bool) {
-	var req crmProfileRequest
-	if !decode(w, r, &req) {
-		return req, false
-	}
-	if req.Organisation == nil {
-		writeError(w, r, domain.Invalidf("organisation is required"))
-		return req, false
-	}
-	return req, true
-}
-
 func (a *API) crmProfile(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCRMCaller(w, r, isCRM)
-	if !ok {
-		return
-	}
-	req, ok := decodeCRMProfile(w, r)
+	p, req, ok := crmCallerAndProfile(w, r)
 	if !ok {
 		return
 	}
@@ -80,11 +34,7 @@ func (a *API) crmProfile(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) crmDeleteProfile(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCRMCaller(w, r, isCRM)
-	if !ok {
-		return
-	}
-	req, ok := decodeCRMProfile(w, r)
+	p, req, ok := crmCallerAndProfile(w, r)
 	if !ok {
 		return
 	}
@@ -93,12 +43,8 @@ func (a *API) crmDeleteProfile(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) crmSendInvitation(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCRMCaller(w, r, isCRM)
+	p, req, ok := crmCallerAndBody[crmInviteRequest](w, r)
 	if !ok {
-		return
-	}
-	var req crmInviteRequest
-	if !decode(w, r, &req) {
 		return
 	}
 	res, err := a.Service.CRMSendInvitation(r.Context(), p, service.CRMInviteInput{OrganisationID: req.OrganisationID,
@@ -107,12 +53,8 @@ func (a *API) crmSendInvitation(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) crmResendInvitation(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCRMCaller(w, r, isCRM)
+	p, req, ok := crmCallerAndBody[crmContactRequest](w, r)
 	if !ok {
-		return
-	}
-	var req crmContactRequest
-	if !decode(w, r, &req) {
 		return
 	}
 	res, err := a.Service.CRMResendInvitation(r.Context(), p, req.OrganisationID, req.ContactID)
@@ -128,12 +70,8 @@ func (a *API) crmResendInvitation(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) crmRemoveRoles(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCRMCaller(w, r, isCRM)
+	p, req, ok := crmCallerAndBody[crmContactRequest](w, r)
 	if !ok {
-		return
-	}
-	var req crmContactRequest
-	if !decode(w, r, &req) {
 		return
 	}
 	res, err := a.Service.CRMRemoveRoles(r.Context(), p, req.OrganisationID, req.ContactID)

@@ -53,12 +53,8 @@ func recipientURLOf(u service.RecipientURL) recipientURL {
 
 func (a *API) invite(internal bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		p, ok := requireCaller(w, r)
+		p, req, ok := callerAndBody[invitationRequest](w, r)
 		if !ok {
-			return
-		}
-		var req invitationRequest
-		if !decode(w, r, &req) {
 			return
 		}
 		listed, other := req.WithPlaceholders, req.Invitations
@@ -97,12 +93,8 @@ type acceptRequest struct {
 
 // accept is I1: the signed-in person accepts.
 func (a *API) accept(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCaller(w, r)
+	p, req, ok := callerAndBody[acceptRequest](w, r)
 	if !ok {
-		return
-	}
-	var req acceptRequest
-	if !decode(w, r, &req) {
 		return
 	}
 	res, err := a.Service.Accept(r.Context(), p, req.Hash, req.InvitationID)

@@ -48,12 +48,8 @@ func (req roleRequest) input() service.RoleInput {
 }
 
 func (a *API) createRole(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCaller(w, r)
+	p, req, ok := callerAndBody[roleRequest](w, r)
 	if !ok {
-		return
-	}
-	var req roleRequest
-	if !decode(w, r, &req) {
 		return
 	}
 	role, err := a.Service.CreateRole(r.Context(), p, req.input())

@@ -75,12 +75,8 @@ func (a *API) updateRole(status int) http.HandlerFunc {
 }
 
 func (a *API) updateRoleAnswering(w http.ResponseWriter, r *http.Request, status int) {
-	p, ok := requireCaller(w, r)
+	p, req, ok := callerAndBody[roleUpdateRequest](w, r)
 	if !ok {
-		return
-	}
-	var req roleUpdateRequest
-	if !decode(w, r, &req) {
 		return
 	}
 	role, err := a.Service.UpdateRole(r.Context(), p, req.ID, req.input())

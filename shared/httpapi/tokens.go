@@ -67,12 +67,8 @@ func (a *API) generateToken(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) createToken(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCaller(w, r)
+	p, body, ok := callerAndBody[APITokenRequestJSON](w, r)
 	if !ok {
-		return
-	}
-	var body APITokenRequestJSON
-	if !decode(w, r, &body) {
 		return
 	}
 	in := service.APITokenInput{Description: body.Description, OrganizationGUID: body.OrganizationGUID, SuperUserToken: body.SuperUserToken,

@@ -17,12 +17,8 @@ type endDateRequest struct {
 
 // updateEndDate is U7.
 func (a *API) updateEndDate(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCaller(w, r)
+	p, req, ok := callerAndBody[endDateRequest](w, r)
 	if !ok {
-		return
-	}
-	var req endDateRequest
-	if !decode(w, r, &req) {
 		return
 	}
 	_, err := a.Service.UpdateEndDate(r.Context(), p, req.UserRoleID, req.EndDate.Ptr())

@@ -69,12 +69,8 @@ type userRoleProvisioningRequest struct {
 
 // provisionUserRoles is U8: 201 with the user and all their memberships.
 func (a *API) provisionUserRoles(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCaller(w, r)
+	p, req, ok := callerAndBody[userRoleProvisioningRequest](w, r)
 	if !ok {
-		return
-	}
-	var req userRoleProvisioningRequest
-	if !decode(w, r, &req) {
 		return
 	}
 	res, err := a.Service.ProvisionUserRoles(r.Context(), p, service.UserRoleProvisioningInput{
