@@ -56,13 +56,5 @@ func (a *API) searchAudit(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	page, err := a.Service.SearchAudit(r.Context(), p, roleID, req)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	content := make([]AuditEntryJSON, 0, len(page.Items))
-	for _, e := range page.Items {
-		content = append(content, auditEntryJSON(e))
-	}
-	writeJSON(w, http.StatusOK, newPage(content, req, page.Total))
+	respond(w, r, http.StatusOK, newPage(mapSlice(page.Items, auditEntryJSON), req, page.Total), err)
 }

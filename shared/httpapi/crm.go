@@ -21,107 +21,45 @@ func (a *API) crmRoutes(mux *routes) {
 	mux.HandleFunc("GET /api/external/v1/invite/crm/profile", a.crmProfiles)
 }
 
-// requireCRMCaller answers 401 for anonymous callers and 403 for callers
-// that are not CRM systems, before the body is read.
-func requireCRMCaller(w http.ResponseWriter, r *http.Request, allowed func(*auth.Principal) bool) (*auth.Principal, bool) {
-	p, ok := requireCaller(w, r)
-	if !ok {
-		return nil, false
-	}
-	if !allowed(p) {
-		writeError(w, r, domain.Forbiddenf("only CRM callers may use the CRM operations"))
-		return nil, false
-	}
-	return p, true
-}
-
-func isCRM(p *auth.Principal) bool { return p.IsCRM() }
-
-// writeCRMString answers as the reference's CRM operations do: a bare word
-// ("created", "deleted", ...), not JSON.
-func writeCRMString(w http.ResponseWriter, s string) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write([]byte(s))
-}
-
 func (a *API) crmProfile(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCRMCaller(w, r, isCRM)
+	p, req, ok := crmCallerAndProfile(w, r)
 	if !ok {
-		return
-	}
-	var req crmProfileRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if req.Organisation == nil {
-		writeError(w, r, domain.Invalidf("organisation is required"))
 		return
 	}
 	res, err := a.Service.CRMProfile(r.Context(), p, service.CRMProfileInput{UID: req.UID, SchacHomeOrganisation: req.SchacHomeOrganisation,
 		SuppressInvitation: req.SuppressInvitation, ContactID: req.ContactID, Firstname: req.Firstname, Middlename: req.Middlename,
 		Surname: req.Surname, Email: req.Email, Roles: crmRoleInputs(req.Roles),
 		Organisation: domain.CRMOrganisation{OrganisationID: req.Organisation.OrganisationID, Abbrev: req.Organisation.Abbrev, Name: req.Organisation.Name}})
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeCRMString(w, res)
+	respondCRMString(w, r, res, err)
 }
 
 func (a *API) crmDeleteProfile(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCRMCaller(w, r, isCRM)
+	p, req, ok := crmCallerAndProfile(w, r)
 	if !ok {
-		return
-	}
-	var req crmProfileRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if req.Organisation == nil {
-		writeError(w, r, domain.Invalidf("organisation is required"))
 		return
 	}
 	res, err := a.Service.CRMDeleteProfile(r.Context(), p, req.Organisation.OrganisationID, req.ContactID)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeCRMString(w, res)
+	respondCRMString(w, r, res, err)
 }
 
 func (a *API) crmSendInvitation(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCRMCaller(w, r, isCRM)
+	p, req, ok := crmCallerAndBody[crmInviteRequest](w, r)
 	if !ok {
-		return
-	}
-	var req crmInviteRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
 		return
 	}
 	res, err := a.Service.CRMSendInvitation(r.Context(), p, service.CRMInviteInput{OrganisationID: req.OrganisationID,
 		ContactID: req.ContactID, Email: req.Email, Roles: crmRoleInputs(req.Roles)})
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeCRMString(w, res)
+	respondCRMString(w, r, res, err)
 }
 
 func (a *API) crmResendInvitation(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCRMCaller(w, r, isCRM)
+	p, req, ok := crmCallerAndBody[crmContactRequest](w, r)
 	if !ok {
 		return
 	}
-	var req crmContactRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
-		return
-	}
 	res, err := a.Service.CRMResendInvitation(r.Context(), p, req.OrganisationID, req.ContactID)
+	// Not respond: the answer dereferences isoTime, nil for the zero result
+	// that comes with an error.
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -132,21 +70,12 @@ func (a *API) crmResendInvitation(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) crmRemoveRoles(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCRMCaller(w, r, isCRM)
+	p, req, ok := crmCallerAndBody[crmContactRequest](w, r)
 	if !ok {
 		return
 	}
-	var req crmContactRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
-		return
-	}
 	res, err := a.Service.CRMRemoveRoles(r.Context(), p, req.OrganisationID, req.ContactID)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeCRMString(w, res)
+	respondCRMString(w, r, res, err)
 }
 
 // crmOrganisationUsers is C6. The reference reads {org_guid, connected}
@@ -168,8 +97,7 @@ func (a *API) crmOrganisationUsers(w http.ResponseWriter, r *http.Request) {
 			}
 			req.Connected = &v
 		}
-	} else if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
+	} else if !decode(w, r, &req) {
 		return
 	}
 	entries, err := a.Service.CRMOrganisationUsers(r.Context(), p, req.OrganisationID, req.Connected)
@@ -192,13 +120,6 @@ func (a *API) crmProfiles(w http.ResponseWriter, r *http.Request) {
 	}
 	q := r.URL.Query()
 	res, err := a.Service.CRMProfiles(r.Context(), p, service.CRMProfileQuery{UID: q.Get("uid"), IDP: q.Get("idp"), GUID: q.Get("guid"), Role: q.Get("role")})
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	out := crmProfileResponse{Message: res.Message, Code: res.Code, Profiles: make([]crmProfileDTO, 0, len(res.Profiles))}
-	for _, prof := range res.Profiles {
-		out.Profiles = append(out.Profiles, crmProfileOf(prof))
-	}
-	writeJSON(w, http.StatusOK, out)
+	out := crmProfileResponse{Message: res.Message, Code: res.Code, Profiles: mapSlice(res.Profiles, crmProfileOf)}
+	respond(w, r, http.StatusOK, out, err)
 }

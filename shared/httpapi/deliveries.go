@@ -40,15 +40,7 @@ func deliveryJSON(d domain.Delivery) DeliveryJSON {
 
 func (a *API) failedDeliveries(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
 	ds, err := a.Service.FailedDeliveries(r.Context(), p, r.URL.Query().Get("sp"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	out := make([]DeliveryJSON, 0, len(ds))
-	for _, d := range ds {
-		out = append(out, deliveryJSON(d))
-	}
-	writeJSON(w, http.StatusOK, out)
+	respond(w, r, http.StatusOK, mapSlice(ds, deliveryJSON), err)
 }
 
 type selectionRequest struct {
@@ -67,14 +59,9 @@ func (a *API) discardDeliveries(w http.ResponseWriter, r *http.Request, p *auth.
 func (a *API) selection(w http.ResponseWriter, r *http.Request, p *auth.Principal, verb string,
 	act func(ctx context.Context, p *auth.Principal, sel service.Selection) (int, error)) {
 	var req selectionRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
+	if !decode(w, r, &req) {
 		return
 	}
 	n, err := act(r.Context(), p, service.Selection{IDs: req.IDs, SPID: req.SP})
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]int{verb: n})
+	respond(w, r, http.StatusOK, map[string]int{verb: n}, err)
 }

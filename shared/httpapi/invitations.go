@@ -47,15 +47,14 @@ type recipientURL struct {
 	InvitationURL string `json:"invitationURL"`
 }
 
+func recipientURLOf(u service.RecipientURL) recipientURL {
+	return recipientURL{Recipient: u.Recipient, InvitationURL: u.InvitationURL}
+}
+
 func (a *API) invite(internal bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		p, ok := requireCaller(w, r)
+		p, req, ok := callerAndBody[invitationRequest](w, r)
 		if !ok {
-			return
-		}
-		var req invitationRequest
-		if err := decodeJSON(w, r, &req); err != nil {
-			writeError(w, r, err)
 			return
 		}
 		listed, other := req.WithPlaceholders, req.Invitations
@@ -76,26 +75,15 @@ func (a *API) invite(internal bool) http.HandlerFunc {
 			in.WithPlaceholders = append(in.WithPlaceholders, service.PlaceholderRecipient{Email: l.Email, InternalPlaceholderIdentifier: l.InternalPlaceholderIdentifier})
 		}
 		res, err := a.Service.Invite(r.Context(), p, in)
-		if err != nil {
-			writeError(w, r, err)
-			return
-		}
-		urls := make([]recipientURL, 0, len(res.URLs))
-		for _, u := range res.URLs {
-			urls = append(urls, recipientURL{Recipient: u.Recipient, InvitationURL: u.InvitationURL})
-		}
-		writeJSON(w, http.StatusCreated, map[string]any{"status": res.Status, "recipientInvitationURLs": urls})
+		respond(w, r, http.StatusCreated,
+			map[string]any{"status": res.Status, "recipientInvitationURLs": mapSlice(res.URLs, recipientURLOf)}, err)
 	}
 }
 
 // openInvitation is I6: anyone holding the link may read the invitation.
 func (a *API) openInvitation(w http.ResponseWriter, r *http.Request) {
 	inv, roles, err := a.Service.OpenInvitation(r.Context(), r.URL.Query().Get("hash"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, invitationJSON(inv, roles))
+	respond(w, r, http.StatusOK, invitationJSON(inv, roles), err)
 }
 
 type acceptRequest struct {
@@ -105,13 +93,8 @@ type acceptRequest struct {
 
 // accept is I1: the signed-in person accepts.
 func (a *API) accept(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCaller(w, r)
+	p, req, ok := callerAndBody[acceptRequest](w, r)
 	if !ok {
-		return
-	}
-	var req acceptRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
 		return
 	}
 	res, err := a.Service.Accept(r.Context(), p, req.Hash, req.InvitationID)

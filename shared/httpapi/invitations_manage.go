@@ -44,11 +44,7 @@ func (a *API) searchInvitations(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page, err := a.Service.SearchInvitations(r.Context(), p, roleID, req)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, newPage(invitationsJSON(page.Items), req, page.Total))
+	respond(w, r, http.StatusOK, newPage(invitationsJSON(page.Items), req, page.Total), err)
 }
 
 // allOpenInvitations is the reference's GET all: every open invitation, for
@@ -59,30 +55,17 @@ func (a *API) allOpenInvitations(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	invs, err := a.Service.AllOpenInvitations(r.Context(), p)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, invitationsJSON(invs))
+	respond(w, r, http.StatusOK, invitationsJSON(invs), err)
 }
 
 // roleInvitations is I5: the open invitations of a role, as an array.
 func (a *API) roleInvitations(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCaller(w, r)
+	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {
 		return
 	}
-	roleID, err := pathID(r, "roleId")
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
 	invs, err := a.Service.RoleInvitations(r.Context(), p, roleID)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, invitationsJSON(invs))
+	respond(w, r, http.StatusOK, invitationsJSON(invs), err)
 }
 
 // myInvitations is I7: the open invitations the caller sent.
@@ -92,11 +75,7 @@ func (a *API) myInvitations(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	invs, err := a.Service.MyInvitations(r.Context(), p)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, invitationsJSON(invs))
+	respond(w, r, http.StatusOK, invitationsJSON(invs), err)
 }
 
 // resendInvitation answers 201 with {"status": 201} as the reference does,
@@ -107,12 +86,8 @@ func (a *API) resendInvitation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, err := a.Service.ResendInvitation(r.Context(), p, id)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, map[string]any{"status": http.StatusCreated,
-		"recipientInvitationURLs": []recipientURL{{Recipient: u.Recipient, InvitationURL: u.InvitationURL}}})
+	respond(w, r, http.StatusCreated, map[string]any{"status": http.StatusCreated,
+		"recipientInvitationURLs": []recipientURL{recipientURLOf(u)}}, err)
 }
 
 func (a *API) deleteInvitation(w http.ResponseWriter, r *http.Request) {
@@ -120,17 +95,9 @@ func (a *API) deleteInvitation(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := a.Service.DeleteInvitation(r.Context(), p, id); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
+	respondNoContent(w, r, a.Service.DeleteInvitation(r.Context(), p, id))
 }
 
 func invitationsJSON(invs []service.InvitationWithRoles) []InvitationJSON {
-	out := make([]InvitationJSON, 0, len(invs))
-	for _, iw := range invs {
-		out = append(out, invitationJSON(iw.Invitation, iw.Roles))
-	}
-	return out
+	return mapSlice(invs, func(iw service.InvitationWithRoles) InvitationJSON { return invitationJSON(iw.Invitation, iw.Roles) })
 }

@@ -99,6 +99,16 @@ func (t *FlexTime) Ptr() *time.Time {
 	return &v
 }
 
+// mapSlice converts each element with f. The result is never nil, so that
+// an empty list is written as [] and not as null.
+func mapSlice[S, J any](xs []S, f func(S) J) []J {
+	out := make([]J, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, f(x))
+	}
+	return out
+}
+
 func isoTime(t time.Time) *string {
 	if t.IsZero() {
 		return nil

@@ -43,30 +43,21 @@ func (a *API) undeliveredMails(w http.ResponseWriter, r *http.Request, p *auth.P
 		limit = n
 	}
 	mails, err := a.Service.UndeliveredMails(r.Context(), p, status, limit)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	out := make([]MailJSON, 0, len(mails))
-	for _, m := range mails {
-		out = append(out, MailJSON{ID: m.ID, To: m.Email.To, Subject: m.Email.Subject, Status: string(m.Status),
-			Attempts: m.Attempts, Reason: m.LastError, CreatedAt: isoTime(m.CreatedAt), UpdatedAt: isoTime(m.UpdatedAt)})
-	}
-	writeJSON(w, http.StatusOK, out)
+	respond(w, r, http.StatusOK, mapSlice(mails, mailJSON), err)
+}
+
+func mailJSON(m domain.MailDelivery) MailJSON {
+	return MailJSON{ID: m.ID, To: m.Email.To, Subject: m.Email.Subject, Status: string(m.Status),
+		Attempts: m.Attempts, Reason: m.LastError, CreatedAt: isoTime(m.CreatedAt), UpdatedAt: isoTime(m.UpdatedAt)}
 }
 
 func (a *API) retryMails(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
 	var req struct {
 		IDs []string `json:"ids"`
 	}
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
+	if !decode(w, r, &req) {
 		return
 	}
 	n, err := a.Service.RetryFailedMails(r.Context(), p, req.IDs)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]int{"retried": n})
+	respond(w, r, http.StatusOK, map[string]int{"retried": n}, err)
 }

@@ -18,35 +18,20 @@ func (a *API) maintenanceRoutes(mux *routes) {
 // unknownRoles is S2.
 func (a *API) unknownRoles(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
 	roles, err := a.Service.UnknownRoles(r.Context(), p)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	out := make([]RoleJSON, 0, len(roles))
-	for _, role := range roles {
-		out = append(out, roleJSON(role))
-	}
-	writeJSON(w, http.StatusOK, out)
+	respond(w, r, http.StatusOK, rolesJSON(roles), err)
 }
 
 // landingPageFix is S3; it answers the counts of what it changed.
 func (a *API) landingPageFix(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
 	res, err := a.Service.FixLandingPages(r.Context(), p)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]int{"status": http.StatusOK, "roles": res.Roles, "applicationUsages": res.ApplicationUsages})
+	respond(w, r, http.StatusOK,
+		map[string]int{"status": http.StatusOK, "roles": res.Roles, "applicationUsages": res.ApplicationUsages}, err)
 }
 
 // providerMetadata is S7.
 func (a *API) providerMetadata(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
 	md, err := a.Service.ProviderMetadata(p, r.PathValue("type"), r.PathValue("id"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, md)
+	respond(w, r, http.StatusOK, md, err)
 }
 
 // manageApplications lists the applications and SCIM targets the caller's
@@ -57,9 +42,5 @@ func (a *API) manageApplications(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := a.Service.Applications(r.Context(), p)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
+	respond(w, r, http.StatusOK, res, err)
 }

@@ -64,13 +64,30 @@ func requireCaller(w http.ResponseWriter, r *http.Request) (*auth.Principal, boo
 	return p, true
 }
 
+// callerAndBody answers 401 for anonymous requests and 400 for a bad body,
+// in that order: the body is not read for a caller who may not send it.
+func callerAndBody[T any](w http.ResponseWriter, r *http.Request) (*auth.Principal, T, bool) {
+	var req T
+	p, ok := requireCaller(w, r)
+	if !ok || !decode(w, r, &req) {
+		return nil, req, false
+	}
+	return p, req, true
+}
+
 // callerAndID answers 401 for anonymous requests and 400 for a bad {id}.
 func callerAndID(w http.ResponseWriter, r *http.Request) (*auth.Principal, int64, bool) {
+	return callerAndPathID(w, r, "id")
+}
+
+// callerAndPathID answers 401 for anonymous requests and 400 for a bad
+// {name}, in that order.
+func callerAndPathID(w http.ResponseWriter, r *http.Request, name string) (*auth.Principal, int64, bool) {
 	p, ok := requireCaller(w, r)
 	if !ok {
 		return nil, 0, false
 	}
-	id, err := pathID(r, "id")
+	id, err := pathID(r, name)
 	if err != nil {
 		writeError(w, r, err)
 		return nil, 0, false

@@ -19,13 +19,9 @@ type ProvisioningJSON struct {
 	Reason        string  `json:"reason,omitempty"`
 }
 
-func provisioningJSON(ss []service.ProvisioningStatus) []ProvisioningJSON {
-	out := make([]ProvisioningJSON, 0, len(ss))
-	for _, s := range ss {
-		out = append(out, ProvisioningJSON{SP: s.SP, Status: string(s.Status), RemoteID: s.RemoteID,
-			ProvisionedAt: isoTimePtr(s.ProvisionedAt), UpdatedAt: isoTime(s.UpdatedAt), Attempts: s.Attempts, Reason: s.LastError})
-	}
-	return out
+func provisioningJSON(s service.ProvisioningStatus) ProvisioningJSON {
+	return ProvisioningJSON{SP: s.SP, Status: string(s.Status), RemoteID: s.RemoteID,
+		ProvisionedAt: isoTimePtr(s.ProvisionedAt), UpdatedAt: isoTime(s.UpdatedAt), Attempts: s.Attempts, Reason: s.LastError}
 }
 
 // userProvisioning is GET /api/v1/users/{id}/provisioning.
@@ -45,9 +41,5 @@ func (a *API) provisioning(w http.ResponseWriter, r *http.Request,
 		return
 	}
 	ss, err := read(r.Context(), p, id)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, provisioningJSON(ss))
+	respond(w, r, http.StatusOK, mapSlice(ss, provisioningJSON), err)
 }

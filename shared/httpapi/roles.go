@@ -33,16 +33,9 @@ type roleRequest struct {
 	ApplicationUsages       []ApplicationUsageJSON `json:"applicationUsages"`
 }
 
-func (a *API) createRole(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCaller(w, r)
-	if !ok {
-		return
-	}
-	var req roleRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
-		return
-	}
+// input is the service input of a create (R3, R6) and an update (R2),
+// which read the same fields.
+func (req roleRequest) input() service.RoleInput {
 	in := service.RoleInput{Name: req.Name, Description: req.Description, DefaultExpiryDays: req.DefaultExpiryDays,
 		DefaultExpiryDate: req.DefaultExpiryDate.Ptr(), EnforceEmailEquality: req.EnforceEmailEquality, FedIDOnly: req.FedIDOnly,
 		OverrideSettingsAllowed: req.OverrideSettingsAllowed, OrganizationGUID: req.OrganizationGUID,
@@ -51,12 +44,16 @@ func (a *API) createRole(w http.ResponseWriter, r *http.Request) {
 		in.ApplicationUsages = append(in.ApplicationUsages, service.ApplicationUsageInput{
 			ManageID: u.Application.ManageID, ManageType: u.Application.ManageType, LandingPage: u.LandingPage})
 	}
-	role, err := a.Service.CreateRole(r.Context(), p, in)
-	if err != nil {
-		writeError(w, r, err)
+	return in
+}
+
+func (a *API) createRole(w http.ResponseWriter, r *http.Request) {
+	p, req, ok := callerAndBody[roleRequest](w, r)
+	if !ok {
 		return
 	}
-	writeJSON(w, http.StatusCreated, roleJSON(role))
+	role, err := a.Service.CreateRole(r.Context(), p, req.input())
+	respond(w, r, http.StatusCreated, roleJSON(role), err)
 }
 
 func (a *API) getRole(w http.ResponseWriter, r *http.Request) {
@@ -65,11 +62,7 @@ func (a *API) getRole(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	role, err := a.Service.GetRole(r.Context(), p, id)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, roleJSON(role))
+	respond(w, r, http.StatusOK, roleJSON(role), err)
 }
 
 // deleteRole answers 204. A caller without access to the role gets 400, as

@@ -49,11 +49,7 @@ func (a *API) listRoles(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page, req, err := a.Service.ListRoles(r.Context(), p, req, force)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, newPage(rolesJSON(page.Items), req, page.Total))
+	respond(w, r, http.StatusOK, newPage(rolesJSON(page.Items), req, page.Total), err)
 }
 
 // allVisibleRoles is the internal variant of R1: every role the caller may
@@ -64,11 +60,7 @@ func (a *API) allVisibleRoles(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page, _, err := a.Service.ListRoles(r.Context(), p, domain.PageRequest{}, true)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, rolesJSON(page.Items))
+	respond(w, r, http.StatusOK, rolesJSON(page.Items), err)
 }
 
 // roleUpdateRequest is R2's body: a Role as R4 returns it; fields that
@@ -83,29 +75,12 @@ func (a *API) updateRole(status int) http.HandlerFunc {
 }
 
 func (a *API) updateRoleAnswering(w http.ResponseWriter, r *http.Request, status int) {
-	p, ok := requireCaller(w, r)
+	p, req, ok := callerAndBody[roleUpdateRequest](w, r)
 	if !ok {
 		return
 	}
-	var req roleUpdateRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	in := service.RoleInput{Name: req.Name, Description: req.Description, DefaultExpiryDays: req.DefaultExpiryDays,
-		DefaultExpiryDate: req.DefaultExpiryDate.Ptr(), EnforceEmailEquality: req.EnforceEmailEquality, FedIDOnly: req.FedIDOnly,
-		OverrideSettingsAllowed: req.OverrideSettingsAllowed, OrganizationGUID: req.OrganizationGUID,
-		InviterDisplayName: req.InviterDisplayName, RequestedAuthnContext: req.RequestedAuthnContext}
-	for _, u := range req.ApplicationUsages {
-		in.ApplicationUsages = append(in.ApplicationUsages, service.ApplicationUsageInput{
-			ManageID: u.Application.ManageID, ManageType: u.Application.ManageType, LandingPage: u.LandingPage})
-	}
-	role, err := a.Service.UpdateRole(r.Context(), p, req.ID, in)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, status, roleJSON(role))
+	role, err := a.Service.UpdateRole(r.Context(), p, req.ID, req.input())
+	respond(w, r, status, roleJSON(role), err)
 }
 
 // roleAspect serves GET /api/v1/roles/application/{manageId} (R5) and
@@ -129,11 +104,7 @@ func (a *API) rolesOfApplication(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	roles, err := a.Service.RolesOfApplication(r.Context(), p, r.PathValue("manageId"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, rolesJSON(roles))
+	respond(w, r, http.StatusOK, rolesJSON(roles), err)
 }
 
 // rolesOfOrganizationApplication is R7.
@@ -143,20 +114,10 @@ func (a *API) rolesOfOrganizationApplication(w http.ResponseWriter, r *http.Requ
 		return
 	}
 	roles, err := a.Service.RolesOfOrganizationApplication(r.Context(), p, r.PathValue("organizationGUID"), r.PathValue("manageId"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, rolesJSON(roles))
+	respond(w, r, http.StatusOK, rolesJSON(roles), err)
 }
 
-func rolesJSON(roles []domain.Role) []RoleJSON {
-	out := make([]RoleJSON, 0, len(roles))
-	for _, r := range roles {
-		out = append(out, roleJSON(r))
-	}
-	return out
-}
+func rolesJSON(roles []domain.Role) []RoleJSON { return mapSlice(roles, roleJSON) }
 
 // boolParam reads an optional true/false query parameter.
 func boolParam(r *http.Request, name string, def bool) (bool, error) {

@@ -27,11 +27,7 @@ func (a *API) performanceSeed(w http.ResponseWriter, r *http.Request, p *auth.Pr
 		return
 	}
 	res, err := a.Service.PerformanceSeed(r.Context(), p, roles, users)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
+	respond(w, r, http.StatusOK, res, err)
 }
 
 func intParam(r *http.Request, name string, def int) (int, error) {

@@ -38,33 +38,17 @@ func (a *API) superUser(next func(http.ResponseWriter, *http.Request, *auth.Prin
 // expiringUserRoles is S4: memberships ending within 30 days.
 func (a *API) expiringUserRoles(w http.ResponseWriter, r *http.Request, _ *auth.Principal) {
 	urs, err := a.Service.ExpiringUserRoles(r.Context(), 30*24*time.Hour)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	out := make([]UserRoleJSON, 0, len(urs))
-	for _, ur := range urs {
-		out = append(out, userRoleJSON(ur, nil))
-	}
-	writeJSON(w, http.StatusOK, out)
+	respond(w, r, http.StatusOK, mapSlice(urs, func(ur domain.UserRole) UserRoleJSON { return userRoleJSON(ur, nil) }), err)
 }
 
 // runReminders is S5: the reminder job on demand, answering what was sent.
 func (a *API) runReminders(w http.ResponseWriter, r *http.Request, _ *auth.Principal) {
 	res, err := a.Service.SendReminders(r.Context())
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
+	respond(w, r, http.StatusOK, res, err)
 }
 
 // runCleanup is S6: expired invitations and memberships on demand.
 func (a *API) runCleanup(w http.ResponseWriter, r *http.Request, _ *auth.Principal) {
 	res, err := a.Service.Cleanup(r.Context())
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
+	respond(w, r, http.StatusOK, res, err)
 }

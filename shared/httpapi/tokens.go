@@ -49,15 +49,7 @@ func (a *API) listTokens(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	toks, err := a.Service.ListAPITokens(r.Context(), p)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	out := make([]APITokenJSON, 0, len(toks))
-	for _, t := range toks {
-		out = append(out, apiTokenJSON(t))
-	}
-	writeJSON(w, http.StatusOK, out)
+	respond(w, r, http.StatusOK, mapSlice(toks, apiTokenJSON), err)
 }
 
 func (a *API) generateToken(w http.ResponseWriter, r *http.Request) {
@@ -75,23 +67,14 @@ func (a *API) generateToken(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) createToken(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCaller(w, r)
+	p, body, ok := callerAndBody[APITokenRequestJSON](w, r)
 	if !ok {
-		return
-	}
-	var body APITokenRequestJSON
-	if err := decodeJSON(w, r, &body); err != nil {
-		writeError(w, r, err)
 		return
 	}
 	in := service.APITokenInput{Description: body.Description, OrganizationGUID: body.OrganizationGUID, SuperUserToken: body.SuperUserToken,
 		ExpiresAt: body.ExpiresAt.Ptr()}
 	tok, err := a.Service.CreateAPIToken(r.Context(), p, in)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, apiTokenJSON(tok))
+	respond(w, r, http.StatusOK, apiTokenJSON(tok), err)
 }
 
 func (a *API) deleteToken(w http.ResponseWriter, r *http.Request) {
@@ -99,9 +82,5 @@ func (a *API) deleteToken(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := a.Service.DeleteAPIToken(r.Context(), p, id); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
+	respondNoContent(w, r, a.Service.DeleteAPIToken(r.Context(), p, id))
 }

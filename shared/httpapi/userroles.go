@@ -17,18 +17,10 @@ type endDateRequest struct {
 
 // updateEndDate is U7.
 func (a *API) updateEndDate(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCaller(w, r)
+	p, req, ok := callerAndBody[endDateRequest](w, r)
 	if !ok {
 		return
 	}
-	var req endDateRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if _, err := a.Service.UpdateEndDate(r.Context(), p, req.UserRoleID, req.EndDate.Ptr()); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, map[string]int{"status": http.StatusCreated})
+	_, err := a.Service.UpdateEndDate(r.Context(), p, req.UserRoleID, req.EndDate.Ptr())
+	respond(w, r, http.StatusCreated, map[string]int{"status": http.StatusCreated}, err)
 }

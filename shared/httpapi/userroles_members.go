@@ -25,36 +25,18 @@ func (a *API) memberRoutes(mux *routes) {
 
 // membersOfRole is U10: every membership of a role with its user.
 func (a *API) membersOfRole(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCaller(w, r)
+	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {
 		return
 	}
-	roleID, err := pathID(r, "roleId")
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
 	_, members, err := a.Service.MembersOfRole(r.Context(), p, roleID)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	out := make([]MemberJSON, 0, len(members))
-	for _, m := range members {
-		out = append(out, memberJSON(m))
-	}
-	writeJSON(w, http.StatusOK, out)
+	respond(w, r, http.StatusOK, mapSlice(members, memberJSON), err)
 }
 
 // searchMembersOfRole is U9: a page of a role's guests or non-guests.
 func (a *API) searchMembersOfRole(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCaller(w, r)
+	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {
-		return
-	}
-	roleID, err := pathID(r, "roleId")
-	if err != nil {
-		writeError(w, r, err)
 		return
 	}
 	guests, err := strconv.ParseBool(r.PathValue("guests"))
@@ -68,15 +50,7 @@ func (a *API) searchMembersOfRole(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page, err := a.Service.SearchMembersOfRole(r.Context(), p, roleID, guests, req)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	items := make([]MemberSearchItemJSON, 0, len(page.Items))
-	for _, m := range page.Items {
-		items = append(items, memberSearchItemJSON(m))
-	}
-	writeJSON(w, http.StatusOK, newPage(items, req, page.Total))
+	respond(w, r, http.StatusOK, newPage(mapSlice(page.Items, memberSearchItemJSON), req, page.Total), err)
 }
 
 // userRoleProvisioningRequest is the body of U8.
@@ -95,13 +69,8 @@ type userRoleProvisioningRequest struct {
 
 // provisionUserRoles is U8: 201 with the user and all their memberships.
 func (a *API) provisionUserRoles(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCaller(w, r)
+	p, req, ok := callerAndBody[userRoleProvisioningRequest](w, r)
 	if !ok {
-		return
-	}
-	var req userRoleProvisioningRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
 		return
 	}
 	res, err := a.Service.ProvisionUserRoles(r.Context(), p, service.UserRoleProvisioningInput{
@@ -109,11 +78,7 @@ func (a *API) provisionUserRoles(w http.ResponseWriter, r *http.Request) {
 		EduPersonPrincipalName: req.EduPersonPrincipalName, GivenName: req.GivenName, FamilyName: req.FamilyName,
 		Name: req.Name, SchacHomeOrganization: req.SchacHomeOrganization, GuestRoleIncluded: req.GuestRoleIncluded,
 	})
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, provisionedUserJSON(res))
+	respond(w, r, http.StatusCreated, provisionedUserJSON(res), err)
 }
 
 // removeUserRole takes a membership, or one part of it, away: 204.
@@ -127,9 +92,6 @@ func (a *API) removeUserRole(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, domain.Invalidf("isGuest must be true or false"))
 		return
 	}
-	if _, err := a.Service.RemoveUserRole(r.Context(), p, id, guestPart); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
+	_, err = a.Service.RemoveUserRole(r.Context(), p, id, guestPart)
+	respondNoContent(w, r, err)
 }

@@ -23,11 +23,7 @@ func (a *API) userRoutes(mux *routes) {
 // me is U4.
 func (a *API) me(w http.ResponseWriter, r *http.Request) {
 	uwr, err := a.Service.Me(r.Context(), callerOf(r))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, userWithRolesJSON(uwr))
+	respond(w, r, http.StatusOK, userWithRolesJSON(uwr), err)
 }
 
 // otherUser is U3.
@@ -37,11 +33,7 @@ func (a *API) otherUser(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	uwr, err := a.Service.OtherUser(r.Context(), p, id)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, userWithRolesJSON(uwr))
+	respond(w, r, http.StatusOK, userWithRolesJSON(uwr), err)
 }
 
 // sessionConfig is U6; it answers anonymous callers too.
@@ -60,25 +52,12 @@ func (a *API) sessionConfig(w http.ResponseWriter, r *http.Request) {
 
 // institutionAdmins is U5.
 func (a *API) institutionAdmins(w http.ResponseWriter, r *http.Request) {
-	p, ok := requireCaller(w, r)
+	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {
 		return
 	}
-	roleID, err := pathID(r, "roleId")
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
 	users, err := a.Service.InstitutionAdminsOfRole(r.Context(), p, roleID)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	out := make([]UserJSON, 0, len(users))
-	for _, u := range users {
-		out = append(out, userJSON(u, true))
-	}
-	writeJSON(w, http.StatusOK, out)
+	respond(w, r, http.StatusOK, mapSlice(users, func(u domain.User) UserJSON { return userJSON(u, true) }), err)
 }
 
 // searchUsers is U1 and U2 (GET search and the reference's
@@ -102,15 +81,7 @@ func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page, err := a.Service.SearchUsers(r.Context(), p, req)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	items := make([]UserSearchItemJSON, 0, len(page.Items))
-	for _, s := range page.Items {
-		items = append(items, userSearchItemJSON(s))
-	}
-	writeJSON(w, http.StatusOK, newPage(items, req, page.Total))
+	respond(w, r, http.StatusOK, newPage(mapSlice(page.Items, userSearchItemJSON), req, page.Total), err)
 }
 
 // deleteUser removes a user (super users only) and answers 204.
@@ -119,9 +90,5 @@ func (a *API) deleteUser(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := a.Service.DeleteUser(r.Context(), p, id); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
+	respondNoContent(w, r, a.Service.DeleteUser(r.Context(), p, id))
 }
