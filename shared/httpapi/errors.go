@@ -33,14 +33,16 @@ var kindStatus = map[domain.ErrorKind]struct {
 }
 
 // writeError answers with the spec's error body. Domain errors carry a
-// message for the caller; anything else is logged and answered with a
-// generic 500 so that internals never leak.
+// message for the caller; anything else (a domain error of a kind without
+// a status included) is logged and answered with a generic 500 so that
+// internals never leak.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var de *domain.Error
 	if errors.As(err, &de) {
-		m := kindStatus[de.Kind]
-		writeErrorStatus(w, r, m.status, m.exception, de.Message)
-		return
+		if m, ok := kindStatus[de.Kind]; ok {
+			writeErrorStatus(w, r, m.status, m.exception, de.Message)
+			return
+		}
 	}
 	slog.ErrorContext(r.Context(), "request failed", "path", r.URL.Path, "error", err)
 	writeErrorStatus(w, r, http.StatusInternalServerError, "InternalServerError", "internal error; the request id is in the X-Correlation-Id header")

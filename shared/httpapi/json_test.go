@@ -58,6 +58,9 @@ func TestErrorBodyPerKind(t *testing.T) {
 		{domain.Gonef("expired"), 410},
 		{domain.Unavailablef("idp down"), 503},
 		{errInternal("dynamodb: secret detail"), 500},
+		// A domain error of a kind without a status is an internal error,
+		// not a panic on WriteHeader(0).
+		{&domain.Error{Kind: domain.ErrorKind(99), Message: "secret detail"}, 500},
 	}
 	for _, tc := range tests {
 		rec := httptest.NewRecorder()

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"errors"
 	"net/http"
 
 	"github.com/edu-invite/invite/shared/domain"
@@ -73,8 +74,10 @@ func (a *API) deleteRole(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := a.Service.DeleteRole(r.Context(), p, id); err != nil {
-		if domain.KindOf(err) == domain.KindForbidden {
-			writeErrorStatus(w, r, http.StatusBadRequest, "UserRestrictionException", err.Error())
+		var de *domain.Error
+		if errors.As(err, &de) && de.Kind == domain.KindForbidden {
+			// The domain error's own message: a wrapper's text is not for the caller.
+			writeErrorStatus(w, r, http.StatusBadRequest, "UserRestrictionException", de.Message)
 			return
 		}
 		writeError(w, r, err)
