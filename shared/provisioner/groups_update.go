@@ -30,13 +30,7 @@ func (p *Provisioner) updateGroup(ctx context.Context, c SCIMClient, sp domain.S
 			return err
 		}
 		for _, ur := range page {
-			// An SP new to the role has had no user creations queued for
-			// the members, so this line creates them. It can race a
-			// member's own line only while that member is being created
-			// at this SP right now; the look-up before each POST narrows
-			// that to a window of one request. (Queueing user creations
-			// in the users' lines instead is the full fix: see README.)
-			if _, _, err := p.ensureUser(ctx, c, sp, ur.UserID, true); err != nil {
+			if err := p.ensureMemberFromGroupLine(ctx, c, sp, ur.UserID); err != nil {
 				return err
 			}
 		}
@@ -46,4 +40,24 @@ func (p *Provisioner) updateGroup(ctx context.Context, c SCIMClient, sp domain.S
 		token = next
 	}
 	return p.putGroup(ctx, c, sp, roleID, groupID)
+}
+
+// ensureMemberFromGroupLine creates a member at an SP new to the role. No
+// user creations were queued in the members' own lines for that SP, so the
+// group's line creates them; that is the one place where a user is created
+// outside its own line, and it can race the user's deletion there: if the
+// user leaves the service after being read here, its own line may delete
+// at this SP before the creation (finding nothing). So the user is read
+// again once it exists at the SP, and deleted there if it is gone: either
+// the user's line still finds it (by the link or the externalId) or this
+// does. A deletion at the SP that is repeated answers 404, which is fine.
+func (p *Provisioner) ensureMemberFromGroupLine(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, userID int64) error {
+	if _, ok, err := p.ensureUser(ctx, c, sp, userID, true); err != nil || !ok {
+		return err
+	}
+	_, err := p.Store.GetUser(ctx, userID)
+	if !domain.IsNotFound(err) {
+		return err
+	}
+	return p.deleteUser(ctx, c, sp, userID, "")
 }

@@ -27,7 +27,8 @@ func scimUser(u domain.User, sp domain.ServiceProvider) scim.User {
 
 // ensureUser makes sure the user exists at the SP and returns its SP-side
 // id; ok is false when the user no longer exists in the service.
-// Like groups, users are created only in their own line (create).
+// Like groups, users are created only in their own line (create), except
+// by a group.update to an SP new to the role (ensureMemberFromGroupLine).
 func (p *Provisioner) ensureUser(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, userID int64, create bool) (string, bool, error) {
 	link, remoteID, err := p.activeLink(ctx, domain.ResourceUser, userID, sp.ID)
 	if err != nil || remoteID != "" {
