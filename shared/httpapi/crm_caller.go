@@ -15,7 +15,7 @@ func requireCRMCaller(w http.ResponseWriter, r *http.Request, allowed func(*auth
 		return nil, false
 	}
 	if !allowed(p) {
-		writeError(w, r, domain.Forbiddenf("only CRM callers may use the CRM operations"))
+		writeError(w, r, domain.Forbiddenf("%s is not open to this caller: it is for CRM systems (and, for profile search, machine callers with the crm scope)", r.URL.Path))
 		return nil, false
 	}
 	return p, true
