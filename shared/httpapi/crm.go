@@ -2,7 +2,7 @@ package httpapi
 
 import (
 	"net/http"
-	"strconv"
+	"strings"
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
@@ -89,10 +89,10 @@ func (a *API) crmOrganisationUsers(w http.ResponseWriter, r *http.Request) {
 	var req crmOrganisationLookupRequest
 	if q := r.URL.Query(); q.Get("org_guid") != "" {
 		req.OrganisationID = q.Get("org_guid")
-		if c := q.Get("connected"); c != "" {
-			v, err := strconv.ParseBool(c)
+		if strings.TrimSpace(q.Get("connected")) != "" {
+			v, err := boolParam(r, "connected", false)
 			if err != nil {
-				writeError(w, r, domain.Invalidf("connected must be true or false"))
+				writeError(w, r, err)
 				return
 			}
 			req.Connected = &v

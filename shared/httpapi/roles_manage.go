@@ -2,8 +2,6 @@ package httpapi
 
 import (
 	"net/http"
-	"strconv"
-	"strings"
 
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/service"
@@ -118,16 +116,3 @@ func (a *API) rolesOfOrganizationApplication(w http.ResponseWriter, r *http.Requ
 }
 
 func rolesJSON(roles []domain.Role) []RoleJSON { return mapSlice(roles, roleJSON) }
-
-// boolParam reads an optional true/false query parameter.
-func boolParam(r *http.Request, name string, def bool) (bool, error) {
-	v := strings.TrimSpace(r.URL.Query().Get(name))
-	if v == "" {
-		return def, nil
-	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		return def, domain.Invalidf("%s must be true or false", name)
-	}
-	return b, nil
-}

@@ -2,10 +2,8 @@ package httpapi
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/edu-invite/invite/shared/auth"
-	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/service"
 )
 
@@ -28,16 +26,4 @@ func (a *API) performanceSeed(w http.ResponseWriter, r *http.Request, p *auth.Pr
 	}
 	res, err := a.Service.PerformanceSeed(r.Context(), p, roles, users)
 	respond(w, r, http.StatusOK, res, err)
-}
-
-func intParam(r *http.Request, name string, def int) (int, error) {
-	v := r.URL.Query().Get(name)
-	if v == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return 0, domain.Invalidf("%s must be an integer", name)
-	}
-	return n, nil
 }

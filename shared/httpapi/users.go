@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/edu-invite/invite/shared/domain"
 )
@@ -38,14 +37,10 @@ func (a *API) otherUser(w http.ResponseWriter, r *http.Request) {
 
 // sessionConfig is U6; it answers anonymous callers too.
 func (a *API) sessionConfig(w http.ResponseWriter, r *http.Request) {
-	guest := false
-	if v := r.URL.Query().Get("guest"); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			writeError(w, r, domain.Invalidf("guest must be true or false"))
-			return
-		}
-		guest = b
+	guest, err := boolParam(r, "guest", false)
+	if err != nil {
+		writeError(w, r, err)
+		return
 	}
 	writeJSON(w, http.StatusOK, a.Service.SessionConfig(callerOf(r), guest))
 }
@@ -69,11 +64,9 @@ func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if v := r.URL.Query().Get("force"); v != "" {
-		if _, err := strconv.ParseBool(v); err != nil {
-			writeError(w, r, domain.Invalidf("force must be true or false"))
-			return
-		}
+	if _, err := boolParam(r, "force", false); err != nil {
+		writeError(w, r, err)
+		return
 	}
 	req, err := pageRequest(r, "name")
 	if err != nil {
