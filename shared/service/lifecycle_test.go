@@ -55,22 +55,7 @@ func TestExpiryRemovesManyMembershipsEndingAtOnce(t *testing.T) {
 	if _, err := s.Store.GetUser(ctx, user.ID); !domain.IsNotFound(err) {
 		t.Errorf("user still there: %v", err)
 	}
-	sent := q.got[before:]
-	removes, deletes := 0, 0
-	for i, d := range sent {
-		switch d.Kind {
-		case domain.DeliverMemberRemove:
-			removes++
-		case domain.DeliverUserDelete:
-			deletes++
-			if i < len(sent)-2 {
-				t.Errorf("user.delete at %d of %d: before group removals", i, len(sent))
-			}
-		}
-	}
-	if removes != 48 || deletes != 2 {
-		t.Errorf("%d member removals and %d user deletions, want 48 and 2", removes, deletes)
-	}
+	checkUserRemoval(t, q.got[before:], 48, 2)
 	mails, err := s.Store.ListPendingMails(ctx, later.Add(time.Hour), 100)
 	if err != nil {
 		t.Fatal(err)

@@ -81,24 +81,7 @@ func TestDeleteUserWithManyMemberships(t *testing.T) {
 	if urs, _ := s.Store.ListUserRolesOfUser(ctx, user.ID); len(urs) != 0 {
 		t.Errorf("%d memberships left", len(urs))
 	}
-	sent := q.got[before:]
-	removes, deletes := 0, 0
-	for i, d := range sent {
-		switch d.Kind {
-		case domain.DeliverMemberRemove:
-			removes++
-		case domain.DeliverUserDelete:
-			deletes++
-			if i < len(sent)-2 {
-				t.Errorf("user.delete at %d of %d: before group removals", i, len(sent))
-			}
-		default:
-			t.Errorf("unexpected delivery %s", d.Kind)
-		}
-	}
-	if removes != 40 || deletes != 2 {
-		t.Errorf("%d member removals and %d user deletions, want 40 and 2", removes, deletes)
-	}
+	checkUserRemoval(t, q.got[before:], 40, 2)
 	store := s.Store.(*dynamo.Store)
 	for _, roleID := range roles {
 		entries, err := store.ListAuditEntriesOfRole(ctx, roleID)
@@ -118,6 +101,29 @@ func TestDeleteUserWithManyMemberships(t *testing.T) {
 	page, err := s.SearchUsers(ctx, root, domain.PageRequest{Query: "mona", Size: 10})
 	if err != nil || page.Total != 0 {
 		t.Errorf("deleted user still found: %+v %v", page, err)
+	}
+}
+
+// checkUserRemoval checks the deliveries of a user's removal: the group
+// removals, then the user's deletions last, and nothing else.
+func checkUserRemoval(t *testing.T, sent []domain.Delivery, wantRemoves, wantDeletes int) {
+	t.Helper()
+	removes, deletes := 0, 0
+	for i, d := range sent {
+		switch d.Kind {
+		case domain.DeliverMemberRemove:
+			removes++
+		case domain.DeliverUserDelete:
+			deletes++
+			if i < len(sent)-wantDeletes {
+				t.Errorf("user.delete at %d of %d: before group removals", i, len(sent))
+			}
+		default:
+			t.Errorf("unexpected delivery %s", d.Kind)
+		}
+	}
+	if removes != wantRemoves || deletes != wantDeletes {
+		t.Errorf("%d member removals and %d user deletions, want %d and %d", removes, deletes, wantRemoves, wantDeletes)
 	}
 }
 
