@@ -22,19 +22,7 @@ func (s *Store) ListAuditEntriesOfRole(ctx context.Context, roleID int64) ([]dom
 	if err != nil {
 		return nil, err
 	}
-	entries := make([]domain.AuditEntry, 0, len(items))
-	for _, av := range items {
-		var rec auditRecord
-		if err := unmarshal(av, &rec); err != nil {
-			return nil, err
-		}
-		e, err := rec.domain()
-		if err != nil {
-			return nil, err
-		}
-		entries = append(entries, e)
-	}
-	return entries, nil
+	return decodeAll(items, decodeWith[auditRecord, domain.AuditEntry])
 }
 
 // PutProvisioningAudit implements domain.ProvisioningStore. Each entry is

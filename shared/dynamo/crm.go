@@ -91,15 +91,7 @@ func (s *Store) crmContacts(ctx context.Context, in *dynamodb.QueryInput) ([]dom
 	if err != nil {
 		return nil, err
 	}
-	out := make([]domain.CRMContact, 0, len(items))
-	for _, av := range items {
-		c, err := decodeWith[crmContactRecord](av)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
+	return decodeAll(items, decodeWith[crmContactRecord, domain.CRMContact])
 }
 
 // CreateCRMInvitation implements domain.CRMStore.
@@ -135,13 +127,9 @@ func (s *Store) ListCRMInvitations(ctx context.Context, organisationID, contactI
 	if err != nil {
 		return nil, err
 	}
-	invs := make([]domain.Invitation, 0, len(items))
-	for _, av := range items {
-		inv, err := decodeInvitation(av)
-		if err != nil {
-			return nil, err
-		}
-		invs = append(invs, inv)
+	invs, err := decodeAll(items, decodeInvitation)
+	if err != nil {
+		return nil, err
 	}
 	slices.SortFunc(invs, func(a, b domain.Invitation) int { return cmp.Compare(a.ID, b.ID) })
 	return invs, nil

@@ -168,15 +168,7 @@ func (s *Store) ListInvitationsExpiringBetween(ctx context.Context, from, to tim
 	if err != nil {
 		return nil, err
 	}
-	invs := make([]domain.Invitation, 0, len(items))
-	for _, it := range items {
-		inv, err := decodeInvitation(it)
-		if err != nil {
-			return nil, err
-		}
-		invs = append(invs, inv)
-	}
-	return invs, nil
+	return decodeAll(items, decodeInvitation)
 }
 
 // DeleteInvitations implements domain.LifecycleStore: each invitation with

@@ -37,13 +37,5 @@ func (s *Store) ListAllRoles(ctx context.Context) ([]domain.Role, error) {
 	if err != nil {
 		return nil, err
 	}
-	roles := make([]domain.Role, 0, len(items))
-	for _, av := range items {
-		r, err := decodeRole(av)
-		if err != nil {
-			return nil, err
-		}
-		roles = append(roles, r)
-	}
-	return roles, nil
+	return decodeAll(items, decodeRole)
 }

@@ -170,17 +170,5 @@ func (rec userRoleRecord) domain() (domain.UserRole, error) {
 }
 
 func decodeUserRoles(items []item) ([]domain.UserRole, error) {
-	urs := make([]domain.UserRole, 0, len(items))
-	for _, av := range items {
-		var rec userRoleRecord
-		if err := unmarshal(av, &rec); err != nil {
-			return nil, err
-		}
-		ur, err := rec.domain()
-		if err != nil {
-			return nil, err
-		}
-		urs = append(urs, ur)
-	}
-	return urs, nil
+	return decodeAll(items, decodeWith[userRoleRecord, domain.UserRole])
 }

@@ -174,15 +174,7 @@ func (s *Store) ListRolesByOrganization(ctx context.Context, organizationGUID st
 	if err != nil {
 		return nil, err
 	}
-	roles := make([]domain.Role, 0, len(items))
-	for _, av := range items {
-		r, err := decodeRole(av)
-		if err != nil {
-			return nil, err
-		}
-		roles = append(roles, r)
-	}
-	return roles, nil
+	return decodeAll(items, decodeRole)
 }
 
 func checkRole(r domain.Role) error {

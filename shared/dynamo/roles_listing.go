@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/edu-invite/invite/shared/domain"
@@ -21,20 +22,7 @@ func (s *Store) CountUserRolesOfRole(ctx context.Context, roleID int64) (int64, 
 	if err != nil {
 		return 0, err
 	}
-	in.TableName = aws.String(s.table)
-	in.Select = types.SelectCount
-	var n int64
-	for {
-		out, err := s.db.Query(ctx, in)
-		if err != nil {
-			return 0, fmt.Errorf("count memberships of role %d: %w", roleID, err)
-		}
-		n += int64(out.Count)
-		if len(out.LastEvaluatedKey) == 0 {
-			return n, nil
-		}
-		in.ExclusiveStartKey = out.LastEvaluatedKey
-	}
+	return s.count(ctx, in, fmt.Sprintf("memberships of role %d", roleID))
 }
 
 // ListInvitationsOfInviter returns the invitations a user sent, by id:
@@ -48,13 +36,9 @@ func (s *Store) ListInvitationsOfInviter(ctx context.Context, userID int64) ([]d
 	if err != nil {
 		return nil, err
 	}
-	invs := make([]domain.Invitation, 0, len(items))
-	for _, av := range items {
-		inv, err := decodeInvitation(av)
-		if err != nil {
-			return nil, err
-		}
-		invs = append(invs, inv)
+	invs, err := decodeAll(items, decodeInvitation)
+	if err != nil {
+		return nil, err
 	}
 	slices.SortFunc(invs, func(a, b domain.Invitation) int { return cmp.Compare(a.ID, b.ID) })
 	return invs, nil
@@ -133,13 +117,19 @@ func (s *Store) countPartition(ctx context.Context, index, partition string) (in
 	if err != nil {
 		return 0, err
 	}
+	return s.count(ctx, in, partition)
+}
+
+// count runs a query with Select COUNT, following LastEvaluatedKey: no
+// items are returned, but DynamoDB still reads them (1 MB per request).
+func (s *Store) count(ctx context.Context, in *dynamodb.QueryInput, what string) (int64, error) {
 	in.TableName = aws.String(s.table)
 	in.Select = types.SelectCount
 	var n int64
 	for {
 		out, err := s.db.Query(ctx, in)
 		if err != nil {
-			return 0, fmt.Errorf("count %s: %w", partition, err)
+			return 0, fmt.Errorf("count %s: %w", what, err)
 		}
 		n += int64(out.Count)
 		if len(out.LastEvaluatedKey) == 0 {

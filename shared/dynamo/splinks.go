@@ -62,17 +62,5 @@ func (s *Store) ListLinks(ctx context.Context, kind domain.ResourceKind, localID
 	if err != nil {
 		return nil, err
 	}
-	links := make([]domain.SPLink, 0, len(items))
-	for _, av := range items {
-		var rec spLinkRecord
-		if err := unmarshal(av, &rec); err != nil {
-			return nil, err
-		}
-		l, err := rec.domain()
-		if err != nil {
-			return nil, err
-		}
-		links = append(links, l)
-	}
-	return links, nil
+	return decodeAll(items, decodeWith[spLinkRecord, domain.SPLink])
 }

@@ -112,6 +112,19 @@ func queryUpTo[T any](ctx context.Context, s *Store, in *dynamodb.QueryInput, li
 	return out, nil
 }
 
+// decodeAll decodes every item, in order.
+func decodeAll[T any](items []item, decode func(item) (T, error)) ([]T, error) {
+	out := make([]T, 0, len(items))
+	for _, av := range items {
+		v, err := decode(av)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
 // decodeWith unmarshals an item into a record R and converts it.
 func decodeWith[R interface{ domain() (T, error) }, T any](av item) (T, error) {
 	var rec R

@@ -90,13 +90,9 @@ func (s *Store) ListAPITokens(ctx context.Context, organizationGUID string) ([]d
 	if err != nil {
 		return nil, err
 	}
-	toks := make([]domain.APIToken, 0, len(items))
-	for _, av := range items {
-		tok, err := decodeWith[apiTokenRecord, domain.APIToken](av)
-		if err != nil {
-			return nil, err
-		}
-		toks = append(toks, tok)
+	toks, err := decodeAll(items, decodeWith[apiTokenRecord, domain.APIToken])
+	if err != nil {
+		return nil, err
 	}
 	if organizationGUID != "" {
 		// gsi1 sorts ids as text; the answer is by id.
@@ -150,15 +146,7 @@ func (s *Store) ListAPITokensExpiringBetween(ctx context.Context, from, to time.
 	if err != nil {
 		return nil, err
 	}
-	toks := make([]domain.APIToken, 0, len(items))
-	for _, av := range items {
-		tok, err := decodeWith[apiTokenRecord, domain.APIToken](av)
-		if err != nil {
-			return nil, err
-		}
-		toks = append(toks, tok)
-	}
-	return toks, nil
+	return decodeAll(items, decodeWith[apiTokenRecord, domain.APIToken])
 }
 
 func sortTokensByID(toks []domain.APIToken) {

@@ -243,15 +243,7 @@ func (s *Store) getUsers(ctx context.Context, ids []int64) ([]domain.User, error
 }
 
 func decodeUsers(items []item) ([]domain.User, error) {
-	users := make([]domain.User, 0, len(items))
-	for _, it := range items {
-		u, err := decodeWith[userRecord, domain.User](it)
-		if err != nil {
-			return nil, err
-		}
-		users = append(users, u)
-	}
-	return users, nil
+	return decodeAll(items, decodeWith[userRecord, domain.User])
 }
 
 func longestWord(words []string) string {
