@@ -1,10 +1,8 @@
 package dynamo
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -127,12 +125,7 @@ func (s *Store) ListCRMInvitations(ctx context.Context, organisationID, contactI
 	if err != nil {
 		return nil, err
 	}
-	invs, err := decodeAll(items, decodeInvitation)
-	if err != nil {
-		return nil, err
-	}
-	slices.SortFunc(invs, func(a, b domain.Invitation) int { return cmp.Compare(a.ID, b.ID) })
-	return invs, nil
+	return invitationsByID(items)
 }
 
 // RenewCRMInvitation implements domain.CRMStore.

@@ -1,7 +1,6 @@
 package dynamo
 
 import (
-	"cmp"
 	"context"
 	"slices"
 
@@ -86,18 +85,11 @@ func (s *Store) ListOpenInvitationsOfRole(ctx context.Context, roleID int64) ([]
 	if err != nil {
 		return nil, err
 	}
-	var open []domain.Invitation
-	for _, av := range items {
-		inv, err := decodeInvitation(av)
-		if err != nil {
-			return nil, err
-		}
-		if inv.Status == domain.InvitationOpen {
-			open = append(open, inv)
-		}
+	invs, err := invitationsByID(items)
+	if err != nil {
+		return nil, err
 	}
-	slices.SortFunc(open, func(a, b domain.Invitation) int { return cmp.Compare(a.ID, b.ID) })
-	return open, nil
+	return slices.DeleteFunc(invs, func(inv domain.Invitation) bool { return inv.Status != domain.InvitationOpen }), nil
 }
 
 func invitationNotFound(invID int64) error {

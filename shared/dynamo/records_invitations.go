@@ -1,7 +1,9 @@
 package dynamo
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/edu-invite/invite/shared/domain"
@@ -166,4 +168,15 @@ func decodeInvitation(av item) (domain.Invitation, error) {
 		return domain.Invitation{}, err
 	}
 	return rec.domain()
+}
+
+// invitationsByID decodes invitations and orders them by id, the order of
+// every invitation listing that has no sort of its own.
+func invitationsByID(items []item) ([]domain.Invitation, error) {
+	invs, err := decodeAll(items, decodeInvitation)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(invs, func(a, b domain.Invitation) int { return cmp.Compare(a.ID, b.ID) })
+	return invs, nil
 }

@@ -1,10 +1,8 @@
 package dynamo
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -36,12 +34,7 @@ func (s *Store) ListInvitationsOfInviter(ctx context.Context, userID int64) ([]d
 	if err != nil {
 		return nil, err
 	}
-	invs, err := decodeAll(items, decodeInvitation)
-	if err != nil {
-		return nil, err
-	}
-	slices.SortFunc(invs, func(a, b domain.Invitation) int { return cmp.Compare(a.ID, b.ID) })
-	return invs, nil
+	return invitationsByID(items)
 }
 
 // ReissueInvitation replaces an invitation (version + 1) if it is still OPEN
