@@ -32,18 +32,23 @@ func newHTTPAPI(scope constructs.Construct, cfg StackConfig) awsapigatewayv2.Htt
 // to it: ANY on the prefix itself and on everything below it. The function
 // does its own routing within its resource group.
 func addFunctionRoutes(api awsapigatewayv2.HttpApi, fn serviceFunction) {
-	if len(fn.Spec.Routes) == 0 {
+	if len(fn.Spec.Routes) == 0 && !fn.Spec.RootRoute {
 		return
 	}
 	integration := awsapigatewayv2integrations.NewHttpLambdaIntegration(
 		jsii.String(pascalCase(fn.Spec.Name)+"Integration"), fn.Function, nil)
+	var paths []string
+	if fn.Spec.RootRoute {
+		paths = append(paths, "/")
+	}
 	for _, prefix := range fn.Spec.Routes {
-		for _, path := range []string{prefix, prefix + "/{proxy+}"} {
-			api.AddRoutes(&awsapigatewayv2.AddRoutesOptions{
-				Path:        jsii.String(path),
-				Methods:     &[]awsapigatewayv2.HttpMethod{awsapigatewayv2.HttpMethod_ANY},
-				Integration: integration,
-			})
-		}
+		paths = append(paths, prefix, prefix+"/{proxy+}")
+	}
+	for _, path := range paths {
+		api.AddRoutes(&awsapigatewayv2.AddRoutesOptions{
+			Path:        jsii.String(path),
+			Methods:     &[]awsapigatewayv2.HttpMethod{awsapigatewayv2.HttpMethod_ANY},
+			Integration: integration,
+		})
 	}
 }

@@ -36,6 +36,11 @@ type StackConfig struct {
 	PublicBaseURL string
 	OIDCIssuer    string
 	OIDCAudience  string
+	// OIDCClientID is the pages' client at the issuer (default: the audience);
+	// its secret is the invite/oidc-client secret.
+	OIDCClientID string
+	// SessionIdleTimeout ends unused browser sessions (Go duration).
+	SessionIdleTimeout string
 
 	MailDomain string
 	MailFrom   string
@@ -64,6 +69,8 @@ const (
 	ctxPublicBaseURL        = "publicBaseUrl"
 	ctxOIDCIssuer           = "oidcIssuer"
 	ctxOIDCAudience         = "oidcAudience"
+	ctxOIDCClientID         = "oidcClientId"
+	ctxSessionIdleTimeout   = "sessionIdleTimeout"
 	ctxMailDomain           = "mailDomain"
 	ctxMailFrom             = "mailFrom"
 	ctxSPIDs                = "spIds"
@@ -117,12 +124,17 @@ func LoadStackConfig(lookup ContextLookup) (StackConfig, error) {
 		PublicBaseURL:        strings.TrimRight(r.str(ctxPublicBaseURL, ""), "/"),
 		OIDCIssuer:           r.str(ctxOIDCIssuer, ""),
 		OIDCAudience:         r.str(ctxOIDCAudience, ""),
+		OIDCClientID:         r.str(ctxOIDCClientID, ""),
+		SessionIdleTimeout:   r.str(ctxSessionIdleTimeout, "8h"),
 		MailDomain:           r.str(ctxMailDomain, defaultMailDomain),
 		ThrottleRate:         r.number(ctxThrottleRate, defaultThrottleRate),
 		ThrottleBurst:        r.number(ctxThrottleBurst, defaultThrottleBurst),
 		SPIDs:                splitList(r.str(ctxSPIDs, "")),
 	}
 	cfg.MailFrom = r.str(ctxMailFrom, "noreply@"+cfg.MailDomain)
+	if cfg.OIDCClientID == "" {
+		cfg.OIDCClientID = cfg.OIDCAudience
+	}
 	cfg.Session = readSessionSettings(&r)
 	cfg.ApplicationsConfigPath = r.str(ctxApplicationsConfig, "")
 

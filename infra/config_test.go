@@ -30,6 +30,7 @@ func TestStackConfigDefaults(t *testing.T) {
 		ApplicationsConfig:   "{}",
 		MailDomain:           "example.org",
 		MailFrom:             "noreply@example.org",
+		SessionIdleTimeout:   "8h",
 		ThrottleRate:         50,
 		ThrottleBurst:        100,
 		Session: map[string]string{"ENVIRONMENT": "prod", "ROLE_SEARCH_REQUIRED": "false", "PAST_DATE_ALLOWED": "false",

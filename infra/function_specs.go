@@ -53,10 +53,13 @@ type functionSpec struct {
 	NeedsPublicURL      bool // PUBLIC_BASE_URL, for links in e-mails and responses
 	ServesSessionConfig bool // the session settings of U6 (session.go)
 	Seeds               bool // PERFORMANCE_SEED_ALLOWED, the switch of S1
+	SignsInPeople       bool // OIDC_CLIENT_ID, OIDC_CLIENT_SECRET_ARN (and read of it), SESSION_IDLE_TIMEOUT
 
 	// Routes are HTTP API path prefixes; each gets ANY on the prefix and on
 	// prefix/{proxy+}.
 	Routes []string
+	// RootRoute adds ANY / (the pages' start page).
+	RootRoute bool
 	// Schedule is an EventBridge schedule expression for scheduled jobs.
 	Schedule string
 }
@@ -103,6 +106,12 @@ var functionSpecs = []functionSpec{
 		Table: tableReadWrite, SendsToQueue: true, SendsMail: true,
 		NeedsApplications: true, NeedsPublicURL: true, Seeds: true,
 		Routes: []string{"/api/v1/system", "/api/v1/manage", "/api/docs", "/health"},
+	},
+	{
+		// The pages (shared/web): sign-in, the acceptance page, my access.
+		Name: "web", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
+		Table: tableReadWrite, SendsToQueue: true, NeedsApplications: true, NeedsPublicURL: true, SignsInPeople: true,
+		Routes: []string{"/invitation", "/login", "/logout", "/my", "/static"}, RootRoute: true,
 	},
 	{
 		Name: "provisioner", Kind: queueConsumer, TimeoutSeconds: provisionerTimeoutSeconds, MemoryMB: defaultMemoryMB,

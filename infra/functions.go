@@ -114,6 +114,11 @@ func functionEnvironment(spec functionSpec, cfg StackConfig, res serviceResource
 	if spec.Seeds {
 		env[envPerformanceSeedAllowed] = jsii.String(cfg.Session[envPerformanceSeedAllowed])
 	}
+	if spec.SignsInPeople {
+		env["OIDC_CLIENT_ID"] = jsii.String(cfg.OIDCClientID)
+		env["OIDC_CLIENT_SECRET_ARN"] = res.Secrets.OIDCClient.SecretArn()
+		env["SESSION_IDLE_TIMEOUT"] = jsii.String(cfg.SessionIdleTimeout)
+	}
 	if spec.Kind == apiFunction {
 		env["OIDC_ISSUER"] = jsii.String(cfg.OIDCIssuer)
 		env["OIDC_AUDIENCE"] = jsii.String(cfg.OIDCAudience)

@@ -12,11 +12,11 @@ import (
 
 // expectedFunctionNames are the directories under functions/.
 var expectedFunctionNames = []string{
-	"users", "roles", "invitations", "crm", "tokens", "system",
+	"users", "roles", "invitations", "crm", "tokens", "system", "web",
 	"provisioner", "expiry", "cleanup", "outbox-sweep", "mail-events",
 }
 
-var apiFunctionNames = map[string]bool{"users": true, "roles": true, "invitations": true, "crm": true, "tokens": true, "system": true}
+var apiFunctionNames = map[string]bool{"users": true, "roles": true, "invitations": true, "crm": true, "tokens": true, "system": true, "web": true}
 
 func TestOneFunctionPerDirectory(t *testing.T) {
 	s := defaultScenario.synth(t)
@@ -71,12 +71,14 @@ func TestFunctionEnvironment(t *testing.T) {
 			"PERFORMANCE_SEED_ALLOWED"},
 	}
 	want := map[string][]string{
-		"users":        join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
-		"roles":        join(common, oidc, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "MACHINE_CALLERS_SECRET_ARN"}),
-		"invitations":  join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
-		"crm":          join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
-		"tokens":       join(common, oidc),
-		"system":       join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "PERFORMANCE_SEED_ALLOWED"}),
+		"users":       join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
+		"roles":       join(common, oidc, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "MACHINE_CALLERS_SECRET_ARN"}),
+		"invitations": join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
+		"crm":         join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
+		"tokens":      join(common, oidc),
+		"system":      join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "PERFORMANCE_SEED_ALLOWED"}),
+		"web": join(common, oidc, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL",
+			"OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET_ARN", "SESSION_IDLE_TIMEOUT"}),
 		"provisioner":  join(common, []string{"SCIM_DLQ_URL", "SCIM_MAX_RECEIVE_COUNT", "APPLICATIONS_CONFIG"}),
 		"expiry":       join(common, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL"}),
 		"cleanup":      common,

@@ -60,6 +60,9 @@ func grantCapabilities(role awsiam.IRole, spec functionSpec, res serviceResource
 	if spec.ReadsMachineCallers {
 		allow([]string{"secretsmanager:GetSecretValue"}, []*string{res.Secrets.MachineCallers.SecretArn()}, nil)
 	}
+	if spec.SignsInPeople {
+		allow([]string{"secretsmanager:GetSecretValue"}, []*string{res.Secrets.OIDCClient.SecretArn()}, nil)
+	}
 	if spec.ReadsSPSecrets {
 		allow([]string{"secretsmanager:GetSecretValue"}, []*string{res.Secrets.SPArnPattern}, nil)
 	}

@@ -63,6 +63,7 @@ const (
 	lSESIdentity    = "ses-identity"
 	lSESConfigSet   = "ses-configuration-set"
 	lMachineCallers = "machine-callers-secret"
+	lOIDCClient     = "oidc-client-secret"
 	lSPSecrets      = "invite/sp/* secrets"
 )
 
@@ -80,6 +81,7 @@ var (
 	mailSend        = grants([]string{"ses:SendEmail"}, lSESIdentity, lSESConfigSet)
 	machineCallers  = grants([]string{"secretsmanager:GetSecretValue"}, lMachineCallers)
 	spSecrets       = grants([]string{"secretsmanager:GetSecretValue"}, lSPSecrets)
+	oidcClient      = grants([]string{"secretsmanager:GetSecretValue"}, lOIDCClient)
 	provisionerKeys = grants(wantTableWrites, leadingKeys("SPLINK#*", "DELIVERY#*", "AUDIT#*"))
 	outboxKeys      = grants(wantTableWrites, leadingKeys("DELIVERY#*", "MAIL#*"))
 	mailKeys        = grants(wantTableWrites, leadingKeys("MAIL#*"))
@@ -92,6 +94,7 @@ var expectedGrants = map[string]grantSet{
 	"crm":          union(logsWrite, tableRead, tableWrite, queueSend, mailSend, machineCallers),
 	"tokens":       union(logsWrite, tableRead, tableWrite),
 	"system":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
+	"web":          union(logsWrite, tableRead, tableWrite, queueSend, oidcClient),
 	"provisioner":  union(logsWrite, tableRead, provisionerKeys, queueConsume, deadLetterSend, spSecrets),
 	"expiry":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
 	"cleanup":      union(logsWrite, tableRead, tableWrite),
@@ -129,7 +132,7 @@ func TestEachFunctionHasExactlyItsGrants(t *testing.T) {
 
 func TestNoAPIFunctionConsumesTheQueueOrReadsSPSecrets(t *testing.T) {
 	s := defaultScenario.synth(t)
-	for _, name := range []string{"users", "roles", "invitations", "crm", "tokens", "system"} {
+	for _, name := range []string{"users", "roles", "invitations", "crm", "tokens", "system", "web"} {
 		got := s.functionGrants(t, name)
 		for g := range got {
 			for _, forbidden := range []string{"sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:ChangeMessageVisibility", lSPSecrets, lDLQ} {
@@ -300,6 +303,8 @@ func (s *scenario) classifyResource(resource any, ownLogGroup string) string {
 		if res["Type"] == "AWS::SecretsManager::Secret" {
 			if name := properties(res)["Name"]; name == machineCallersSecretName {
 				return lMachineCallers
+			} else if name == oidcClientSecretName {
+				return lOIDCClient
 			} else {
 				return fmt.Sprintf("secret:%v", name)
 			}

@@ -12,6 +12,7 @@ import (
 // by operators after the deployment.
 const (
 	machineCallersSecretName = "invite/machine-callers"
+	oidcClientSecretName     = "invite/oidc-client"
 	spSecretPrefix           = "invite/sp/"
 )
 
@@ -19,7 +20,9 @@ const (
 // never holds a secret, and operators put the real values in after deploy.
 type serviceSecrets struct {
 	MachineCallers awssecretsmanager.Secret
-	SPs            map[string]awssecretsmanager.Secret
+	// OIDCClient is the pages' client secret at the OIDC issuer.
+	OIDCClient awssecretsmanager.Secret
+	SPs        map[string]awssecretsmanager.Secret
 	// SPArnPattern matches every invite/sp/* secret; Secrets Manager appends
 	// a random suffix to secret ARNs, which the trailing * covers.
 	SPArnPattern *string
@@ -29,6 +32,8 @@ func newSecrets(scope constructs.Construct, cfg StackConfig) serviceSecrets {
 	secrets := serviceSecrets{
 		MachineCallers: placeholderSecret(scope, "MachineCallersSecret", machineCallersSecretName,
 			"Credentials of machine callers of the invite API; replace the generated value after deployment.", cfg),
+		OIDCClient: placeholderSecret(scope, "OidcClientSecret", oidcClientSecretName,
+			"Client secret of the pages at the OIDC issuer; replace the generated value after deployment.", cfg),
 		SPs: map[string]awssecretsmanager.Secret{},
 	}
 	for _, id := range cfg.SPIDs {

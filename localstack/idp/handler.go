@@ -13,16 +13,25 @@ func (p *IdP) Handler() http.Handler {
 	mux.HandleFunc("GET /.well-known/openid-configuration", p.serveDiscovery)
 	mux.HandleFunc("GET /jwks", p.serveJWKS)
 	mux.HandleFunc("POST /token", p.serveToken)
+	mux.HandleFunc("GET /authorize", p.serveAuthorize)
+	mux.HandleFunc("POST /authorize", p.serveAuthorizeForm)
+	mux.HandleFunc("GET /logout", p.serveLogout)
 	return mux
 }
 
-// discoveryDocument lists what a verifier needs (issuer, jwks_uri, algorithms)
-// and what a developer needs to find /token. There is no authorization
-// endpoint: nobody logs in here.
+// discoveryDocument lists what a verifier needs (issuer, jwks_uri, algorithms),
+// what a developer needs to find /token, and what a relying party needs for
+// the browser's code flow (authorize.go).
 type discoveryDocument struct {
 	Issuer                           string   `json:"issuer"`
 	JWKSURI                          string   `json:"jwks_uri"`
 	TokenEndpoint                    string   `json:"token_endpoint"`
+	AuthorizationEndpoint            string   `json:"authorization_endpoint"`
+	EndSessionEndpoint               string   `json:"end_session_endpoint"`
+	ResponseTypesSupported           []string `json:"response_types_supported"`
+	GrantTypesSupported              []string `json:"grant_types_supported"`
+	CodeChallengeMethodsSupported    []string `json:"code_challenge_methods_supported"`
+	TokenEndpointAuthMethods         []string `json:"token_endpoint_auth_methods_supported"`
 	IDTokenSigningAlgValuesSupported []string `json:"id_token_signing_alg_values_supported"`
 	SubjectTypesSupported            []string `json:"subject_types_supported"`
 	ClaimsSupported                  []string `json:"claims_supported"`
@@ -41,6 +50,12 @@ func (p *IdP) serveDiscovery(w http.ResponseWriter, _ *http.Request) {
 		Issuer:                           p.issuer,
 		JWKSURI:                          p.endpoint("/jwks"),
 		TokenEndpoint:                    p.endpoint("/token"),
+		AuthorizationEndpoint:            p.endpoint("/authorize"),
+		EndSessionEndpoint:               p.endpoint("/logout"),
+		ResponseTypesSupported:           []string{"code"},
+		GrantTypesSupported:              []string{"authorization_code"},
+		CodeChallengeMethodsSupported:    []string{"S256"},
+		TokenEndpointAuthMethods:         []string{"client_secret_basic", "client_secret_post"},
 		IDTokenSigningAlgValuesSupported: []string{string(signingAlgorithm)},
 		SubjectTypesSupported:            []string{"public"},
 		ClaimsSupported:                  supportedClaims,

@@ -28,6 +28,8 @@ type IdP struct {
 
 	mu   sync.RWMutex
 	keys []signingKey // newest first; keys[0] signs
+
+	flow browserFlow // the authorization code flow (authorize.go)
 }
 
 // New returns an IdP that will be served at issuerURL (for example

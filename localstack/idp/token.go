@@ -35,6 +35,12 @@ type tokenError struct {
 // a JSON object). Development only: see the package comment.
 func (p *IdP) serveToken(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxTokenRequest)
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/x-www-form-urlencoded" {
+		if err := r.ParseForm(); err == nil && r.PostForm.Get("grant_type") == "authorization_code" {
+			p.redeemCode(w, r)
+			return
+		}
+	}
 	claims, err := readTokenRequest(r)
 	if err != nil {
 		writeJSON(w, http.StatusBadRequest, tokenError{Error: "invalid_request", Description: err.Error()})

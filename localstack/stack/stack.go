@@ -35,6 +35,7 @@ import (
 	"github.com/edu-invite/invite/shared/config"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/dynamo"
+	"github.com/edu-invite/invite/shared/web"
 )
 
 // Options tune the stack; zero values are the defaults of `make run`.
@@ -86,6 +87,10 @@ type Stack struct {
 // seeded configuration document as a secret reference (never inline).
 const sampleSPTokenEnv = "SAMPLE_SP_TOKEN"
 
+// webClientSecretEnv holds the pages' OIDC client secret at the
+// development IdP, referenced as OIDC_CLIENT_SECRET=env:… like any secret.
+const webClientSecretEnv = "LOCAL_OIDC_CLIENT_SECRET"
+
 // Start brings the stack up. Call Close when done.
 func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	s := &Stack{clock: opts.Clock}
@@ -108,6 +113,9 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	setDefault("MAIL_FROM", "invite@localhost")
 	setDefault("OIDC_ISSUER", s.URL+"/idp")
 	setDefault("OIDC_AUDIENCE", "invite")
+	setDefault("OIDC_CLIENT_ID", "invite-web")
+	setDefault("OIDC_CLIENT_SECRET", "env:"+webClientSecretEnv)
+	webClientSecret := setDefault(webClientSecretEnv, randomToken())
 	s.BootstrapToken = setDefault("BOOTSTRAP_API_TOKEN", randomToken())
 	spToken := setDefault(sampleSPTokenEnv, randomToken())
 	if os.Getenv("APPLICATIONS_CONFIG") == "" && os.Getenv("APPLICATIONS_CONFIG_FILE") == "" {
@@ -118,6 +126,8 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	if s.IdP, err = idp.New(os.Getenv("OIDC_ISSUER")); err != nil {
 		return nil, err
 	}
+	s.IdP.RegisterClient(os.Getenv("OIDC_CLIENT_ID"), idp.Client{Secret: webClientSecret,
+		RedirectURIs: []string{strings.TrimRight(os.Getenv("PUBLIC_BASE_URL"), "/") + "/login/callback"}})
 
 	settings, err := app.SettingsFromEnv()
 	if err != nil {
@@ -150,6 +160,10 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	mux.HandleFunc("GET /mail", s.mailPage)
 	mux.HandleFunc("POST /local/jobs/{name}", s.serveJob)
 	mux.HandleFunc("POST /local/events/ses", s.serveSESEvent)
+	pages := s.App.Pages.Handler()
+	for _, pattern := range web.Mounts {
+		mux.Handle(pattern, pages)
+	}
 	mux.Handle("/", s.App.API.Local())
 	s.server = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = s.server.Serve(ln) }()

@@ -32,6 +32,7 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 	"github.com/edu-invite/invite/shared/ses"
 	"github.com/edu-invite/invite/shared/sqs"
+	"github.com/edu-invite/invite/shared/web"
 )
 
 // Settings are the environment of a function.
@@ -98,6 +99,9 @@ type App struct {
 	Service     *service.Service
 	API         *httpapi.API
 	Provisioner *provisioner.Provisioner
+	// Pages are the browser pages (shared/web) on the same service and
+	// authenticator as the API.
+	Pages *web.Pages
 }
 
 // FromEnv wires the service from the process environment.
@@ -160,8 +164,12 @@ func New(ctx context.Context, s Settings, cfg aws.Config, registry *config.Regis
 		Backoff:     sqs.NewVisibility(sqsClient, s.QueueURL),
 		MaxReceives: s.MaxReceiveCount,
 	}
-	return &App{
+	a := &App{
 		Settings: s, Logger: logger, AWS: cfg, DynamoDB: ddb, SQS: sqsClient, Store: store, Registry: registry, Service: svc,
 		API: &httpapi.API{Service: svc, Authenticator: authn}, Provisioner: prov,
-	}, nil
+	}
+	if a.Pages, err = a.newPages(ctx, secrets.NewResolver(secretsmanager.NewFromConfig(cfg), 5*time.Minute)); err != nil {
+		return nil, err
+	}
+	return a, nil
 }

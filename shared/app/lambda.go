@@ -24,6 +24,18 @@ func RunAPI(g httpapi.Group) {
 	lambda.Start(httpadapter.NewV2(a.API.Handler(g)).ProxyWithContext)
 }
 
+// RunWeb is the whole main of the pages' Lambda (shared/web) behind API
+// Gateway's HTTP API.
+func RunWeb() {
+	a, err := FromEnv(context.Background())
+	if err != nil {
+		slog.Error("start-up failed", "error", err)
+		os.Exit(1)
+	}
+	slog.SetDefault(a.Logger)
+	lambda.Start(httpadapter.NewV2(a.Pages.Handler()).ProxyWithContext)
+}
+
 // RunScheduled is the whole main of a Lambda that EventBridge invokes (a
 // schedule or an event rule): wire from the environment and run job for
 // each event.

@@ -20,6 +20,36 @@ func (p personVerifier) VerifyPerson(ctx context.Context, raw string) (auth.Pers
 	if err != nil {
 		return auth.Person{}, err
 	}
+	return personOf(c), nil
+}
+
+// signIn adapts the OIDC relying party to the pages' port.
+type signIn struct{ rp *oidc.RelyingParty }
+
+func (s signIn) AuthCodeURL(ctx context.Context, state, nonce, verifier, acr string, freshLogin bool) (string, error) {
+	u, err := s.rp.AuthCodeURL(ctx, state, nonce, verifier, acr, freshLogin)
+	if errors.Is(err, oidc.ErrProviderUnavailable) {
+		return "", domain.Unavailablef("the identity provider cannot be reached; try again")
+	}
+	return u, err
+}
+
+func (s signIn) Exchange(ctx context.Context, code, verifier, nonce string) (auth.Person, string, error) {
+	c, idToken, err := s.rp.Exchange(ctx, code, verifier, nonce)
+	if errors.Is(err, oidc.ErrProviderUnavailable) {
+		return auth.Person{}, "", domain.Unavailablef("the identity provider cannot be reached; try again")
+	}
+	if err != nil {
+		return auth.Person{}, "", err
+	}
+	return personOf(c), idToken, nil
+}
+
+func (s signIn) EndSessionURL(ctx context.Context, idTokenHint, postLogoutRedirect string) string {
+	return s.rp.EndSessionURL(ctx, idTokenHint, postLogoutRedirect)
+}
+
+func personOf(c oidc.Claims) auth.Person {
 	return auth.Person{Sub: c.Subject, EduPersonPrincipalName: c.EduPersonPrincipalName, SchacHomeOrganization: c.SchacHomeOrganization,
-		Email: c.Email, GivenName: c.GivenName, FamilyName: c.FamilyName, Name: c.Name, SubjectID: c.SubjectID, UID: c.UID, FedID: c.FedID}, nil
+		Email: c.Email, GivenName: c.GivenName, FamilyName: c.FamilyName, Name: c.Name, SubjectID: c.SubjectID, UID: c.UID, FedID: c.FedID, ACR: c.ACR}
 }

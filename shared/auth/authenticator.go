@@ -93,6 +93,15 @@ func (a *Authenticator) person(ctx context.Context, raw string) (*Principal, err
 	if err != nil {
 		return nil, domain.Unauthenticatedf("invalid bearer token")
 	}
+	return a.PersonPrincipal(ctx, person)
+}
+
+// PersonPrincipal is the caller for a person whose identity is already
+// verified: by a bearer token (the API) or by a browser sign-in whose session
+// holds the asserted attributes (the pages). Both get the same principal and
+// so the same rules. A known person's login is observed (attribute changes
+// reach the SPs) and their memberships are loaded.
+func (a *Authenticator) PersonPrincipal(ctx context.Context, person Person) (*Principal, error) {
 	p := &Principal{Kind: KindPerson, Person: &person, Name: firstNonEmpty(person.EduPersonPrincipalName, person.Email, person.Sub)}
 	u, err := a.Users.GetUserBySub(ctx, person.Sub)
 	if domain.IsNotFound(err) {

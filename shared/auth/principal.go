@@ -29,6 +29,9 @@ type Person struct {
 	SubjectID              string
 	UID                    string
 	FedID                  string
+	// ACR is the authentication context the IdP asserted at sign-in (the
+	// "acr" claim); empty when it sent none.
+	ACR string
 }
 
 // Principal is an authenticated caller.

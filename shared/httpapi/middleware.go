@@ -1,39 +1,22 @@
 package httpapi
 
 import (
-	"crypto/rand"
-	"encoding/hex"
-	"log/slog"
 	"net/http"
-	"regexp"
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/middleware"
 )
 
 // CorrelationHeader carries the id that ties a request to its logs, audit
 // entries and SCIM deliveries.
-const CorrelationHeader = "X-Correlation-Id"
+const CorrelationHeader = middleware.CorrelationHeader
 
-var safeCorrelation = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)
-
-// middleware recovers from panics, sets the correlation id and
-// authenticates the caller. It never logs credentials or bodies.
+// middleware recovers from panics, sets the correlation id (both shared
+// with the pages) and authenticates the caller. It never logs credentials
+// or bodies.
 func (a *API) middleware(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		defer func() {
-			if v := recover(); v != nil {
-				slog.ErrorContext(r.Context(), "panic serving request", "path", r.URL.Path, "panic", v)
-				writeErrorStatus(w, r, http.StatusInternalServerError, "InternalServerError", "internal error")
-			}
-		}()
-		id := r.Header.Get(CorrelationHeader)
-		if !safeCorrelation.MatchString(id) {
-			id = newCorrelationID()
-		}
-		w.Header().Set(CorrelationHeader, id)
-		ctx := domain.WithCorrelationID(r.Context(), id)
-		r = r.WithContext(ctx)
+	return middleware.Wrap(internalError, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if a.Authenticator != nil {
 			p, err := a.Authenticator.Authenticate(r)
 			if err != nil {
@@ -41,17 +24,15 @@ func (a *API) middleware(next http.Handler) http.Handler {
 				return
 			}
 			if p != nil {
-				r = r.WithContext(auth.WithPrincipal(ctx, p))
+				r = r.WithContext(auth.WithPrincipal(r.Context(), p))
 			}
 		}
 		next.ServeHTTP(w, r)
-	})
+	}))
 }
 
-func newCorrelationID() string {
-	var b [12]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+func internalError(w http.ResponseWriter, r *http.Request) {
+	writeErrorStatus(w, r, http.StatusInternalServerError, "InternalServerError", "internal error")
 }
 
 // requireCaller answers 401 for anonymous requests.

@@ -41,11 +41,10 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, secret string, 
 	if err := checkOpen(inv, now); err != nil {
 		return AcceptResult{}, err
 	}
-	person := *p.Person
-	if inv.EnforceEmailEquality && !strings.EqualFold(strings.TrimSpace(person.Email), inv.Email) {
+	switch acceptRefusal(inv, *p.Person) {
+	case BlockEmailMismatch:
 		return AcceptResult{}, domain.Forbiddenf("this invitation is for another e-mail address")
-	}
-	if inv.FedIDOnly && person.FedID == "" {
+	case BlockFederatedOnly:
 		return AcceptResult{}, domain.Forbiddenf("this invitation can only be accepted with a federated account")
 	}
 

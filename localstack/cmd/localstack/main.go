@@ -24,6 +24,7 @@ func main() {
 	fmt.Printf(`
 Invite is running on the embedded local stack.
 
+  Pages               %[1]s/            (sign in at the development IdP; invitation links open here)
   API                 %[1]s            (GET %[1]s/health)
   API token           X-API-TOKEN: %[2]s   (export BOOTSTRAP_API_TOKEN to choose it)
   Sample SCIM SP      %[1]s/scim-sp/state   (users and groups as the SP sees them)

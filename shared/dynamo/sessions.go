@@ -1,0 +1,75 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// sessionRecord is a browser session of the pages, alone in its partition
+// and read by key only. TTL removes it some time after it expired; readers
+// check ExpiresAt themselves (domain.Session.Expired).
+type sessionRecord struct {
+	itemKey
+	indexKeys
+	Entity    string                 `dynamodbav:"entity"`
+	Person    *domain.SignedInPerson `dynamodbav:"person,omitempty"`
+	Login     *domain.PendingLogin   `dynamodbav:"login,omitempty"`
+	IDToken   string                 `dynamodbav:"idToken,omitempty"`
+	CreatedAt string                 `dynamodbav:"createdAt"`
+	LastSeen  string                 `dynamodbav:"lastSeen"`
+	ExpiresAt string                 `dynamodbav:"expiresAt"`
+}
+
+const entitySession = "Session"
+
+func sessionKey(digest string) itemKey { return itemKey{PK: "SESSION#" + digest, SK: "SESSION"} }
+
+// PutSession writes a session, replacing one with the same id.
+func (s *Store) PutSession(ctx context.Context, sess domain.Session) error {
+	if sess.IDDigest == "" {
+		return domain.Invalidf("session without id")
+	}
+	av, err := marshal(sessionRecord{
+		itemKey: sessionKey(sess.IDDigest), indexKeys: indexKeys{TTL: sess.ExpiresAt.Unix()},
+		Entity: entitySession, Person: sess.Person, Login: sess.Login, IDToken: sess.IDToken,
+		CreatedAt: formatTime(sess.CreatedAt), LastSeen: formatTime(sess.LastSeen), ExpiresAt: formatTime(sess.ExpiresAt),
+	})
+	if err != nil {
+		return err
+	}
+	if _, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: av}); err != nil {
+		return fmt.Errorf("put session: %w", err)
+	}
+	return nil
+}
+
+// GetSession returns the session with this id digest, expired or not (the
+// caller decides); a not-found error when there is none.
+func (s *Store) GetSession(ctx context.Context, digest string) (domain.Session, error) {
+	var rec sessionRecord
+	found, err := s.getItem(ctx, sessionKey(digest), &rec)
+	if err != nil {
+		return domain.Session{}, err
+	}
+	if !found {
+		return domain.Session{}, domain.NotFoundf("no such session")
+	}
+	var p timeParser
+	sess := domain.Session{IDDigest: digest, Person: rec.Person, Login: rec.Login, IDToken: rec.IDToken,
+		CreatedAt: p.time(rec.CreatedAt), LastSeen: p.time(rec.LastSeen), ExpiresAt: p.time(rec.ExpiresAt)}
+	return sess, p.err
+}
+
+// DeleteSession removes a session; removing an absent one is no error.
+func (s *Store) DeleteSession(ctx context.Context, digest string) error {
+	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.table), Key: sessionKey(digest).attributes()})
+	if err != nil {
+		return fmt.Errorf("delete session: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,189 @@
+package service
+
+import (
+	"context"
+	"strings"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// What the pages need beyond the API's use cases. Each method keeps the
+// rules in the service, so that a page only shows what these return.
+
+// LinkState is where the invitation behind a link stands.
+type LinkState string
+
+const (
+	LinkOpen     LinkState = "open"
+	LinkExpired  LinkState = "expired"
+	LinkAccepted LinkState = "accepted"
+)
+
+// InvitationLink is what the holder of an invitation link may see: the
+// invitation, its roles and who invited, whatever its state, so that an
+// expired invitation can name the inviter to ask for a new one.
+type InvitationLink struct {
+	Invitation domain.Invitation
+	Roles      []domain.Role
+	State      LinkState
+	// Inviter is how the invitation names the inviter (InviterName).
+	Inviter string
+	// RequiredACR is the authentication context the roles ask for, if any.
+	RequiredACR string
+}
+
+// InvitationByLink returns the invitation of a link in any state; unknown
+// links are a not-found error. Unlike OpenInvitation it is not an error
+// that the invitation is expired or accepted: the page explains those.
+func (s *Service) InvitationByLink(ctx context.Context, secret string) (InvitationLink, error) {
+	if strings.TrimSpace(secret) == "" {
+		return InvitationLink{}, domain.NotFoundf("no invitation for this link")
+	}
+	inv, err := s.Store.GetInvitationByHashDigest(ctx, HashDigest(secret))
+	if err != nil {
+		if domain.IsNotFound(err) {
+			return InvitationLink{}, domain.NotFoundf("no invitation for this link")
+		}
+		return InvitationLink{}, err
+	}
+	roles, err := s.Store.GetRoles(ctx, inv.RoleIDs)
+	if err != nil {
+		return InvitationLink{}, err
+	}
+	link := InvitationLink{Invitation: inv, Roles: roles, State: LinkOpen, Inviter: s.InviterName(ctx, inv, roles)}
+	switch err := checkOpen(inv, s.now()); domain.KindOf(err) {
+	case domain.KindConflict:
+		link.State = LinkAccepted
+	case domain.KindGone:
+		link.State = LinkExpired
+	}
+	link.RequiredACR = inv.RequestedAuthnContext
+	for _, r := range roles {
+		if link.RequiredACR == "" {
+			link.RequiredACR = r.RequestedAuthnContext
+		}
+	}
+	return link, nil
+}
+
+// InviterName is how pages and e-mails name who invited: a role's
+// inviterDisplayName, else the inviting person's name as the IdP gave it.
+// Never an API token's description or an eppn: when a machine or a person
+// without a name invited, it is "" and the text says "you have been invited".
+func (s *Service) InviterName(ctx context.Context, inv domain.Invitation, roles []domain.Role) string {
+	for _, r := range roles {
+		if r.InviterDisplayName != "" {
+			return r.InviterDisplayName
+		}
+	}
+	if inv.InviterUserID == 0 {
+		return ""
+	}
+	u, err := s.Store.GetUser(ctx, inv.InviterUserID)
+	if err != nil {
+		return ""
+	}
+	return firstNonEmpty(strings.TrimSpace(u.Name), strings.TrimSpace(u.GivenName+" "+u.FamilyName))
+}
+
+// AcceptBlock names why a signed-in person cannot accept an open invitation
+// as they signed in; "" when nothing stands in the way.
+type AcceptBlock string
+
+const (
+	BlockNone          AcceptBlock = ""
+	BlockEmailMismatch AcceptBlock = "email-mismatch"
+	BlockFederatedOnly AcceptBlock = "federated-only"
+	BlockStepUp        AcceptBlock = "step-up"
+)
+
+// AcceptanceBlock applies the invitation's conditions to the person: the
+// same e-mail and federated-account rules Accept enforces (acceptRefusal),
+// and the authentication context the roles ask for, which a browser
+// sign-in asserts in its acr claim.
+func (s *Service) AcceptanceBlock(link InvitationLink, person auth.Person) AcceptBlock {
+	if b := acceptRefusal(link.Invitation, person); b != BlockNone {
+		return b
+	}
+	if link.RequiredACR != "" && person.ACR != link.RequiredACR {
+		return BlockStepUp
+	}
+	return BlockNone
+}
+
+// acceptRefusal is the person-dependent half of Accept's checks.
+func acceptRefusal(inv domain.Invitation, person auth.Person) AcceptBlock {
+	switch {
+	case inv.EnforceEmailEquality && !strings.EqualFold(strings.TrimSpace(person.Email), inv.Email):
+		return BlockEmailMismatch
+	case inv.FedIDOnly && person.FedID == "":
+		return BlockFederatedOnly
+	}
+	return BlockNone
+}
+
+// Access is one membership of the signed-in person as "my access" shows it.
+type Access struct {
+	Role         domain.Role
+	UserRole     domain.UserRole
+	Applications []AccessApplication
+}
+
+// AccessApplication is an application a membership gives access to, with
+// where the person stands at its SCIM targets: failed when one failed,
+// else pending while one is pending, else provisioned.
+type AccessApplication struct {
+	Name        string
+	LandingPage string
+	Status      domain.ProvisioningStatus
+	LastError   string
+}
+
+// MyAccess lists the signed-in person's memberships with their
+// applications and provisioning state; an unknown person has none.
+func (s *Service) MyAccess(ctx context.Context, p *auth.Principal) ([]Access, error) {
+	me, err := s.Me(ctx, p)
+	if err != nil || !me.Known {
+		return nil, err
+	}
+	statuses, err := s.UserProvisioning(ctx, p, me.User.ID)
+	if err != nil {
+		return nil, err
+	}
+	bySP := map[string]ProvisioningStatus{}
+	for _, st := range statuses {
+		bySP[st.SP] = st
+	}
+	out := make([]Access, 0, len(me.UserRoles))
+	for _, ur := range me.UserRoles {
+		role, ok := me.Roles[ur.RoleID]
+		if !ok {
+			continue
+		}
+		a := Access{Role: role, UserRole: ur}
+		for _, usage := range role.ApplicationUsages {
+			app := AccessApplication{Name: firstNonEmpty(usage.Application.Name, usage.Application.ManageID),
+				LandingPage: firstNonEmpty(usage.LandingPage, usage.Application.LandingPage), Status: domain.StatusProvisioned}
+			var targets []string
+			if reg, ok := s.Registry.Application(usage.Application.ManageID); ok {
+				app.Name = firstNonEmpty(reg.Name, app.Name)
+				targets = reg.ProvisioningIDs
+			}
+			for _, sp := range targets {
+				st, ok := bySP[sp]
+				switch {
+				case !ok || st.Status == domain.StatusPending:
+					if app.Status != domain.StatusFailed {
+						app.Status = domain.StatusPending
+					}
+				case st.Status == domain.StatusFailed:
+					app.Status, app.LastError = domain.StatusFailed, st.LastError
+				}
+			}
+			a.Applications = append(a.Applications, app)
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}

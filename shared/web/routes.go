@@ -1,0 +1,24 @@
+package web
+
+import "net/http"
+
+type route struct {
+	pattern string
+	handler http.Handler
+}
+
+// routes is every page and form action, one line each. Pages are GET; each
+// form posts to its own small handler. Cross-origin POSTs never reach them
+// (Handler).
+func (p *Pages) routes() []route {
+	return []route{
+		{"GET /{$}", http.HandlerFunc(p.home)},                        // my access, or the anonymous landing page
+		{"GET /invitation/accept", http.HandlerFunc(p.invitation)},    // the link in the e-mail: every state of an invitation
+		{"POST /invitation/accept", http.HandlerFunc(p.accept)},       // the Accept button
+		{"GET /my/welcome", http.HandlerFunc(p.welcome)},              // "you now have access to …", until provisioned
+		{"GET /login", http.HandlerFunc(p.login)},                     // starts the OIDC code flow
+		{"GET /login/callback", http.HandlerFunc(p.callback)},         // the IdP's answer (a GET, as OIDC sends it)
+		{"POST /logout", http.HandlerFunc(p.logout)},                  // ends the session, then the IdP's
+		{"GET /static/", http.StripPrefix("/static/", staticFiles())}, // CSS and the small script, embedded
+	}
+}

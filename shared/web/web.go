@@ -1,0 +1,107 @@
+// Package web is the pages people use in a browser: the sign-in, the guest's
+// acceptance page and "my access". It is a sibling of shared/httpapi: both
+// call shared/service with the same principal (auth.Authenticator's
+// PersonPrincipal) and neither imports the other. Pages are rendered on the
+// server from templates parsed once at start-up; they work without
+// JavaScript. All routes are in routes.go.
+package web
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/middleware"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+// Sessions stores browser sessions (shared/dynamo implements it). Each
+// method's errors: GetSession answers a domain not-found error for an
+// unknown id; all return storage errors as they come.
+type Sessions interface {
+	PutSession(ctx context.Context, s domain.Session) error
+	GetSession(ctx context.Context, idDigest string) (domain.Session, error)
+	DeleteSession(ctx context.Context, idDigest string) error
+}
+
+// SignIn is the OpenID Connect relying party (shared/oidc.RelyingParty,
+// adapted in shared/app). Exchange answers ErrSignInRefused-like errors for
+// anything that must not sign in, and a domain unavailable error when the
+// IdP cannot be reached.
+type SignIn interface {
+	AuthCodeURL(ctx context.Context, state, nonce, verifier, acr string, freshLogin bool) (string, error)
+	Exchange(ctx context.Context, code, verifier, nonce string) (person auth.Person, idToken string, err error)
+	EndSessionURL(ctx context.Context, idTokenHint, postLogoutRedirect string) string
+}
+
+// Config is what the pages need.
+type Config struct {
+	Service       *service.Service
+	Authenticator *auth.Authenticator
+	Sessions      Sessions
+	// SignIn is nil when no OIDC client is configured: pages that need a
+	// person then say that signing in is not available.
+	SignIn SignIn
+	// BaseURL is the public origin of the service (PUBLIC_BASE_URL): the
+	// sign-in callback and the return address after logout are under it.
+	BaseURL string
+	// IdleTimeout ends a session not used for this long; default 8 hours.
+	IdleTimeout time.Duration
+	Clock       domain.Clock
+	Logger      *slog.Logger
+}
+
+// Pages serves the pages.
+type Pages struct {
+	cfg       Config
+	templates templates
+}
+
+// DefaultIdleTimeout is the session idle timeout when none is configured.
+const DefaultIdleTimeout = 8 * time.Hour
+
+// New parses the templates; a broken template fails here, at start-up.
+func New(cfg Config) (*Pages, error) {
+	if cfg.Service == nil || cfg.Authenticator == nil || cfg.Sessions == nil {
+		return nil, fmt.Errorf("web: service, authenticator and sessions are required")
+	}
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	t, err := parseTemplates()
+	if err != nil {
+		return nil, err
+	}
+	return &Pages{cfg: cfg, templates: t}, nil
+}
+
+// Handler is every page behind the shared middleware (correlation id,
+// panic recovery), the security headers, the cross-origin protection of
+// state-changing requests, and the session.
+func (p *Pages) Handler() http.Handler {
+	mux := http.NewServeMux()
+	for _, rt := range p.routes() {
+		mux.Handle(rt.pattern, rt.handler)
+	}
+	mux.HandleFunc("/", p.notFound)
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(p.crossOrigin))
+	return middleware.Wrap(p.internalError, securityHeaders(cop.Handler(p.withVisit(mux))))
+}
+
+// Mounts are the path patterns the pages answer, for a server that mounts
+// them next to the API (the local stack); API Gateway routes the same
+// paths to the web function (infra).
+var Mounts = []string{"/{$}", "/invitation/", "/login", "/login/", "/logout", "/my/", "/static/"}
+
+func (p *Pages) now() time.Time { return p.cfg.Clock() }
