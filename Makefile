@@ -6,7 +6,7 @@ FUNCTIONS := $(notdir $(wildcard functions/*))
 BUILD_DIR := build
 NPM_DIR   := localstack
 
-.PHONY: job run test test-go test-faults test-infra vet build synth deploy-local npm clean
+.PHONY: job run test test-go test-faults test-infra vet build synth deploy-local npm chromium clean
 
 ## run: the whole service on one machine (embedded local stack, PORT default 8080)
 run: npm
@@ -28,9 +28,17 @@ test: vet test-go test-infra
 vet:
 	$(GO) vet ./...
 
+## chromium: Debian's Chromium for the browser tests, from apt when missing (never downloaded otherwise)
+chromium:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
+		echo "installing chromium with apt-get"; \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
+
 # The timeout is above go test's default 10 minutes per package: the local
 # stack's tests run ~3 minutes here but may take longer on a loaded machine.
-test-go: npm
+# The browser tests (localstack/browsertest) need chromium and axe-core.
+test-go: npm chromium
 	$(GO) test -count=1 -timeout 30m ./...
 
 ## test-faults: the fault-injection test at the scale of issue 5 (1,000 guests, ~15 min; make test runs 200)

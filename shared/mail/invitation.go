@@ -5,15 +5,18 @@ import (
 	"strings"
 
 	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/i18n"
 )
 
 // invitationView is an Invitation with what the templates cannot work out
 // themselves: dates in the reader's language and the role names for the subject.
 type invitationView struct {
 	Invitation
-	RoleNames  []string
-	ExpiresOn  string
-	RoleEndsOn string // empty when the access does not end
+	RoleNames []string
+	// AuthorityWords is the authority in words, "" when none is given.
+	AuthorityWords string
+	ExpiresOn      string
+	RoleEndsOn     string // empty when the access does not end
 }
 
 // Invitation renders the mail that invites m.To to m.Roles.
@@ -27,6 +30,9 @@ func (r *Renderer) Invitation(m Invitation) (domain.Email, error) {
 	}
 	lang := resolveLanguage(m.Language)
 	v := invitationView{Invitation: m, ExpiresOn: formatDate(lang, m.ExpiresAt)}
+	if m.Authority != "" {
+		v.AuthorityWords = i18n.Authority(lang, m.Authority)
+	}
 	for _, role := range m.Roles {
 		v.RoleNames = append(v.RoleNames, role.Name)
 	}

@@ -1,9 +1,10 @@
 package mail
 
 import (
-	"fmt"
 	"strings"
 	"time"
+
+	"github.com/edu-invite/invite/shared/i18n"
 )
 
 // fallbackLanguage is used for any language we have no templates for.
@@ -11,12 +12,6 @@ const fallbackLanguage = "en"
 
 // supportedLanguages are the template directories under templates/.
 var supportedLanguages = []string{"en", "nl"}
-
-// dutchMonths are spelled out by hand: the standard library only knows English.
-var dutchMonths = [...]string{
-	"januari", "februari", "maart", "april", "mei", "juni",
-	"juli", "augustus", "september", "oktober", "november", "december",
-}
 
 // resolveLanguage maps a requested language ("nl", "NL", "nl-BE", "fr") to one
 // we have templates for, falling back to English.
@@ -34,13 +29,5 @@ func resolveLanguage(requested string) string {
 }
 
 // formatDate writes a date the way readers of lang expect ("2 January 2027",
-// "2 januari 2027"). Dates are shown in UTC, the zone the service stores them
-// in, so that the same instant never shows as two different days.
-func formatDate(lang string, t time.Time) string {
-	t = t.UTC()
-	month := t.Month().String()
-	if lang == "nl" {
-		month = dutchMonths[t.Month()-1]
-	}
-	return fmt.Sprintf("%d %s %d", t.Day(), month, t.Year())
-}
+// "2 januari 2027"), from the catalogue the pages use too.
+func formatDate(lang string, t time.Time) string { return i18n.Date(lang, t) }

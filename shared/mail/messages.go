@@ -18,8 +18,12 @@ type RoleInfo struct {
 type Invitation struct {
 	Language string
 	To       string
-	// InviterName is the role's inviterDisplayName or the inviter's name.
+	// InviterName is how the invitation names the inviter (service's
+	// InviterName, as the acceptance page does); "" for "you have been invited".
 	InviterName string
+	// Authority is the authority the invitation grants (domain.Authority,
+	// like "GUEST"), said in words ("as a guest") from the i18n catalogue.
+	Authority   string
 	Message     string // optional personal message from the inviter
 	Roles       []RoleInfo
 	ExpiresAt   time.Time  // when the invitation can no longer be accepted

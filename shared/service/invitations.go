@@ -222,12 +222,9 @@ func (s *Service) queueInvitationMail(ctx context.Context, inv domain.Invitation
 	if s.Mailer == nil || s.Renderer == nil {
 		return domain.MailDelivery{}, false
 	}
-	m := invitemail.Invitation{Language: string(inv.Language), To: inv.Email, InviterName: inv.InviterName,
-		Message: inv.Message, ExpiresAt: inv.ExpiryDate, RoleEndDate: inv.RoleExpiryDate, URL: link}
+	m := invitemail.Invitation{Language: string(inv.Language), To: inv.Email, InviterName: s.InviterName(ctx, inv, roles),
+		Authority: string(inv.IntendedAuthority), Message: inv.Message, ExpiresAt: inv.ExpiryDate, RoleEndDate: inv.RoleExpiryDate, URL: link}
 	for _, r := range roles {
-		if r.InviterDisplayName != "" {
-			m.InviterName = r.InviterDisplayName
-		}
 		m.Roles = append(m.Roles, roleInfo(r))
 	}
 	email, err := s.Renderer.Invitation(m)

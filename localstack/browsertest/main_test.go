@@ -1,0 +1,138 @@
+package browsertest
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/edu-invite/invite/localstack/stack"
+)
+
+// The one stack and the one browser of the test process.
+var (
+	stk      *stack.Stack
+	clock    = &testClock{}
+	browser  context.Context
+	logPath  string
+	axeJS    string
+	adminKey = "browser-test-token"
+)
+
+// testClock is wall time plus an offset a test may move (expired
+// invitations); tests that move it put it back.
+type testClock struct {
+	mu     sync.Mutex
+	offset time.Duration
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return time.Now().Add(c.offset)
+}
+
+func (c *testClock) Set(d time.Duration) {
+	c.mu.Lock()
+	c.offset = d
+	c.mu.Unlock()
+}
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	chromium, err := findChromium()
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			fmt.Fprintln(os.Stderr, "browser tests need Chromium in CI:", err)
+			return 1
+		}
+		fmt.Fprintln(os.Stderr, "SKIP browser tests:", err, "(apt-get install chromium; CI fails here)")
+		return 0
+	}
+	raw, err := os.ReadFile(filepath.Join("..", "node_modules", "axe-core", "axe.min.js"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "browser tests need axe-core from localstack/package-lock.json (make npm):", err)
+		return 1
+	}
+	axeJS = string(raw)
+
+	dir, err := os.MkdirTemp("", "invite-browsertest-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	logPath = filepath.Join(dir, "service.log")
+	if err := startStack(logPath); err != nil {
+		fmt.Fprintln(os.Stderr, "local stack:", err)
+		return 1
+	}
+	defer stk.Close()
+
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chromium), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(filepath.Join(dir, "chromium")),
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.WindowSize(1024, 800))
+	defer cancelAlloc()
+	var cancelBrowser context.CancelFunc
+	browser, cancelBrowser = chromedp.NewContext(alloc)
+	defer cancelBrowser()
+	if err := chromedp.Do(browser, chromedp.Navigate("about:blank")); err != nil {
+		fmt.Fprintln(os.Stderr, "chromium did not start:", err)
+		return 1
+	}
+	return m.Run()
+}
+
+// findChromium is $CHROMIUM, else Debian's chromium. Browsers are never
+// downloaded.
+func findChromium() (string, error) {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p, nil
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("no chromium on PATH")
+}
+
+// startStack starts the local stack with its service log in a file, which
+// TestNoSecretInLogs reads at the end.
+func startStack(logFile string) error {
+	for _, k := range []string{"AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SQS", "AWS_ENDPOINT_URL_SESV2",
+		"APPLICATIONS_CONFIG", "APPLICATIONS_CONFIG_FILE", "OIDC_ISSUER", "PUBLIC_BASE_URL", "TABLE_NAME", "REMINDER_DAYS",
+		"OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"} {
+		os.Unsetenv(k)
+	}
+	os.Setenv("BOOTSTRAP_API_TOKEN", adminKey)
+	os.Setenv("LOG_LEVEL", "debug")
+	f, err := os.Create(logFile)
+	if err != nil {
+		return err
+	}
+	// The service's logger writes to os.Stdout as it is when the stack is
+	// wired: point it at the file for that moment only.
+	stdout := os.Stdout
+	os.Stdout = f
+	stk, err = stack.Start(context.Background(), stack.Options{Addr: "127.0.0.1:0", Clock: clock.Now, JobInterval: -1,
+		VisibilityTimeout: time.Second, PollInterval: 200 * time.Millisecond, SweepInterval: time.Second})
+	os.Stdout = stdout
+	if err != nil {
+		return err
+	}
+	slog.SetDefault(stk.App.Logger)
+	return nil
+}
