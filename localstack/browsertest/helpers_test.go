@@ -302,3 +302,30 @@ func screenshot(t *testing.T, ctx context.Context, name string, width int64) {
 	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1024, 800)))
 	must(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))
 }
+
+func attr(t *testing.T, ctx context.Context, selector, name string) string {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf("document.querySelector(%q).getAttribute(%q)", selector, name)))
+	must(t, err)
+	return v
+}
+
+// acceptWithBearer accepts an invitation through the JSON API, as a person
+// with a token of the development IdP.
+func acceptWithBearer(t *testing.T, link, email string) {
+	t.Helper()
+	hash := strings.SplitN(link, "hash=", 2)[1]
+	tok, err := stk.IdP.Mint(map[string]any{"sub": "urn:collab:person:" + email, "email": email, "eduperson_principal_name": email}, "invite", time.Hour)
+	must(t, err)
+	remember(tok)
+	body, _ := json.Marshal(map[string]any{"hash": hash})
+	req, _ := http.NewRequest("POST", stk.URL+"/api/v1/invitations/accept", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := http.DefaultClient.Do(req)
+	must(t, err)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("accept through the API = %d", resp.StatusCode)
+	}
+}

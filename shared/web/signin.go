@@ -82,14 +82,15 @@ func (p *Pages) callback(w http.ResponseWriter, r *http.Request) {
 		p.serverError(w, r, err)
 		return
 	}
+	lang := p.languageOf(r, login.Next)
 	if subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(login.State)) != 1 {
 		p.cfg.Logger.WarnContext(r.Context(), "sign-in refused", "reason", "state does not match")
-		p.problem(w, r, http.StatusBadRequest, "", stateSignInFailed, login.Next)
+		p.problem(w, r, http.StatusBadRequest, lang, stateSignInFailed, login.Next)
 		return
 	}
 	if e := q.Get("error"); e != "" || q.Get("code") == "" {
 		p.cfg.Logger.InfoContext(r.Context(), "sign-in not completed", "reason", firstNonEmpty(safeWord(e), "no code"))
-		p.problem(w, r, http.StatusUnauthorized, "", stateSignInFailed, login.Next)
+		p.problem(w, r, http.StatusUnauthorized, lang, stateSignInFailed, login.Next)
 		return
 	}
 	person, idToken, err := p.cfg.SignIn.Exchange(r.Context(), q.Get("code"), login.CodeVerifier, login.Nonce)
@@ -99,7 +100,7 @@ func (p *Pages) callback(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		p.cfg.Logger.WarnContext(r.Context(), "sign-in refused", "error", err)
-		p.problem(w, r, http.StatusUnauthorized, "", stateSignInFailed, login.Next)
+		p.problem(w, r, http.StatusUnauthorized, lang, stateSignInFailed, login.Next)
 		return
 	}
 	// The login sync of the API (changed attributes reach the SPs) runs
@@ -139,4 +140,20 @@ func safeWord(s string) string {
 		return "other"
 	}
 	return s
+}
+
+// languageOf is the language of a failed sign-in's page: that of the
+// invitation the person came from when they came from one, else the
+// visit's.
+func (p *Pages) languageOf(r *http.Request, next string) string {
+	v := visitOf(r)
+	u, err := url.Parse(next)
+	if err != nil || u.Path != "/invitation/accept" || v.chosenLang != "" {
+		return v.language("")
+	}
+	link, err := p.cfg.Service.InvitationByLink(r.Context(), u.Query().Get("hash"))
+	if err != nil {
+		return v.language("")
+	}
+	return v.language(string(link.Invitation.Language))
 }
