@@ -65,6 +65,7 @@ func TestGuestJourney(t *testing.T) {
 		t.Errorf("landing page link = %q", href.Value)
 	}
 	checkAxe(t, ctx)
+	screenshot(t, ctx, "welcome-320.png", 320)
 
 	users := stk.SP.Users()
 	var userID string

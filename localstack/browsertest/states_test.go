@@ -77,6 +77,7 @@ func TestInvitationStates(t *testing.T) {
 					t.Errorf("status = %d, want 403", got)
 				}
 				heading(t, ctx, "state.mismatch.title")
+				screenshot(t, ctx, "mismatch-"+lang+"-320.png", 320)
 				body := text(t, ctx, "main p")
 				if !strings.Contains(body, "c•••"+lang[1:]+"@example.org") || !strings.Contains(body, email("mallory")) || strings.Contains(body, email("carol")) {
 					t.Errorf("body = %q, want the invited address masked and the signed-in one", body)
