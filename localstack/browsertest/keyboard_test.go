@@ -14,9 +14,12 @@ import (
 // the control, Enter to use it. The skip link comes first on every page.
 func TestKeyboardOnly(t *testing.T) {
 	role := newRole(t, "Keyboard", roleOptions{})
-	link := invite(t, role, "kim@example.org", "en", "")
+	link := invite(t, role, "kim@example.org", "en", `<b id="injected">Hi</b> & welcome`)
 	ctx := newTab(t)
 	open(t, ctx, link)
+	if exists(t, ctx, "#injected") || !strings.Contains(text(t, ctx, "blockquote"), `<b id="injected">Hi</b> & welcome`) {
+		t.Errorf("the personal message is not shown as plain text: %q", text(t, ctx, "blockquote"))
+	}
 
 	if got := tabTo(t, ctx, "a.skip", 1); !strings.Contains(got, "Skip to main content") {
 		t.Errorf("the first Tab reaches %q, want the skip link", got)

@@ -89,6 +89,9 @@ func TestSignInRefusesForgeries(t *testing.T) {
 		if status != want || !strings.Contains(body, `data-state="signinFailed"`) {
 			t.Errorf("callback = %d, want %d with the sign-in failed page", status, want)
 		}
+		if u, _ := url.Parse(callback); strings.Contains(body, u.Query().Get("code")) {
+			t.Error("the sign-in failed page repeats the code in its links")
+		}
 		if a.signedIn() {
 			t.Error("the forged callback signed the browser in")
 		}

@@ -134,7 +134,7 @@ func (p *Pages) accept(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if link.State != service.LinkOpen || p.cfg.Service.AcceptanceBlock(link, *v.principal.Person) != service.BlockNone {
-		p.showInvitation(w, r, hash, link)
+		http.Redirect(w, r, pageURL, http.StatusSeeOther) // the page explains what stands in the way
 		return
 	}
 	result, err := p.cfg.Service.Accept(r.Context(), v.principal, hash, link.Invitation.ID)
@@ -149,12 +149,8 @@ func (p *Pages) accept(w http.ResponseWriter, r *http.Request) {
 		return
 	case domain.KindConflict, domain.KindGone, domain.KindForbidden:
 		// Changed since the read above (accepted in another tab, expired):
-		// show the invitation as it is now.
-		if link, err = p.cfg.Service.InvitationByLink(r.Context(), hash); err == nil {
-			p.showInvitation(w, r, hash, link)
-			return
-		}
-		p.serverError(w, r, err)
+		// the page shows the invitation as it is now.
+		http.Redirect(w, r, pageURL, http.StatusSeeOther)
 		return
 	default:
 		p.serverError(w, r, err)

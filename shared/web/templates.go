@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/edu-invite/invite/shared/i18n"
 )
@@ -66,7 +67,13 @@ var languageLabels = map[string]string{"en": "English", "nl": "Nederlands"}
 // base fills the layout's part of a page for this request.
 func (p *Pages) base(r *http.Request, lang, titleKey string) basePage {
 	v := visitOf(r)
-	b := basePage{Lang: lang, Title: i18n.T(lang, titleKey), SignInURL: signInURL(r.URL.RequestURI(), "")}
+	self := *r.URL
+	if strings.HasPrefix(self.Path, "/login") {
+		// A failed sign-in's address carries its code and state: links
+		// from its page lead home instead.
+		self = url.URL{Path: "/"}
+	}
+	b := basePage{Lang: lang, Title: i18n.T(lang, titleKey), SignInURL: signInURL(self.RequestURI(), "")}
 	if v.principal != nil && v.principal.Person != nil {
 		per := v.principal.Person
 		b.SignedInAs = firstNonEmpty(per.Name, per.Email, per.EduPersonPrincipalName)
@@ -75,9 +82,9 @@ func (p *Pages) base(r *http.Request, lang, titleKey string) basePage {
 		if l == lang {
 			continue
 		}
-		q := r.URL.Query()
+		q := self.Query()
 		q.Set("lang", l)
-		u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
+		u := url.URL{Path: self.Path, RawQuery: q.Encode()}
 		b.Languages = append(b.Languages, languageLink{Code: l, Label: languageLabels[l], URL: u.String()})
 	}
 	return b
