@@ -21,6 +21,11 @@ func TestKeyboardOnly(t *testing.T) {
 		t.Errorf("the personal message is not shown as plain text: %q", text(t, ctx, "blockquote"))
 	}
 
+	// Invited with the super user's API token and a role without an
+	// inviterDisplayName: the page names nobody rather than the token.
+	if main := text(t, ctx, "main"); !strings.Contains(main, "You have been invited as a guest to:") || strings.Contains(main, "bootstrap") {
+		t.Errorf("the page names the inviter wrongly: %s", main)
+	}
 	if got := tabTo(t, ctx, "a.skip", 1); !strings.Contains(got, "Skip to main content") {
 		t.Errorf("the first Tab reaches %q, want the skip link", got)
 	}
