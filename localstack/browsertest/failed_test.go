@@ -31,4 +31,6 @@ func TestProvisioningFailureInPlainWords(t *testing.T) {
 		t.Errorf("failure text = %q", got)
 	}
 	checkAxe(t, ctx)
+	darkMode(t, ctx, true)
+	checkAxe(t, ctx)
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
@@ -251,7 +252,8 @@ type axeViolation struct {
 	Impact string `json:"impact"`
 	Help   string `json:"help"`
 	Nodes  []struct {
-		Target []any `json:"target"`
+		Target  []any  `json:"target"`
+		Summary string `json:"failureSummary"`
 	} `json:"nodes"`
 }
 
@@ -328,4 +330,19 @@ func acceptWithBearer(t *testing.T, link, email string) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("accept through the API = %d", resp.StatusCode)
 	}
+}
+
+// darkMode makes the page's prefers-color-scheme dark (on) or light.
+func darkMode(t *testing.T, ctx context.Context, on bool) {
+	t.Helper()
+	scheme := "light"
+	if on {
+		scheme = "dark"
+	}
+	must(t, chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+		return err
+	})))
+	time.Sleep(500 * time.Millisecond) // Pico's colour transitions (0.2 s) end before anyone measures
 }

@@ -99,6 +99,9 @@ func TestGuestJourney(t *testing.T) {
 		}
 	}
 	checkAxe(t, ctx)
+	darkMode(t, ctx, true) // Pico follows the system's dark mode; so must our colours
+	checkAxe(t, ctx)
+	darkMode(t, ctx, false)
 	screenshot(t, ctx, "my-access.png", 800)
 	screenshot(t, ctx, "my-access-320.png", 320)
 
