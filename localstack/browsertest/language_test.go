@@ -31,3 +31,12 @@ func TestLanguageSwitch(t *testing.T) {
 	}
 	checkAxe(t, ctx)
 }
+
+// TestWelcomeNeedsSignIn: a personal page sends an anonymous visitor to
+// sign in and back.
+func TestWelcomeNeedsSignIn(t *testing.T) {
+	status, to, _ := newAgent(t).do("GET", stk.URL+"/my/welcome?roles=1", nil, nil)
+	if status != 303 || to != stk.URL+"/login?next=%2Fmy%2Fwelcome%3Froles%3D1" {
+		t.Errorf("anonymous welcome = %d to %s", status, to)
+	}
+}

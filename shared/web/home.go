@@ -52,9 +52,8 @@ func (p *Pages) home(w http.ResponseWriter, r *http.Request) {
 // welcome shows the memberships of the roles just accepted (roles=1,2) and
 // their provisioning state; refresh.js updates it until all are ready.
 func (p *Pages) welcome(w http.ResponseWriter, r *http.Request) {
-	v := visitOf(r)
-	if v.principal == nil {
-		http.Redirect(w, r, signInURL(r.URL.RequestURI(), ""), http.StatusSeeOther)
+	principal, ok := p.signedIn(w, r)
+	if !ok {
 		return
 	}
 	wanted := map[int64]bool{}
@@ -63,12 +62,12 @@ func (p *Pages) welcome(w http.ResponseWriter, r *http.Request) {
 			wanted[id] = true
 		}
 	}
-	access, err := p.cfg.Service.MyAccess(r.Context(), v.principal)
+	access, err := p.cfg.Service.MyAccess(r.Context(), principal)
 	if err != nil {
 		p.serverError(w, r, err)
 		return
 	}
-	lang := v.language("")
+	lang := visitOf(r).language("")
 	views, pending := p.accessViews(lang, access, wanted)
 	page := welcomePage{basePage: p.base(r, lang, "welcome.title"), Access: views, Pending: pending}
 	page.Refresh = pending

@@ -81,6 +81,17 @@ func (p *Pages) withVisit(next http.Handler) http.Handler {
 	})
 }
 
+// signedIn returns the signed-in person's principal, or sends an anonymous
+// visitor to sign in and back to this page (ok false). Pages for people
+// only start with it.
+func (p *Pages) signedIn(w http.ResponseWriter, r *http.Request) (*auth.Principal, bool) {
+	if pr := visitOf(r).principal; pr != nil && pr.Person != nil {
+		return pr, true
+	}
+	http.Redirect(w, r, signInURL(r.URL.RequestURI(), ""), http.StatusSeeOther)
+	return nil, false
+}
+
 // language is the page's language: the person's own choice, else the
 // invitation's (pass "" where there is none), else the browser's.
 func (v *visit) language(invitation string) string {
