@@ -182,7 +182,7 @@ func TestProvisionerTableWritesAreLimitedToItsPartitions(t *testing.T) {
 					"Resource": map[string]any{"Fn::GetAtt": []any{s.onlyID(t, "AWS::DynamoDB::Table"), "Arn"}},
 					"Condition": map[string]any{
 						"ForAllValues:StringLike": map[string]any{
-							"dynamodb:LeadingKeys": []any{"SPLINK#*", "DELIVERY#*", "AUDIT#*"},
+							"dynamodb:LeadingKeys": []any{"SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*"},
 						},
 					},
 				})}),
