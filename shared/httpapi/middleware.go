@@ -3,6 +3,7 @@ package httpapi
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -23,7 +24,9 @@ func (a *API) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			if v := recover(); v != nil {
-				slog.ErrorContext(r.Context(), "panic serving request", "path", r.URL.Path, "panic", v)
+				route, operation := operationOf(r)
+				slog.ErrorContext(r.Context(), "panic serving request", "operation", operation, "route", route,
+					"cause", redactPersonalData(fmt.Sprint(v)))
 				writeErrorStatus(w, r, http.StatusInternalServerError, "InternalServerError", "internal error")
 			}
 		}()

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // operationsFile names every operation of the document: "METHOD /path" →
@@ -22,6 +23,27 @@ const operationsFile = "openapi/operations.json"
 // (auth.basicCaller.pathAllows); operations under it list that scheme
 // besides the default ones unless their path file says otherwise.
 const machineCallerPrefix = "/api/external/v1/internal/invite/"
+
+var (
+	operationIDsOnce sync.Once
+	operationIDsMap  map[string]string
+)
+
+// operationIDs maps "METHOD /path" (a route pattern) to its operationId.
+func operationIDs() map[string]string {
+	operationIDsOnce.Do(func() {
+		operationIDsMap = map[string]string{}
+		var f struct {
+			Operations map[string]operationName `json:"operations"`
+		}
+		if raw, err := openapiFiles.ReadFile(operationsFile); err == nil && json.Unmarshal(raw, &f) == nil {
+			for k, v := range f.Operations {
+				operationIDsMap[k] = v.OperationID
+			}
+		}
+	})
+	return operationIDsMap
+}
 
 type operationName struct {
 	OperationID string          `json:"operationId"`
