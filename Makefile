@@ -10,8 +10,12 @@ APIDOCS_DIR := shared/httpapi/apidocs
 .PHONY: job run test test-go test-faults test-infra vet build synth deploy-local npm api-docs-vendor clean
 
 ## run: the whole service on one machine (embedded local stack, PORT default 8080)
+# Built, then run (not `go run`, which exits 1 on Ctrl-C): Ctrl-C stops the
+# stack cleanly and make exits 0.
 run: npm
-	$(GO) run ./localstack/cmd/localstack
+	@mkdir -p $(BUILD_DIR)/local
+	$(GO) build -o $(BUILD_DIR)/local/localstack ./localstack/cmd/localstack
+	./$(BUILD_DIR)/local/localstack
 
 ## job: run one scheduled job of a running `make run` now (JOB=expiry|cleanup|outbox-sweep)
 job:
