@@ -13,7 +13,8 @@ import (
 )
 
 // operationsFile names every operation of the document: "METHOD /path" →
-// operationId, summary and, for the main requests, an example body. It is
+// operationId, summary and, for the main requests, an example body; and
+// for operations only people may call, their one security scheme. It is
 // one file, apart from the path files, so that engineers adding routes in
 // parallel touch one line each here and ids are checked for uniqueness in
 // one place.
@@ -49,6 +50,9 @@ type operationName struct {
 	OperationID string          `json:"operationId"`
 	Summary     string          `json:"summary"`
 	Example     json.RawMessage `json:"example,omitempty"`
+	// Security, when set, names the only schemes the operation accepts
+	// (e.g. ["bearer"] where only a signed-in person may call it).
+	Security []string `json:"security,omitempty"`
 }
 
 // nameOperations sets each operation's operationId and summary from
@@ -116,7 +120,13 @@ func applyName(raw json.RawMessage, path string, name operationName) (json.RawMe
 	}
 	op["operationId"] = name.OperationID
 	op["summary"] = name.Summary
-	if _, has := op["security"]; !has && strings.HasPrefix(path, machineCallerPrefix) {
+	if len(name.Security) > 0 {
+		alternatives := make([]map[string][]string, 0, len(name.Security))
+		for _, scheme := range name.Security {
+			alternatives = append(alternatives, map[string][]string{scheme: {}})
+		}
+		op["security"] = alternatives
+	} else if _, has := op["security"]; !has && strings.HasPrefix(path, machineCallerPrefix) {
 		op["security"] = []map[string][]string{{"machineBasic": {}}, {"apiToken": {}}, {"bearer": {}}}
 	}
 	if len(name.Example) > 0 {
