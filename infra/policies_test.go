@@ -80,7 +80,7 @@ var (
 	mailSend        = grants([]string{"ses:SendEmail"}, lSESIdentity, lSESConfigSet)
 	machineCallers  = grants([]string{"secretsmanager:GetSecretValue"}, lMachineCallers)
 	spSecrets       = grants([]string{"secretsmanager:GetSecretValue"}, lSPSecrets)
-	provisionerKeys = grants(wantTableWrites, leadingKeys("SPLINK#*", "DELIVERY#*", "AUDIT#*"))
+	provisionerKeys = grants(wantTableWrites, leadingKeys("SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*"))
 	outboxKeys      = grants(wantTableWrites, leadingKeys("DELIVERY#*", "MAIL#*"))
 	mailKeys        = grants(wantTableWrites, leadingKeys("MAIL#*"))
 )
