@@ -5,22 +5,36 @@ GO        ?= go
 FUNCTIONS := $(notdir $(wildcard functions/*))
 BUILD_DIR := build
 NPM_DIR   := localstack
+APIDOCS_DIR := shared/httpapi/apidocs
 
-.PHONY: job run test test-go test-faults test-infra vet build synth deploy-local npm chromium clean
+.PHONY: job run test test-go test-faults test-infra vet build synth deploy-local npm chromium api-docs-vendor clean
 
 ## run: the whole service on one machine (embedded local stack, PORT default 8080)
+# Built, then run (not `go run`, which exits 1 on Ctrl-C): Ctrl-C stops the
+# stack cleanly and make exits 0.
 run: npm
-	$(GO) run ./localstack/cmd/localstack
+	@mkdir -p $(BUILD_DIR)/local
+	$(GO) build -o $(BUILD_DIR)/local/localstack ./localstack/cmd/localstack
+	./$(BUILD_DIR)/local/localstack
 
 ## job: run one scheduled job of a running `make run` now (JOB=expiry|cleanup|outbox-sweep)
 job:
 	$(GO) run ./localstack/cmd/job $(JOB)
 
 ## npm: install the local AWS substitutes pinned by localstack/package-lock.json
-npm: $(NPM_DIR)/node_modules/.package-lock.json
+## and the API document's linter and Swagger UI (shared/httpapi/apidocs)
+npm: $(NPM_DIR)/node_modules/.package-lock.json $(APIDOCS_DIR)/node_modules/.package-lock.json
 
 $(NPM_DIR)/node_modules/.package-lock.json: $(NPM_DIR)/package.json $(NPM_DIR)/package-lock.json
 	cd $(NPM_DIR) && npm ci --no-audit --no-fund --loglevel=error
+
+$(APIDOCS_DIR)/node_modules/.package-lock.json: $(APIDOCS_DIR)/package.json $(APIDOCS_DIR)/package-lock.json
+	cd $(APIDOCS_DIR) && SCARF_ANALYTICS=false npm ci --no-audit --no-fund --loglevel=error
+
+## api-docs-vendor: copy the pinned Swagger UI into the binary's /api/docs assets
+api-docs-vendor: npm
+	cp $(APIDOCS_DIR)/node_modules/swagger-ui-dist/swagger-ui-bundle.js \
+	   $(APIDOCS_DIR)/node_modules/swagger-ui-dist/swagger-ui.css $(APIDOCS_DIR)/assets/
 
 ## test: vet and every test of the service module and of the CDK app
 test: vet test-go test-infra

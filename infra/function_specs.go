@@ -29,7 +29,10 @@ const (
 	partitionSPLink   = "SPLINK#"
 	partitionDelivery = "DELIVERY#"
 	partitionAudit    = "AUDIT#"
-	partitionMail     = "MAIL#"
+	// partitionAuditSequence is the one sequence item the provisioner
+	// updates: it numbers its audit entries as the API numbers the others.
+	partitionAuditSequence = "SEQ#audit"
+	partitionMail          = "MAIL#"
 )
 
 // functionSpec is one directory under functions/: how it is invoked and
@@ -115,7 +118,7 @@ var functionSpecs = []functionSpec{
 	},
 	{
 		Name: "provisioner", Kind: queueConsumer, TimeoutSeconds: provisionerTimeoutSeconds, MemoryMB: defaultMemoryMB,
-		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionSPLink, partitionDelivery, partitionAudit},
+		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionSPLink, partitionDelivery, partitionAudit, partitionAuditSequence},
 		SendsToDeadLetters: true, ReadsSPSecrets: true, NeedsApplications: true,
 	},
 	{

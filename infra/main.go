@@ -26,7 +26,10 @@ func run() error {
 	if err := build(app); err != nil {
 		return err
 	}
-	app.Synth(nil)
+	asm := app.Synth(nil)
+	if _, err := printAnnotations(os.Stderr, *asm.Directory()); err != nil {
+		return fmt.Errorf("read the synthesis' warnings: %w", err)
+	}
 	return nil
 }
 

@@ -82,7 +82,7 @@ var (
 	machineCallers  = grants([]string{"secretsmanager:GetSecretValue"}, lMachineCallers)
 	spSecrets       = grants([]string{"secretsmanager:GetSecretValue"}, lSPSecrets)
 	oidcClient      = grants([]string{"secretsmanager:GetSecretValue"}, lOIDCClient)
-	provisionerKeys = grants(wantTableWrites, leadingKeys("SPLINK#*", "DELIVERY#*", "AUDIT#*"))
+	provisionerKeys = grants(wantTableWrites, leadingKeys("SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*"))
 	outboxKeys      = grants(wantTableWrites, leadingKeys("DELIVERY#*", "MAIL#*"))
 	mailKeys        = grants(wantTableWrites, leadingKeys("MAIL#*"))
 )
@@ -185,7 +185,7 @@ func TestProvisionerTableWritesAreLimitedToItsPartitions(t *testing.T) {
 					"Resource": map[string]any{"Fn::GetAtt": []any{s.onlyID(t, "AWS::DynamoDB::Table"), "Arn"}},
 					"Condition": map[string]any{
 						"ForAllValues:StringLike": map[string]any{
-							"dynamodb:LeadingKeys": []any{"SPLINK#*", "DELIVERY#*", "AUDIT#*"},
+							"dynamodb:LeadingKeys": []any{"SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*"},
 						},
 					},
 				})}),

@@ -15,8 +15,9 @@ import (
 func main() {
 	a, err := app.FromEnv(context.Background())
 	if err != nil {
-		slog.Error("start-up failed", "error", err)
+		app.NewLogger().Error("start-up failed", "error", err)
 		os.Exit(1)
 	}
+	slog.SetDefault(a.Logger) // every line JSON, with the correlation id
 	lambda.Start(a.Provisioner.HandleSQS)
 }

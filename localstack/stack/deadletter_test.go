@@ -78,6 +78,7 @@ func TestRefusedCredentialsDeadLetterAndReplay(t *testing.T) {
 			}
 		}
 	}
+	checkReadableAudit(t, f, alice, roleA, roleB)
 	guest := map[string]string{"Authorization": "Bearer " + f.tokens[alice]}
 	userPath := fmt.Sprintf("/api/v1/users/%d/provisioning", user.ID)
 	wantStatus(f.admin, userPath, map[string]string{"sp-a": "provisioned", "sp-b": "failed"})
@@ -129,5 +130,93 @@ func TestRefusedCredentialsDeadLetterAndReplay(t *testing.T) {
 	wantStatus(f.admin, fmt.Sprintf("/api/v1/roles/%d/provisioning", roleB), map[string]string{"sp-b": "provisioned"})
 	if got := f.c.do("POST", "/api/v1/system/deliveries/replay", f.admin, map[string]any{"sp": "sp-b", "ids": []string{"x"}}, &e); got != http.StatusBadRequest {
 		t.Fatalf("replay with ids and sp = %d, want 400", got)
+	}
+}
+
+// checkReadableAudit: the audit rows of Alice's acceptance and of the
+// failed deliveries to SP B read on their own: each has its id, the
+// person's e-mail, the role's name where there is a role, the action, the
+// application's SCIM target and, for a failure, the reason; newest first.
+func checkReadableAudit(t *testing.T, f *lifecycleFixture, email string, roleA, roleB int64) {
+	t.Helper()
+	type row struct {
+		ID           int64  `json:"id"`
+		UserEmail    string `json:"userEmail"`
+		RoleID       int64  `json:"roleId"`
+		RoleName     string `json:"roleName"`
+		Action       string `json:"action"`
+		CreatedAt    string `json:"createdAt"`
+		CreatedBy    string `json:"createdBy"`
+		SP           string `json:"sp"`
+		DeliveryKind string `json:"deliveryKind"`
+		Reason       string `json:"reason"`
+	}
+	var page struct {
+		Content []row `json:"content"`
+	}
+	var rows []row
+	eventually(t, "the provisioning outcomes of alice in the audit", func() bool {
+		page.Content = nil
+		f.c.do("GET", "/api/v1/user_roles_audit/search?pageSize=100&email="+email, f.admin, nil, &page)
+		rows = page.Content
+		n := 0
+		for _, r := range rows {
+			if r.Action == "PROVISIONED" || r.Action == "PROVISIONING_FAILED" {
+				n++
+			}
+		}
+		return n == 4 // user.create and member.add at each SP
+	})
+	seen := map[int64]bool{}
+	find := func(action, sp, kind string, roleID int64) row {
+		t.Helper()
+		for _, r := range rows {
+			if r.Action == action && r.SP == sp && r.DeliveryKind == kind && r.RoleID == roleID {
+				return r
+			}
+		}
+		t.Fatalf("no %s row for %s at %q for role %d in %+v", action, kind, sp, roleID, rows)
+		return row{}
+	}
+	for i, r := range rows {
+		if r.ID <= 0 || seen[r.ID] || r.UserEmail != email || r.CreatedAt == "" || r.CreatedBy == "" {
+			t.Errorf("audit row %+v: want its own id, the e-mail, a time and who did it", r)
+		}
+		seen[r.ID] = true
+		if i > 0 && r.CreatedAt > rows[i-1].CreatedAt {
+			t.Errorf("audit rows not newest first: %s after %s", r.CreatedAt, rows[i-1].CreatedAt)
+		}
+	}
+	for _, want := range []struct {
+		action, sp, kind, roleName string
+		roleID                     int64
+	}{
+		{"ADD", "", "", "Wiki editors", roleA},
+		{"ADD", "", "", "Lab members", roleB},
+		{"PROVISIONED", "sp-a", "user.create", "", 0},
+		{"PROVISIONED", "sp-a", "member.add", "Wiki editors", roleA},
+		{"PROVISIONING_FAILED", "sp-b", "user.create", "", 0},
+		{"PROVISIONING_FAILED", "sp-b", "member.add", "Lab members", roleB},
+	} {
+		r := find(want.action, want.sp, want.kind, want.roleID)
+		if r.RoleName != want.roleName {
+			t.Errorf("%s %s row names role %q, want %q", want.action, want.kind, r.RoleName, want.roleName)
+		}
+		failed := want.action == "PROVISIONING_FAILED"
+		if failed != strings.Contains(r.Reason, "401") || (want.sp != "" && r.CreatedBy != "provisioner") {
+			t.Errorf("%s %s row %+v: want the 401 as reason on failures only, by the provisioner", want.action, want.kind, r)
+		}
+	}
+	// The group's failed creation at SP B is in the role's audit, by name.
+	var group struct {
+		Content []row `json:"content"`
+	}
+	f.c.do("GET", fmt.Sprintf("/api/v1/user_roles_audit/search?roleId=%d&action=PROVISIONING_FAILED", roleB), f.admin, nil, &group)
+	kinds := map[string]row{}
+	for _, r := range group.Content {
+		kinds[r.DeliveryKind] = r
+	}
+	if g := kinds["group.create"]; g.ID <= 0 || g.RoleName != "Lab members" || g.SP != "sp-b" || !strings.Contains(g.Reason, "401") {
+		t.Errorf("failed group creation row %+v", g)
 	}
 }

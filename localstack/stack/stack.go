@@ -18,6 +18,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -59,6 +61,8 @@ type Options struct {
 	// JobInterval of the expiry and cleanup jobs; 0 = every minute, negative
 	// = never (tests run them with RunJob).
 	JobInterval time.Duration
+	// LogOutput receives the service's JSON log lines; nil is standard output.
+	LogOutput io.Writer
 }
 
 // Stack is a running local stack.
@@ -81,6 +85,9 @@ type Stack struct {
 	consumerDone chan struct{}
 	cancel       context.CancelFunc
 	closers      []func()
+	// substituted names the AWS services this stack substitutes, with
+	// where their data is kept (see Banner).
+	substituted map[string]string
 }
 
 // sampleSPTokenEnv holds the sample SP's bearer token, referenced from the
@@ -150,9 +157,15 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 		return nil, fmt.Errorf("create queues: %w", err)
 	}
 	settings.QueueURL, settings.DeadLetterURL = queueURL, dlqURL
+	settings.LogOutput = opts.LogOutput
 	if s.App, err = app.New(ctx, settings, cfg, registry, opts.Clock); err != nil {
 		return nil, err
 	}
+	// Lines logged through slog's default (the API's error lines) go to
+	// the same JSON logger as the rest, with the correlation id.
+	previous := slog.Default()
+	slog.SetDefault(s.App.Logger)
+	s.closers = append(s.closers, func() { slog.SetDefault(previous) })
 
 	mux := http.NewServeMux()
 	mux.Handle("/idp/", http.StripPrefix("/idp", s.IdP.Handler()))
@@ -197,6 +210,7 @@ func (s *Stack) startSubstitutes(ctx context.Context) error {
 		setDefault("AWS_ACCESS_KEY_ID", "local")
 		setDefault("AWS_SECRET_ACCESS_KEY", "local")
 	}
+	s.substituted = map[string]string{}
 	if need("DYNAMODB") {
 		ddb, err := substitutes.StartDynamoDB("")
 		if err != nil {
@@ -204,6 +218,7 @@ func (s *Stack) startSubstitutes(ctx context.Context) error {
 		}
 		s.closers = append(s.closers, func() { _ = ddb.Close() })
 		os.Setenv("AWS_ENDPOINT_URL_DYNAMODB", ddb.URL)
+		s.substituted["DYNAMODB"] = "in memory of this process: gone when the stack stops"
 	}
 	if need("SQS") || need("SESV2") {
 		dir, err := substitutes.Dir()
@@ -221,6 +236,7 @@ func (s *Stack) startSubstitutes(ctx context.Context) error {
 		}
 		s.closers = append(s.closers, func() { _ = q.Close() })
 		os.Setenv("AWS_ENDPOINT_URL_SQS", q.URL)
+		s.substituted["SQS"] = "in memory of the local-aws-sqs process"
 	}
 	if need("SESV2") {
 		mail, err := substitutes.StartSES(ctx, "")
@@ -230,6 +246,7 @@ func (s *Stack) startSubstitutes(ctx context.Context) error {
 		s.SES = mail
 		s.closers = append(s.closers, func() { _ = mail.Close() })
 		os.Setenv("AWS_ENDPOINT_URL_SESV2", mail.URL)
+		s.substituted["SESV2"] = "in memory of the aws-ses-v2-local process"
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"strconv"
@@ -57,6 +58,9 @@ type Settings struct {
 	// count, at which the provisioner dead-letters a delivery itself; 0
 	// (unset) leaves it to SQS.
 	MaxReceiveCount int
+	// LogOutput receives the JSON log lines; nil is standard output (the
+	// local stack's tests read them).
+	LogOutput io.Writer
 }
 
 // SettingsFromEnv reads the settings; TABLE_NAME is the only one every
@@ -126,7 +130,11 @@ func New(ctx context.Context, s Settings, cfg aws.Config, registry *config.Regis
 	if clock == nil {
 		clock = time.Now
 	}
-	logger := NewLogger()
+	logOutput := s.LogOutput
+	if logOutput == nil {
+		logOutput = os.Stdout
+	}
+	logger := NewLoggerTo(logOutput)
 	ddb := dynamodb.NewFromConfig(cfg)
 	sqsClient := awssqs.NewFromConfig(cfg)
 	store := dynamo.New(ddb, s.TableName, clock)

@@ -17,7 +17,7 @@ import (
 func RunAPI(g httpapi.Group) {
 	a, err := FromEnv(context.Background())
 	if err != nil {
-		slog.Error("start-up failed", "error", err)
+		NewLogger().Error("start-up failed", "error", err) // JSON, as every other line
 		os.Exit(1)
 	}
 	slog.SetDefault(a.Logger)
@@ -42,7 +42,7 @@ func RunWeb() {
 func RunScheduled(job func(ctx context.Context, a *App, ev events.EventBridgeEvent) (any, error)) {
 	a, err := FromEnv(context.Background())
 	if err != nil {
-		slog.Error("start-up failed", "error", err)
+		NewLogger().Error("start-up failed", "error", err) // JSON, as every other line
 		os.Exit(1)
 	}
 	slog.SetDefault(a.Logger)

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"os"
 	"strings"
@@ -10,8 +11,12 @@ import (
 )
 
 // NewLogger returns a JSON logger at LOG_LEVEL (debug, info, warn, error)
-// that adds the request's correlation id to every record.
-func NewLogger() *slog.Logger {
+// that adds the request's correlation id to every record, on standard
+// output (CloudWatch Logs in Lambda).
+func NewLogger() *slog.Logger { return NewLoggerTo(os.Stdout) }
+
+// NewLoggerTo is NewLogger writing to w.
+func NewLoggerTo(w io.Writer) *slog.Logger {
 	var level slog.Level
 	switch strings.ToLower(os.Getenv("LOG_LEVEL")) {
 	case "debug":
@@ -23,7 +28,7 @@ func NewLogger() *slog.Logger {
 	default:
 		level = slog.LevelInfo
 	}
-	return slog.New(correlationHandler{slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: level})})
+	return slog.New(correlationHandler{slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level})})
 }
 
 // correlationHandler adds the correlation id from the context.

@@ -9,12 +9,47 @@ const (
 	AuditAdd    AuditAction = "ADD"
 	AuditUpdate AuditAction = "UPDATE"
 	AuditDelete AuditAction = "DELETE"
-	// Provisioning outcomes, one entry per delivery, at one SP.
+	// Provisioning outcomes, one entry per delivery, at one SP: a user,
+	// membership or group created or updated there; a user or membership
+	// removed there; a group deleted there; a delivery dead-lettered.
 	AuditProvisioned        AuditAction = "PROVISIONED"
+	AuditDeprovisioned      AuditAction = "DEPROVISIONED"
+	AuditGroupDeleted       AuditAction = "GROUP_DELETED"
 	AuditProvisioningFailed AuditAction = "PROVISIONING_FAILED"
 )
 
-// AuditEntry records one change of a user-role (spec 2.10).
+// AuditActions lists every action, for validating filters.
+var AuditActions = []AuditAction{AuditAdd, AuditUpdate, AuditDelete, AuditProvisioned, AuditDeprovisioned,
+	AuditGroupDeleted, AuditProvisioningFailed}
+
+// ProvisioningOutcome is the audit action of a delivery's outcome.
+func ProvisioningOutcome(kind DeliveryKind, failed bool) AuditAction {
+	switch {
+	case failed:
+		return AuditProvisioningFailed
+	case kind == DeliverGroupDelete:
+		return AuditGroupDeleted
+	case kind == DeliverUserDelete || kind == DeliverMemberRemove:
+		return AuditDeprovisioned
+	}
+	return AuditProvisioned
+}
+
+// AuditFilter narrows an audit search: the entries of a role (RoleID),
+// of a person (UserID, or Email compared without case), with one of the
+// Actions, created in [From, To) (zero times: unbounded).
+type AuditFilter struct {
+	RoleID   int64
+	UserID   int64
+	Email    string
+	Actions  []AuditAction
+	From, To time.Time
+}
+
+// AuditEntry records one change of a user-role (spec 2.10), or one
+// provisioning outcome at an SP. ID is from the "audit" sequence for every
+// entry; CreatedBy names the person or program that made the change, or
+// "provisioner" for outcomes at SPs.
 type AuditEntry struct {
 	ID            int64
 	UserID        int64
@@ -32,4 +67,7 @@ type AuditEntry struct {
 	SP           string
 	DeliveryID   string
 	DeliveryKind DeliveryKind
+	// Reason says why a provisioning delivery failed (the SP's answer or
+	// the error), on PROVISIONING_FAILED entries.
+	Reason string
 }

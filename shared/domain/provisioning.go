@@ -60,6 +60,12 @@ type Delivery struct {
 	// answer was lost has no stored SP id: the deletion then finds it at
 	// the SP by this.
 	ExternalID string
+	// UserEmail and RoleName label the delivery in the audit trail when its
+	// user or role is deleted before the delivery runs (deletions). They are
+	// kept with the outbox item in the table and never put on the queue
+	// message, which carries no personal data.
+	UserEmail string
+	RoleName  string
 }
 
 // MessageGroup is the FIFO message group of the delivery.

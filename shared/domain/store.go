@@ -99,7 +99,8 @@ type ProvisioningStore interface {
 	// ListUnsentDeliveries returns pending deliveries created before the time,
 	// oldest first, for the outbox sweep.
 	ListUnsentDeliveries(ctx context.Context, createdBefore time.Time, limit int) ([]Delivery, error)
-	// ListFailedDeliveries returns dead-lettered deliveries of an SP, oldest first.
+	// ListFailedDeliveries returns dead-lettered deliveries of an SP (of
+	// every SP when spID is empty), oldest first.
 	ListFailedDeliveries(ctx context.Context, spID string, limit int) ([]Delivery, error)
 
 	GetLink(ctx context.Context, kind ResourceKind, localID int64, spID string) (SPLink, error)

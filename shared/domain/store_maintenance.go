@@ -43,9 +43,10 @@ type MaintenanceStore interface {
 	// [from, to), at most limit.
 	ListAPITokensExpiringBetween(ctx context.Context, from, to time.Time, limit int) ([]APIToken, error)
 
-	// ListRecentAuditEntries returns at most limit audit entries, newest
-	// first: of one role, or with roleID 0 of all roles.
-	ListRecentAuditEntries(ctx context.Context, roleID int64, limit int) ([]AuditEntry, error)
+	// ListRecentAuditEntries returns at most limit audit entries created
+	// before the time (zero: now), newest first: of one role, or with
+	// roleID 0 of all roles.
+	ListRecentAuditEntries(ctx context.Context, roleID int64, before time.Time, limit int) ([]AuditEntry, error)
 
 	// ListAllRoles returns every role, by name (maintenance operations only:
 	// its cost grows with the number of roles).

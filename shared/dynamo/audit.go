@@ -25,9 +25,26 @@ func (s *Store) ListAuditEntriesOfRole(ctx context.Context, roleID int64) ([]dom
 	return decodeAll(items, decodeWith[auditRecord, domain.AuditEntry])
 }
 
-// PutProvisioningAudit implements domain.ProvisioningStore. Each entry is
-// one PutItem: they are independent, and a transaction would cost twice.
+// PutProvisioningAudit implements domain.ProvisioningStore. Entries without
+// an id get one from the "audit" sequence, as every other entry does (the
+// provisioner may write that one sequence item). Each entry is one PutItem:
+// they are independent, and a transaction would cost twice.
 func (s *Store) PutProvisioningAudit(ctx context.Context, entries []domain.AuditEntry) error {
+	var unnumbered []int
+	for i, e := range entries {
+		if e.ID == 0 {
+			unnumbered = append(unnumbered, i)
+		}
+	}
+	if len(unnumbered) > 0 {
+		first, err := s.NextIDs(ctx, auditSequence, len(unnumbered))
+		if err != nil {
+			return err
+		}
+		for n, i := range unnumbered {
+			entries[i].ID = first + int64(n)
+		}
+	}
 	for _, e := range entries {
 		if e.DeliveryID == "" {
 			return domain.Invalidf("a provisioning audit entry needs its delivery id")

@@ -45,6 +45,10 @@ const (
 
 func id(n int64) string { return strconv.FormatInt(n, 10) }
 
+// auditSequence numbers audit entries; the provisioner may write its item
+// (SEQ#audit) besides its own partitions.
+const auditSequence = "audit"
+
 func sequenceKey(name string) itemKey { return itemKey{PK: "SEQ#" + name, SK: skSequence} }
 func roleKey(roleID int64) itemKey    { return itemKey{PK: prefixRole + id(roleID), SK: skRole} }
 func roleNameKey(name string) itemKey {

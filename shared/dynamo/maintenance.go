@@ -2,15 +2,18 @@ package dynamo
 
 import (
 	"context"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/edu-invite/invite/shared/domain"
 )
 
 // ListRecentAuditEntries implements domain.MaintenanceStore: a Query of the
-// role's audit partition, or of gsi1 AUDIT, newest first, up to limit.
-func (s *Store) ListRecentAuditEntries(ctx context.Context, roleID int64, limit int) ([]domain.AuditEntry, error) {
+// role's audit partition, or of gsi1 AUDIT, newest first, up to limit; the
+// sort keys begin with the time, so "before" is a key condition.
+func (s *Store) ListRecentAuditEntries(ctx context.Context, roleID int64, before time.Time, limit int) ([]domain.AuditEntry, error) {
 	if limit <= 0 {
 		limit = 100
 	}
@@ -18,7 +21,13 @@ func (s *Store) ListRecentAuditEntries(ctx context.Context, roleID int64, limit 
 	if roleID != 0 {
 		index, partition = "", auditPK(roleID)
 	}
-	in, err := s.partitionQuery(index, partition, nil)
+	var narrow func(expression.KeyBuilder) expression.KeyConditionBuilder
+	if !before.IsZero() {
+		narrow = func(sk expression.KeyBuilder) expression.KeyConditionBuilder {
+			return sk.LessThan(expression.Value(sortableTime(before)))
+		}
+	}
+	in, err := s.partitionQuery(index, partition, narrow)
 	if err != nil {
 		return nil, err
 	}

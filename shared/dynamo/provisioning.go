@@ -79,12 +79,17 @@ func (s *Store) ListUnsentDeliveries(ctx context.Context, createdBefore time.Tim
 	return queryUpTo(ctx, s, in, limit, decodeWith[deliveryRecord, domain.Delivery])
 }
 
-// ListFailedDeliveries implements domain.ProvisioningStore (gsi2 DLQ#<sp>).
+// ListFailedDeliveries implements domain.ProvisioningStore (gsi2 DLQ#<sp>;
+// for every SP, gsi1 OUTBOX#failed, which holds them in creation order).
 func (s *Store) ListFailedDeliveries(ctx context.Context, spID string, limit int) ([]domain.Delivery, error) {
 	if limit <= 0 {
 		limit = defaultPageSize
 	}
-	in, err := s.partitionQuery(indexGSI2, "DLQ#"+spID, nil)
+	index, partition := indexGSI2, "DLQ#"+spID
+	if spID == "" {
+		index, partition = indexGSI1, outboxPK(domain.DeliveryFailed)
+	}
+	in, err := s.partitionQuery(index, partition, nil)
 	if err != nil {
 		return nil, err
 	}

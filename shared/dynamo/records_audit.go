@@ -24,6 +24,7 @@ type auditRecord struct {
 	SP            string `dynamodbav:"sp,omitempty"`
 	DeliveryID    string `dynamodbav:"deliveryId,omitempty"`
 	DeliveryKind  string `dynamodbav:"deliveryKind,omitempty"`
+	Reason        string `dynamodbav:"reason,omitempty"`
 }
 
 // auditRecord stores e; an entry without a time happened now.
@@ -55,6 +56,7 @@ func (s *Store) auditRecord(e domain.AuditEntry) auditRecord {
 		SP:            e.SP,
 		DeliveryID:    e.DeliveryID,
 		DeliveryKind:  string(e.DeliveryKind),
+		Reason:        e.Reason,
 	}
 }
 
@@ -84,6 +86,7 @@ func (rec auditRecord) domain() (domain.AuditEntry, error) {
 		SP:            rec.SP,
 		DeliveryID:    rec.DeliveryID,
 		DeliveryKind:  domain.DeliveryKind(rec.DeliveryKind),
+		Reason:        rec.Reason,
 	}
 	return e, p.err
 }

@@ -24,6 +24,8 @@ type deliveryRecord struct {
 	RoleID        int64  `dynamodbav:"roleId,omitempty"`
 	CorrelationID string `dynamodbav:"correlationId,omitempty"`
 	ExternalID    string `dynamodbav:"externalId,omitempty"`
+	UserEmail     string `dynamodbav:"userEmail,omitempty"`
+	RoleName      string `dynamodbav:"roleName,omitempty"`
 	CreatedAt     string `dynamodbav:"createdAt"`
 	Status        string `dynamodbav:"status"`
 	Attempts      int    `dynamodbav:"attempts,omitempty"`
@@ -60,6 +62,8 @@ func (s *Store) deliveryRecord(d domain.Delivery) deliveryRecord {
 		RoleID:        d.RoleID,
 		CorrelationID: d.CorrelationID,
 		ExternalID:    d.ExternalID,
+		UserEmail:     d.UserEmail,
+		RoleName:      d.RoleName,
 		CreatedAt:     formatTime(d.CreatedAt),
 		Status:        string(d.Status),
 		Attempts:      d.Attempts,
@@ -88,6 +92,8 @@ func (rec deliveryRecord) domain() (domain.Delivery, error) {
 		RoleID:        rec.RoleID,
 		CorrelationID: rec.CorrelationID,
 		ExternalID:    rec.ExternalID,
+		UserEmail:     rec.UserEmail,
+		RoleName:      rec.RoleName,
 		CreatedAt:     p.time(rec.CreatedAt),
 		Status:        domain.DeliveryStatus(rec.Status),
 		Attempts:      rec.Attempts,

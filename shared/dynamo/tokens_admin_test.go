@@ -134,10 +134,10 @@ func TestRecentAuditEntriesAndAllRoles(t *testing.T) {
 		}
 		return out
 	}
-	if got := ids(s.ListRecentAuditEntries(ctx(t), 1, 10)); !slices.Equal(got, []int64{5, 3, 1}) {
+	if got := ids(s.ListRecentAuditEntries(ctx(t), 1, time.Time{}, 10)); !slices.Equal(got, []int64{5, 3, 1}) {
 		t.Errorf("role 1, newest first: %v", got)
 	}
-	if got := ids(s.ListRecentAuditEntries(ctx(t), 0, 3)); !slices.Equal(got, []int64{5, 4, 3}) {
+	if got := ids(s.ListRecentAuditEntries(ctx(t), 0, time.Time{}, 3)); !slices.Equal(got, []int64{5, 4, 3}) {
 		t.Errorf("all roles, newest 3: %v", got)
 	}
 

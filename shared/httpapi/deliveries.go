@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"strings"
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
@@ -38,9 +39,27 @@ func deliveryJSON(d domain.Delivery) DeliveryJSON {
 		CreatedAt: isoTime(d.CreatedAt), UpdatedAt: isoTime(d.UpdatedAt)}
 }
 
+// FailedOverviewJSON answers the dead-letter listing without sp: every SP's
+// dead letters, oldest first, with counts per SP and per kind of reason.
+type FailedOverviewJSON struct {
+	Total      int            `json:"total"`
+	BySP       map[string]int `json:"bySp"`
+	ByReason   map[string]int `json:"byReason"`
+	Truncated  bool           `json:"truncated"`
+	Deliveries []DeliveryJSON `json:"deliveries"`
+}
+
+// failedDeliveries lists the dead letters of one SP (an array), or of every
+// SP with counts (an object) when sp is absent.
 func (a *API) failedDeliveries(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
-	ds, err := a.Service.FailedDeliveries(r.Context(), p, r.URL.Query().Get("sp"))
-	respond(w, r, http.StatusOK, mapSlice(ds, deliveryJSON), err)
+	if sp := strings.TrimSpace(r.URL.Query().Get("sp")); sp != "" {
+		ds, err := a.Service.FailedDeliveries(r.Context(), p, sp)
+		respond(w, r, http.StatusOK, mapSlice(ds, deliveryJSON), err)
+		return
+	}
+	o, err := a.Service.FailedDeliveriesOfAllSPs(r.Context(), p)
+	respond(w, r, http.StatusOK, FailedOverviewJSON{Total: len(o.Deliveries), BySP: o.BySP, ByReason: o.ByReason,
+		Truncated: o.Truncated, Deliveries: mapSlice(o.Deliveries, deliveryJSON)}, err)
 }
 
 type selectionRequest struct {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"regexp"
 	"time"
 
 	"github.com/edu-invite/invite/shared/domain"
@@ -44,7 +45,8 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 			return
 		}
 	}
-	slog.ErrorContext(r.Context(), "request failed", "path", r.URL.Path, "error", err)
+	route, operation := operationOf(r)
+	slog.ErrorContext(r.Context(), "request failed", "operation", operation, "route", route, "cause", redactPersonalData(err.Error()))
 	writeErrorStatus(w, r, http.StatusInternalServerError, "InternalServerError", "internal error; the request id is in the X-Correlation-Id header")
 }
 
@@ -54,3 +56,23 @@ func writeErrorStatus(w http.ResponseWriter, r *http.Request, status int, except
 		Exception: exception, Message: message, Path: r.URL.Path,
 	})
 }
+
+// operationOf names the request's operation for logs: the route pattern it
+// matched ("GET /api/v1/users/other/{id}": no ids, no query) and its
+// operationId; before routing (authentication), the method and path.
+func operationOf(r *http.Request) (route, operation string) {
+	route = r.Pattern
+	if route == "" {
+		route = r.Method + " " + r.URL.Path
+	}
+	if id := operationIDs()[route]; id != "" {
+		return route, id
+	}
+	return route, route
+}
+
+var emailLike = regexp.MustCompile(`[^\s"'<>()@,;:]+@[^\s"'<>()@,;:]+\.[A-Za-z]{2,}`)
+
+// redactPersonalData removes e-mail addresses from an error's text before
+// it is logged; ids stay, they tie the line to the audit trail.
+func redactPersonalData(s string) string { return emailLike.ReplaceAllString(s, "<e-mail>") }

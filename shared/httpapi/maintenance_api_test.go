@@ -51,7 +51,7 @@ func TestAuditSearch(t *testing.T) {
 	}
 
 	// Role A: the four acceptances of the world (ADD each), by e-mail.
-	a := get("manager", "/api/v1/user_roles_audit/search?roleId={roleA}")
+	a := get("manager", "/api/v1/user_roles_audit/search?roleId={roleA}&sort=userEmail")
 	want := []string{"appManager@example.org", "guest@example.org", "inviter@example.org", "manager@example.org"}
 	if !slices.Equal(a.emails(), want) || a.TotalElements != 4 {
 		t.Fatalf("role A audit %v (total %d), want %v", a.emails(), a.TotalElements, want)
@@ -63,8 +63,8 @@ func TestAuditSearch(t *testing.T) {
 	}
 
 	// Paging and direction.
-	p0 := get("instAdmin", "/api/v1/user_roles_audit/search?roleId={roleA}&pageSize=3&sortDirection=DESC")
-	p1 := get("instAdmin", "/api/v1/user_roles_audit/search?roleId={roleA}&pageSize=3&pageNumber=1&sortDirection=DESC")
+	p0 := get("instAdmin", "/api/v1/user_roles_audit/search?roleId={roleA}&sort=userEmail&pageSize=3&sortDirection=DESC")
+	p1 := get("instAdmin", "/api/v1/user_roles_audit/search?roleId={roleA}&sort=userEmail&pageSize=3&pageNumber=1&sortDirection=DESC")
 	if p0.TotalPages != 2 || p0.NumberOfElements != 3 || p0.Last || p1.NumberOfElements != 1 || !p1.Last {
 		t.Errorf("pages %+v / %+v", p0, p1)
 	}
@@ -72,8 +72,20 @@ func TestAuditSearch(t *testing.T) {
 		t.Errorf("descending pages %v", got)
 	}
 
+	// Without sort, newest first: time, then id, descending.
+	newest := get("manager", "/api/v1/user_roles_audit/search?roleId={roleA}")
+	if newest.TotalElements != 4 {
+		t.Fatalf("default order: %+v", newest)
+	}
+	for i := 1; i < len(newest.Content); i++ {
+		prev, cur := newest.Content[i-1], newest.Content[i]
+		if cur.CreatedAt > prev.CreatedAt || (cur.CreatedAt == prev.CreatedAt && cur.ID >= prev.ID) {
+			t.Errorf("default order is not newest first: %+v before %+v", prev, cur)
+		}
+	}
+
 	// The query is a case-insensitive substring of e-mail or role name.
-	if got := get("super", "/api/v1/user_roles_audit/search?roleId={roleA}&query=MAN").emails(); !slices.Equal(got, []string{want[0], want[3]}) {
+	if got := get("super", "/api/v1/user_roles_audit/search?roleId={roleA}&query=MAN&sort=userEmail").emails(); !slices.Equal(got, []string{want[0], want[3]}) {
 		t.Errorf("query MAN: %v", got)
 	}
 	if got := get("super", "/api/v1/user_roles_audit/search?query=role%20c"); got.TotalElements != 2 {
@@ -99,7 +111,49 @@ func TestAuditSearch(t *testing.T) {
 		t.Errorf("%d DELETE entries after deleting role A, want 4", deletes)
 	}
 
-	for _, bad := range []string{"sort=password", "pageSize=0", "sortDirection=UP", "roleId=-1"} {
+	// Filters: action, person (e-mail or user id), period.
+	onlyDeletes := get("super", "/api/v1/user_roles_audit/search?roleId={roleA}&action=delete&pageSize=20")
+	if onlyDeletes.TotalElements != 4 {
+		t.Errorf("action=delete: %+v", onlyDeletes)
+	}
+	for _, e := range onlyDeletes.Content {
+		if e.Action != "DELETE" {
+			t.Errorf("action=delete gave %+v", e)
+		}
+	}
+	if got := get("super", "/api/v1/user_roles_audit/search?roleId={roleA}&action=ADD,DELETE&pageSize=20"); got.TotalElements != 8 {
+		t.Errorf("action=ADD,DELETE: %d entries, want 8", got.TotalElements)
+	}
+	guest := get("super", "/api/v1/user_roles_audit/search?email=GUEST@example.org&pageSize=20")
+	if guest.TotalElements == 0 {
+		t.Fatal("email=guest@example.org found nothing")
+	}
+	for _, e := range guest.Content {
+		if e.UserEmail != "guest@example.org" {
+			t.Errorf("email filter gave %+v", e)
+		}
+	}
+	guestID := decode[struct {
+		Content []struct {
+			UserID int64 `json:"userId"`
+		} `json:"content"`
+	}](t, w.do("super", "GET", "/api/v1/user_roles_audit/search?email=guest@example.org", "")).Content[0].UserID
+	if got := get("super", fmt.Sprintf("/api/v1/user_roles_audit/search?userId=%d&pageSize=20", guestID)); got.TotalElements != guest.TotalElements {
+		t.Errorf("userId=%d: %d entries %+v, e-mail filter %d", guestID, got.TotalElements, got.Content, guest.TotalElements)
+	}
+	first := newest.Content[len(newest.Content)-1].CreatedAt
+	if got := get("super", "/api/v1/user_roles_audit/search?roleId={roleA}&to="+first); got.TotalElements != 0 {
+		t.Errorf("to=%s (exclusive) found %d entries", first, got.TotalElements)
+	}
+	if got := get("super", "/api/v1/user_roles_audit/search?roleId={roleA}&from="+first+"&action=ADD"); got.TotalElements != 4 {
+		t.Errorf("from=%s found %d ADD entries, want 4", first, got.TotalElements)
+	}
+	if got := get("super", fmt.Sprintf("/api/v1/user_roles_audit/search?roleId={roleA}&from=%d", time.Now().Add(48*time.Hour).Unix())); got.TotalElements != 0 {
+		t.Errorf("from two days ahead found %d entries", got.TotalElements)
+	}
+
+	for _, bad := range []string{"sort=password", "pageSize=0", "sortDirection=UP", "roleId=-1", "action=CREATED", "userId=x",
+		"from=yesterday", "from=2026-02-01&to=2026-01-01"} {
 		if rec := w.do("super", "GET", "/api/v1/user_roles_audit/search?"+bad, ""); rec.Code != http.StatusBadRequest {
 			t.Errorf("%s: %d, want 400", bad, rec.Code)
 		}

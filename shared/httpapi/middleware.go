@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"fmt"
+	"log/slog"
 	"net/http"
 
 	"github.com/edu-invite/invite/shared/auth"
@@ -31,7 +33,12 @@ func (a *API) middleware(next http.Handler) http.Handler {
 	}))
 }
 
-func internalError(w http.ResponseWriter, r *http.Request) {
+// internalError answers a panic: the log line names the operation and its
+// cause, without e-mail addresses.
+func internalError(w http.ResponseWriter, r *http.Request, cause any) {
+	route, operation := operationOf(r)
+	slog.ErrorContext(r.Context(), "panic serving request", "operation", operation, "route", route,
+		"cause", redactPersonalData(fmt.Sprint(cause)))
 	writeErrorStatus(w, r, http.StatusInternalServerError, "InternalServerError", "internal error")
 }
 

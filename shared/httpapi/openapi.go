@@ -15,8 +15,10 @@ import (
 // The OpenAPI document is kept in one file per resource group
 // (openapi/<group>.json, each with "paths" and optional
 // "components.schemas") merged onto openapi/base.json, so that a change to
-// one group touches one file. TestOpenAPIDocumentsEveryRoute checks it
-// against the routes really served.
+// one group touches one file. The operationId and summary of every
+// operation live in openapi/operations.json (see operations.go), so that
+// names stay unique and readable in one place. TestOpenAPIDocumentsEveryRoute
+// checks the document against the routes really served.
 //
 //go:embed openapi/*.json
 var openapiFiles embed.FS
@@ -57,7 +59,7 @@ func mergeOpenAPI(files fs.FS) ([]byte, error) {
 		return nil, err
 	}
 	for _, name := range names {
-		if name == "openapi/base.json" {
+		if name == "openapi/base.json" || name == operationsFile {
 			continue
 		}
 		b, err := fs.ReadFile(files, name)
@@ -85,6 +87,9 @@ func mergeOpenAPI(files fs.FS) ([]byte, error) {
 			}
 			schemas[k] = v
 		}
+	}
+	if err := nameOperations(files, paths); err != nil {
+		return nil, err
 	}
 	doc["paths"] = paths
 	return json.MarshalIndent(doc, "", " ")

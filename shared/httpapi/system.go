@@ -11,6 +11,8 @@ import (
 func (a *API) systemRoutes(mux *routes) {
 	mux.HandleFunc("GET /health", health)
 	mux.HandleFunc("GET /api/docs/openapi.json", serveOpenAPI)
+	mux.HandleFunc("GET /api/docs", serveDocsPage)
+	mux.HandleFunc("GET /api/docs/assets/{file}", serveDocsAsset)
 	mux.HandleFunc("GET /api/v1/system/expiry-user-roles", a.superUser(a.expiringUserRoles))
 	mux.HandleFunc("GET /api/v1/system/cron/expiry-notifications", a.superUser(a.runReminders))
 	mux.HandleFunc("GET /api/v1/system/cron/cleanup", a.superUser(a.runCleanup))

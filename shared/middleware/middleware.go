@@ -8,7 +8,6 @@ package middleware
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"log/slog"
 	"net/http"
 	"regexp"
 
@@ -35,9 +34,13 @@ func Correlate(next http.Handler) http.Handler {
 	})
 }
 
-// Recover answers a panic with answer (the caller's 500) and logs it with
-// the path only: never the query, which may carry an invitation secret.
-func Recover(answer http.HandlerFunc) func(http.Handler) http.Handler {
+// Answer writes the 500 of a recovered panic and logs its cause in the
+// caller's terms (the API names the operation, the pages the path); never
+// the query, which may carry an invitation secret.
+type Answer func(w http.ResponseWriter, r *http.Request, cause any)
+
+// Recover answers a panic with answer.
+func Recover(answer Answer) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			defer func() {
@@ -45,8 +48,7 @@ func Recover(answer http.HandlerFunc) func(http.Handler) http.Handler {
 					if v == http.ErrAbortHandler {
 						panic(v)
 					}
-					slog.ErrorContext(r.Context(), "panic serving request", "path", r.URL.Path, "panic", v)
-					answer(w, r)
+					answer(w, r, v)
 				}
 			}()
 			next.ServeHTTP(w, r)
@@ -56,7 +58,7 @@ func Recover(answer http.HandlerFunc) func(http.Handler) http.Handler {
 
 // Wrap is what both the API and the pages put around their handlers:
 // recovery outermost, so that even a panic carries the correlation id.
-func Wrap(answerPanic http.HandlerFunc, next http.Handler) http.Handler {
+func Wrap(answerPanic Answer, next http.Handler) http.Handler {
 	return Correlate(Recover(answerPanic)(next))
 }
 

@@ -1,6 +1,7 @@
 package provisioner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -168,13 +169,43 @@ func (p *Provisioner) markFailed(ctx context.Context, d domain.Delivery, cause e
 }
 
 // audit records the outcome in the audit trail with the correlation id of
-// the request that caused the delivery (the reason of a failure is on the
-// delivery and the SP link); a failure to write it is logged, it must not
-// undo a delivery that happened.
+// the request that caused the delivery, the person's e-mail and the role's
+// name (see auditLabels), and for a failure its reason; a success is
+// PROVISIONED, DEPROVISIONED or GROUP_DELETED by the delivery's kind. A
+// failure to write it is logged, it must not undo a delivery that happened.
 func (p *Provisioner) audit(ctx context.Context, d domain.Delivery, action domain.AuditAction) {
+	failed := action == domain.AuditProvisioningFailed
 	e := domain.AuditEntry{UserID: d.UserID, RoleID: d.RoleID, CreatedAt: p.now(), CreatedBy: "provisioner",
-		Action: action, CorrelationID: d.CorrelationID, SP: d.SPID, DeliveryID: d.ID, DeliveryKind: d.Kind}
+		Action: domain.ProvisioningOutcome(d.Kind, failed), CorrelationID: d.CorrelationID, SP: d.SPID,
+		DeliveryID: d.ID, DeliveryKind: d.Kind}
+	if failed {
+		e.Reason = d.LastError
+	}
+	e.UserEmail, e.RoleName = p.auditLabels(ctx, d)
 	if err := p.Store.PutProvisioningAudit(ctx, []domain.AuditEntry{e}); err != nil {
 		p.log().WarnContext(ctx, "provisioning outcome not audited", "delivery", d.ID, "error", err)
 	}
+}
+
+// auditLabels finds the e-mail of the delivery's user and the name of its
+// role: as they are now, or, when the user or role was deleted (deletions
+// run after that), as the outbox item recorded them when it was written.
+func (p *Provisioner) auditLabels(ctx context.Context, d domain.Delivery) (email, roleName string) {
+	if d.UserID != 0 {
+		if u, err := p.Store.GetUser(ctx, d.UserID); err == nil {
+			email = u.Email
+		}
+	}
+	if d.RoleID != 0 {
+		if r, err := p.Store.GetRole(ctx, d.RoleID); err == nil {
+			roleName = r.Name
+		}
+	}
+	if (d.UserID != 0 && email == "") || (d.RoleID != 0 && roleName == "") {
+		if stored, err := p.Store.GetDelivery(ctx, d.ID); err == nil {
+			email = cmp.Or(email, stored.UserEmail)
+			roleName = cmp.Or(roleName, stored.RoleName)
+		}
+	}
+	return email, roleName
 }

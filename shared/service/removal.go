@@ -43,6 +43,7 @@ func (s *Service) userDeleteDeliveries(ctx context.Context, user domain.User, sp
 			sp = domain.ServiceProvider{ID: id}
 		}
 		d := s.newDelivery(ctx, sp, domain.DeliverUserDelete, user.ID, 0)
+		d.UserEmail = user.Email // for the audit: the user is gone when this runs
 		if ok {
 			d.ExternalID = user.ExternalIDAt(sp)
 		}

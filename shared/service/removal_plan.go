@@ -106,7 +106,9 @@ func (s *Service) addMembershipRemoval(ctx context.Context, removal *domain.Remo
 	removal.UserRoles = append(removal.UserRoles, ur)
 	removal.Audit = append(removal.Audit, s.auditEntry(ctx, r.by, ur, role, r.user.Email, domain.AuditDelete))
 	for _, sp := range s.Registry.SPsOfRole(role) {
-		removal.Deliveries = append(removal.Deliveries, s.newDelivery(ctx, sp, domain.DeliverMemberRemove, r.user.ID, role.ID))
+		d := s.newDelivery(ctx, sp, domain.DeliverMemberRemove, r.user.ID, role.ID)
+		d.UserEmail, d.RoleName = r.user.Email, role.Name // for the audit, should the user go first
+		removal.Deliveries = append(removal.Deliveries, d)
 	}
 	if r.notify && role.Name != "" && r.user.Email != "" && s.Renderer != nil {
 		email, err := s.Renderer.AccessEnded(mail.AccessEnded{Language: string(ur.Language), To: r.user.Email,

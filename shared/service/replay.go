@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"strings"
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
@@ -20,6 +21,66 @@ func (s *Service) FailedDeliveries(ctx context.Context, p *auth.Principal, spID 
 		return nil, domain.Invalidf("sp is required")
 	}
 	return s.Store.ListFailedDeliveries(ctx, spID, maxFailedListed)
+}
+
+// FailedOverview is every dead letter with counts per SP and per reason.
+type FailedOverview struct {
+	Deliveries []domain.Delivery
+	BySP       map[string]int
+	ByReason   map[string]int
+	// Truncated is set when more than maxFailedListed are dead-lettered:
+	// the counts are of the oldest ones listed.
+	Truncated bool
+}
+
+// FailedDeliveriesOfAllSPs lists the dead letters of every SP, oldest
+// first, and counts them per SP and per reason (ReasonClass), so that an
+// operator sees at once which SP refuses what (super users only).
+func (s *Service) FailedDeliveriesOfAllSPs(ctx context.Context, p *auth.Principal) (FailedOverview, error) {
+	if err := requireSuperUser(p); err != nil {
+		return FailedOverview{}, err
+	}
+	ds, err := s.Store.ListFailedDeliveries(ctx, "", maxFailedListed+1)
+	if err != nil {
+		return FailedOverview{}, err
+	}
+	o := FailedOverview{BySP: map[string]int{}, ByReason: map[string]int{}, Truncated: len(ds) > maxFailedListed}
+	o.Deliveries = ds[:min(len(ds), maxFailedListed)]
+	for _, d := range o.Deliveries {
+		o.BySP[d.SPID]++
+		o.ByReason[ReasonClass(d.LastError)]++
+	}
+	return o, nil
+}
+
+// ReasonClass groups dead-letter reasons: the SP's answer without the
+// request it was given ("scim POST /Users/42: 401 Unauthorized: ..." is
+// "401 Unauthorized"), or the first clause of another error.
+func ReasonClass(reason string) string {
+	r := strings.TrimSpace(reason)
+	if r == "" {
+		return "unknown"
+	}
+	for {
+		rest, ok := strings.CutPrefix(r, "gave up after ")
+		if !ok {
+			break
+		}
+		if _, after, found := strings.Cut(rest, ": "); found {
+			r = after
+			continue
+		}
+		break
+	}
+	if strings.HasPrefix(r, "scim ") {
+		if _, after, found := strings.Cut(r, ": "); found {
+			r = after
+		}
+	}
+	if head, _, found := strings.Cut(r, ": "); found {
+		r = head
+	}
+	return r
 }
 
 // Selection names dead letters: some by id, or all of an SP.

@@ -150,7 +150,7 @@ func (s *Service) DeleteRole(ctx context.Context, p *auth.Principal, id int64) e
 	var deliveries []domain.Delivery
 	for _, sp := range s.Registry.SPsOfRole(role) {
 		d := s.newDelivery(ctx, sp, domain.DeliverGroupDelete, 0, role.ID)
-		d.ExternalID = role.URN
+		d.ExternalID, d.RoleName = role.URN, role.Name
 		deliveries = append(deliveries, d)
 	}
 	if err := s.Store.DeleteRole(ctx, role, deliveries); err != nil {
@@ -172,7 +172,7 @@ func (s *Service) removeMembershipsOfDeletedRole(ctx context.Context, p *auth.Pr
 		if len(page) > 0 {
 			audit := make([]domain.AuditEntry, 0, len(page))
 			for _, ur := range page {
-				audit = append(audit, s.auditEntry(ctx, p, ur, role, "", domain.AuditDelete))
+				audit = append(audit, s.auditEntry(ctx, p, ur, role, s.emailOf(ctx, ur.UserID), domain.AuditDelete))
 			}
 			if err := s.assignAuditIDs(ctx, audit); err != nil {
 				return err
@@ -189,8 +189,18 @@ func (s *Service) removeMembershipsOfDeletedRole(ctx context.Context, p *auth.Pr
 	}
 }
 
+// emailOf is the user's e-mail for an audit entry; a user that cannot be
+// read leaves it empty rather than failing the change being audited.
+func (s *Service) emailOf(ctx context.Context, userID int64) string {
+	u, err := s.Store.GetUser(ctx, userID)
+	if err != nil {
+		return ""
+	}
+	return u.Email
+}
+
 func (s *Service) auditEntry(ctx context.Context, p *auth.Principal, ur domain.UserRole, role domain.Role, email string, action domain.AuditAction) domain.AuditEntry {
-	by := ""
+	by := "system" // the scheduled jobs act without a caller
 	if p != nil {
 		by = p.Name
 	}

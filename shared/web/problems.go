@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/edu-invite/invite/shared/i18n"
@@ -78,6 +79,7 @@ func (p *Pages) serverError(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // internalError answers a panic (middleware.Recover).
-func (p *Pages) internalError(w http.ResponseWriter, r *http.Request) {
+func (p *Pages) internalError(w http.ResponseWriter, r *http.Request, cause any) {
+	p.cfg.Logger.ErrorContext(r.Context(), "panic serving page", "path", r.URL.Path, "cause", fmt.Sprint(cause))
 	p.problem(w, r, http.StatusInternalServerError, "", stateError, "/")
 }

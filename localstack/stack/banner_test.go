@@ -1,0 +1,36 @@
+package stack
+
+import (
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestBannerListsEveryEndpoint: the banner of `make run` names the API, its
+// documentation, the pages, the IdP, the SCIM SP, the captured mail and each
+// AWS substitute with where its data is kept, and those endpoints answer.
+func TestBannerListsEveryEndpoint(t *testing.T) {
+	s := startTestStack(t, &testClock{}, "")
+	banner := s.Banner()
+	for _, want := range []string{
+		s.URL + "/health", s.URL + "/api/docs", s.URL + "/api/docs/openapi.json", s.URL + "/ ", s.URL + "/idp",
+		s.URL + "/scim-sp/v1", s.URL + "/scim-sp/state", s.URL + "/mail", "X-API-TOKEN: e2e-bootstrap-token",
+		"DynamoDB  " + os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"), "SQS       " + os.Getenv("AWS_ENDPOINT_URL_SQS"),
+		"SES v2    " + os.Getenv("AWS_ENDPOINT_URL_SESV2"), "in memory", "make job",
+	} {
+		if !strings.Contains(banner, want) {
+			t.Errorf("the banner lacks %q:\n%s", want, banner)
+		}
+	}
+	for _, path := range []string{"/health", "/api/docs", "/api/docs/openapi.json", "/idp/.well-known/openid-configuration", "/scim-sp/state", "/mail"} {
+		resp, err := http.Get(s.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("GET %s = %d", path, resp.StatusCode)
+		}
+	}
+}

@@ -1,0 +1,16 @@
+// Starts Swagger UI on the API document. A file of its own, not an inline
+// script, so that the page's Content-Security-Policy allows scripts from
+// this origin only.
+"use strict";
+window.addEventListener("DOMContentLoaded", function () {
+  window.ui = SwaggerUIBundle({
+    url: "/api/docs/openapi.json",
+    dom_id: "#swagger-ui",
+    deepLinking: true,
+    validatorUrl: null,
+    displayOperationId: true,
+    tryItOutEnabled: false,
+    presets: [SwaggerUIBundle.presets.apis],
+    layout: "BaseLayout",
+  });
+});
