@@ -1,0 +1,219 @@
+package config
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// Source reads the registry's items from where they are kept (the table).
+type Source interface {
+	// LoadRegistry reads every application and connection, in one query of
+	// the registry's partition (paged), never a scan.
+	LoadRegistry(ctx context.Context) (Document, error)
+	// LoadConnection reads one connection item; found is false when it is
+	// absent.
+	LoadConnection(ctx context.Context, id string) (ProvisioningDoc, bool, error)
+}
+
+// DefaultRefresh is how old a cached registry may get before a read
+// refreshes it: a change made in one function reaches every other within
+// this time (the issue asks for a minute).
+const DefaultRefresh = 30 * time.Second
+
+// maxCachedConnections bounds the per-connection cache of Target.
+const maxCachedConnections = 2048
+
+// Live is the table-backed registry. Applications and SPs of roles come
+// from a snapshot of the whole registry, reloaded when older than Refresh;
+// Target, the provisioner's one call per delivery, reads at most the one
+// connection item when its cached copy is older than Refresh, so a
+// delivery never loads the whole registry. A failed read keeps the last
+// snapshot (logged) and is retried after a few seconds.
+type Live struct {
+	Source  Source
+	Refresh time.Duration
+	Logger  *slog.Logger
+	Now     func() time.Time
+
+	mu       sync.Mutex
+	snap     *Registry
+	loadedAt time.Time
+	failedAt time.Time
+
+	connMu sync.Mutex
+	conns  map[string]cachedConn
+}
+
+type cachedConn struct {
+	target  Target
+	found   bool
+	fetched time.Time
+}
+
+// NewLive returns a registry over src with the default refresh.
+func NewLive(src Source, logger *slog.Logger) *Live {
+	return &Live{Source: src, Refresh: DefaultRefresh, Logger: logger}
+}
+
+func (l *Live) now() time.Time {
+	if l.Now != nil {
+		return l.Now()
+	}
+	return time.Now()
+}
+
+func (l *Live) refresh() time.Duration {
+	if l.Refresh > 0 {
+		return l.Refresh
+	}
+	return DefaultRefresh
+}
+
+func (l *Live) log() *slog.Logger {
+	if l.Logger != nil {
+		return l.Logger
+	}
+	return slog.Default()
+}
+
+// retryAfterFailure is how long a failed load is not retried.
+const retryAfterFailure = 5 * time.Second
+
+// Load reads the registry now; the wiring calls it at start-up so that a
+// function that cannot read its registry fails visibly.
+func (l *Live) Load(ctx context.Context) error {
+	doc, err := l.Source.LoadRegistry(ctx)
+	if err != nil {
+		return err
+	}
+	reg, problems := Build(doc)
+	for _, p := range problems {
+		l.log().Warn("registry item skipped", "problem", p)
+	}
+	l.mu.Lock()
+	l.snap, l.loadedAt = reg, l.now()
+	l.mu.Unlock()
+	return nil
+}
+
+// Invalidate drops the cached registry, so that the next read sees a change
+// this process has just made.
+func (l *Live) Invalidate() {
+	l.mu.Lock()
+	l.loadedAt = time.Time{}
+	l.failedAt = time.Time{}
+	l.mu.Unlock()
+	l.connMu.Lock()
+	l.conns = nil
+	l.connMu.Unlock()
+}
+
+// snapshot returns a registry no older than Refresh when the table can be
+// read, else the last one (or an empty one).
+func (l *Live) snapshot() *Registry {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	if l.snap != nil && now.Sub(l.loadedAt) < l.refresh() {
+		return l.snap
+	}
+	if !l.failedAt.IsZero() && now.Sub(l.failedAt) < retryAfterFailure && l.snap != nil {
+		return l.snap
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	doc, err := l.Source.LoadRegistry(ctx)
+	if err != nil {
+		l.failedAt = now
+		l.log().Error("registry read failed; answering from the last snapshot", "error", err)
+		if l.snap == nil {
+			return &Registry{byManageID: map[string]domain.Application{}, targets: map[string]Target{}}
+		}
+		return l.snap
+	}
+	reg, problems := Build(doc)
+	for _, p := range problems {
+		l.log().Warn("registry item skipped", "problem", p)
+	}
+	l.snap, l.loadedAt, l.failedAt = reg, now, time.Time{}
+	return reg
+}
+
+// Applications lists every application, ordered by manage id.
+func (l *Live) Applications() []domain.Application { return l.snapshot().Applications() }
+
+// Application finds an application by manage id.
+func (l *Live) Application(manageID string) (domain.Application, bool) {
+	return l.snapshot().Application(manageID)
+}
+
+// ServiceProvider finds a SCIM target's settings by id.
+func (l *Live) ServiceProvider(id string) (domain.ServiceProvider, bool) {
+	t, ok := l.Target(id)
+	return t.SP, ok
+}
+
+// TargetIDs lists the SCIM targets.
+func (l *Live) TargetIDs() []string { return l.snapshot().TargetIDs() }
+
+// SPsOfRole returns the SCIM targets of a role's applications.
+func (l *Live) SPsOfRole(role domain.Role) []domain.ServiceProvider {
+	return l.snapshot().SPsOfRole(role)
+}
+
+// ProvisioningMetadata describes a SCIM target.
+func (l *Live) ProvisioningMetadata(id string) (map[string]any, bool) {
+	return l.snapshot().ProvisioningMetadata(id)
+}
+
+// Target finds a connection: from a snapshot loaded within Refresh when
+// there is one, else from its own cached item, else by reading that one
+// item.
+func (l *Live) Target(id string) (Target, bool) {
+	now := l.now()
+	l.mu.Lock()
+	snap, fresh := l.snap, l.snap != nil && now.Sub(l.loadedAt) < l.refresh()
+	l.mu.Unlock()
+	if fresh {
+		return snap.Target(id)
+	}
+	l.connMu.Lock()
+	c, ok := l.conns[id]
+	l.connMu.Unlock()
+	if ok && now.Sub(c.fetched) < l.refresh() {
+		return c.target, c.found
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	doc, found, err := l.Source.LoadConnection(ctx, id)
+	if err != nil {
+		l.log().Error("connection read failed; answering from the cache", "sp", id, "error", err)
+		if ok {
+			return c.target, c.found
+		}
+		if snap != nil {
+			return snap.Target(id)
+		}
+		return Target{}, false
+	}
+	var t Target
+	if found {
+		var problems []string
+		t, problems = ValidateConnection(doc)
+		if len(problems) > 0 {
+			l.log().Warn("connection item is invalid", "sp", id, "problems", problems)
+			found = false
+		}
+	}
+	l.connMu.Lock()
+	if l.conns == nil || len(l.conns) >= maxCachedConnections {
+		l.conns = map[string]cachedConn{}
+	}
+	l.conns[id] = cachedConn{target: t, found: found, fetched: now}
+	l.connMu.Unlock()
+	return t, found
+}
