@@ -48,7 +48,18 @@ func (v *Vault) Name(connectionID string) string {
 func (v *Vault) Managed(ref, connectionID string) bool {
 	id, _, _ := strings.Cut(strings.TrimPrefix(ref, "secretsmanager:"), "#")
 	id, _, _ = strings.Cut(id, "?")
-	return strings.HasPrefix(ref, "secretsmanager:") && id == v.Name(connectionID)
+	return v != nil && strings.HasPrefix(ref, "secretsmanager:") && id == v.Name(connectionID)
+}
+
+// InVault reports whether ref points at a secret under the prefix, any
+// connection's.
+func (v *Vault) InVault(ref string) bool {
+	id, ok := strings.CutPrefix(ref, "secretsmanager:")
+	p := v.Prefix
+	if p == "" {
+		p = DefaultConnectionPrefix
+	}
+	return ok && (strings.HasPrefix(id, p) || strings.Contains(id, ":secret:"+p))
 }
 
 // Store writes value as the connection's credential under field and
