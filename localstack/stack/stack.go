@@ -32,6 +32,7 @@ import (
 	"github.com/edu-invite/invite/localstack/scimsp"
 	"github.com/edu-invite/invite/localstack/substitutes"
 	"github.com/edu-invite/invite/shared/app"
+	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/config"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/dynamo"
@@ -58,6 +59,13 @@ type Options struct {
 	// JobInterval of the expiry and cleanup jobs; 0 = every minute, negative
 	// = never (tests run them with RunJob).
 	JobInterval time.Duration
+	// Applications is an applications document imported into the table at
+	// start, through the same import as the API's; "" imports the sample
+	// application (SampleApplications).
+	Applications string
+	// SecretsDir keeps the Secrets Manager emulator's data on disk (beside
+	// the table's data); "" keeps it in memory, like the table.
+	SecretsDir string
 }
 
 // Stack is a running local stack.
@@ -68,6 +76,7 @@ type Stack struct {
 	SP             *scimsp.SP
 	IdP            *idp.IdP
 	SES            *substitutes.SES
+	Secrets        *substitutes.SecretsManager
 	Poller         *lambdasqs.Poller
 
 	clock  func() time.Time
@@ -100,7 +109,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	}
 	s.URL = "http://" + ln.Addr().String()
 
-	if err := s.startSubstitutes(ctx); err != nil {
+	if err := s.startSubstitutes(ctx, opts); err != nil {
 		return nil, err
 	}
 	setDefault("TABLE_NAME", "invite")
@@ -110,8 +119,9 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	setDefault("OIDC_AUDIENCE", "invite")
 	s.BootstrapToken = setDefault("BOOTSTRAP_API_TOKEN", randomToken())
 	spToken := setDefault(sampleSPTokenEnv, randomToken())
-	if os.Getenv("APPLICATIONS_CONFIG") == "" && os.Getenv("APPLICATIONS_CONFIG_FILE") == "" {
-		os.Setenv("APPLICATIONS_CONFIG", SampleApplications(s.URL+"/scim-sp"))
+	applications := opts.Applications
+	if applications == "" {
+		applications = SampleApplications(s.URL + "/scim-sp")
 	}
 
 	s.SP = scimsp.New(scimsp.Options{BearerToken: spToken})
@@ -127,10 +137,6 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	if err != nil {
 		return nil, err
 	}
-	registry, err := config.Load()
-	if err != nil {
-		return nil, err
-	}
 	if err := dynamo.CreateTable(ctx, awsDynamo(cfg), settings.TableName); err != nil {
 		return nil, fmt.Errorf("create table: %w", err)
 	}
@@ -140,7 +146,10 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 		return nil, fmt.Errorf("create queues: %w", err)
 	}
 	settings.QueueURL, settings.DeadLetterURL = queueURL, dlqURL
-	if s.App, err = app.New(ctx, settings, cfg, registry, opts.Clock); err != nil {
+	if s.App, err = app.New(ctx, settings, cfg, opts.Clock); err != nil {
+		return nil, err
+	}
+	if err := s.importApplications(ctx, applications); err != nil {
 		return nil, err
 	}
 
@@ -173,12 +182,29 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	return s, nil
 }
 
-// startSubstitutes starts DynamoDB, SQS and SES substitutes for every
-// service without an endpoint in the environment.
-func (s *Stack) startSubstitutes(ctx context.Context) error {
+// importApplications loads the applications document into the table
+// through the service's import (as POST /api/v1/manage/registry/import
+// does) and reads the registry.
+func (s *Stack) importApplications(ctx context.Context, document string) error {
+	dec := json.NewDecoder(strings.NewReader(document))
+	dec.DisallowUnknownFields()
+	var doc config.Document
+	if err := dec.Decode(&doc); err != nil {
+		return fmt.Errorf("applications document: %w", err)
+	}
+	seeder := &auth.Principal{Kind: auth.KindAPIToken, SuperUser: true, Name: "local-stack"}
+	if _, err := s.App.Service.ImportRegistry(ctx, seeder, doc); err != nil {
+		return fmt.Errorf("import applications: %w", err)
+	}
+	return s.App.Registry.Load(ctx)
+}
+
+// startSubstitutes starts DynamoDB, SQS, SES and Secrets Manager
+// substitutes for every service without an endpoint in the environment.
+func (s *Stack) startSubstitutes(ctx context.Context, opts Options) error {
 	external := os.Getenv("AWS_ENDPOINT_URL") != ""
 	need := func(service string) bool { return !external && os.Getenv("AWS_ENDPOINT_URL_"+service) == "" }
-	if need("DYNAMODB") || need("SQS") || need("SESV2") {
+	if need("DYNAMODB") || need("SQS") || need("SESV2") || need("SECRETS_MANAGER") {
 		setDefault("AWS_REGION", "eu-west-1")
 		setDefault("AWS_ACCESS_KEY_ID", "local")
 		setDefault("AWS_SECRET_ACCESS_KEY", "local")
@@ -207,6 +233,15 @@ func (s *Stack) startSubstitutes(ctx context.Context) error {
 		}
 		s.closers = append(s.closers, func() { _ = q.Close() })
 		os.Setenv("AWS_ENDPOINT_URL_SQS", q.URL)
+	}
+	if need("SECRETS_MANAGER") {
+		sm, err := substitutes.StartSecretsManager("", opts.SecretsDir)
+		if err != nil {
+			return err
+		}
+		s.Secrets = sm
+		s.closers = append(s.closers, func() { _ = sm.Close() })
+		os.Setenv("AWS_ENDPOINT_URL_SECRETS_MANAGER", sm.URL)
 	}
 	if need("SESV2") {
 		mail, err := substitutes.StartSES(ctx, "")
@@ -317,8 +352,9 @@ func (s *Stack) Close() {
 	}
 }
 
-// SampleApplications is the seeded configuration document: one application
-// whose users and groups go to the sample SCIM SP.
+// SampleApplications is the seeded applications document, imported into
+// the table at start: one application whose users and groups go to the
+// sample SCIM SP.
 func SampleApplications(spBaseURL string) string {
 	return fmt.Sprintf(`{
   "applications": [

@@ -1,6 +1,8 @@
-// Package config loads and validates the configuration document that lists
-// the applications (the metadata registry) and their SCIM provisioning
-// targets. The document holds secret references, never secret values.
+// Package config is the registry of applications and their SCIM
+// connections (provisioning targets): the validated shapes, an immutable
+// snapshot (Registry), the table-backed registry with its cache (Live) and
+// the applications document that the import loads (Parse). Connections
+// hold secret references, never secret values.
 package config
 
 import (
@@ -8,7 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -131,22 +132,6 @@ type Target struct {
 	MaxPatchMembers int
 	// OrganizationGUID is the institution the connection belongs to.
 	OrganizationGUID string
-}
-
-// Load reads the document from APPLICATIONS_CONFIG (inline JSON) or
-// APPLICATIONS_CONFIG_FILE (a path); an absent document is an empty registry.
-func Load() (*Registry, error) {
-	if inline := strings.TrimSpace(os.Getenv("APPLICATIONS_CONFIG")); inline != "" {
-		return Parse([]byte(inline))
-	}
-	if path := os.Getenv("APPLICATIONS_CONFIG_FILE"); path != "" {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return nil, fmt.Errorf("read applications config: %w", err)
-		}
-		return Parse(b)
-	}
-	return Parse([]byte(`{}`))
 }
 
 // Parse decodes and validates a document; unknown fields are rejected so that

@@ -75,15 +75,3 @@ func TestParseRejects(t *testing.T) {
 		})
 	}
 }
-
-func TestLoadPrefersInlineDocument(t *testing.T) {
-	t.Setenv("APPLICATIONS_CONFIG", validDoc)
-	t.Setenv("APPLICATIONS_CONFIG_FILE", "/does/not/exist")
-	reg, err := Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(reg.Applications()) != 2 {
-		t.Fatalf("applications = %d, want 2", len(reg.Applications()))
-	}
-}
