@@ -6,7 +6,7 @@ FUNCTIONS := $(notdir $(wildcard functions/*))
 BUILD_DIR := build
 NPM_DIR   := localstack
 
-.PHONY: job run test test-go test-faults test-infra vet build synth deploy-local npm clean
+.PHONY: import-applications job run test test-go test-faults test-infra vet build synth deploy-local npm clean
 
 ## run: the whole service on one machine (embedded local stack, PORT default 8080)
 run: npm
@@ -15,6 +15,15 @@ run: npm
 ## job: run one scheduled job of a running `make run` now (JOB=expiry|cleanup|outbox-sweep)
 job:
 	$(GO) run ./localstack/cmd/job $(JOB)
+
+## import-applications: load an applications document (the former APPLICATIONS_CONFIG) into the
+## table once, secret references kept: make import-applications APPS=apps.json [API=https://…] TOKEN=<super-user token>
+API ?= http://127.0.0.1:8080
+import-applications:
+	@test -n "$(APPS)" || { echo "APPS=<document.json> is required"; exit 2; }
+	@test -n "$(TOKEN)" || { echo "TOKEN=<a super user's API token> is required"; exit 2; }
+	@curl -sS --fail-with-body -H "X-API-TOKEN: $(TOKEN)" -H 'Content-Type: application/json' \
+		--data-binary @$(APPS) $(API)/api/v1/manage/registry/import; echo
 
 ## npm: install the local AWS substitutes pinned by localstack/package-lock.json
 npm: $(NPM_DIR)/node_modules/.package-lock.json
