@@ -115,6 +115,8 @@ func (a AuthDoc) WithSecretRef(ref string) AuthDoc {
 
 // Registry is the validated, indexed configuration.
 type Registry struct {
+	// doc holds the valid items as written, for the registry's own API.
+	doc          Document
 	applications []domain.Application
 	byManageID   map[string]domain.Application
 	targets      map[string]Target
@@ -183,6 +185,7 @@ func build(doc Document) (*Registry, []string) {
 		}
 		reg.targets[p.ID] = t
 		reg.targetIDs = append(reg.targetIDs, p.ID)
+		reg.doc.Provisionings = append(reg.doc.Provisionings, p)
 	}
 	for i, a := range doc.Applications {
 		where := fmt.Sprintf("applications[%d]", i)
@@ -214,6 +217,8 @@ func build(doc Document) (*Registry, []string) {
 			OrganizationGUID: a.OrganizationGUID, LandingPage: a.LandingPage, ProvisioningIDs: pids}
 		reg.byManageID[a.ManageID] = app
 		reg.applications = append(reg.applications, app)
+		a.Provisionings = pids
+		reg.doc.Applications = append(reg.doc.Applications, a)
 	}
 	return reg, problems
 }
@@ -363,6 +368,10 @@ func isHTTPURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
+
+// Document returns the registry's valid items as written (connections
+// with their secret references).
+func (r *Registry) Document() Document { return r.doc }
 
 // Applications lists the registry in document order.
 func (r *Registry) Applications() []domain.Application { return r.applications }

@@ -143,6 +143,9 @@ func (l *Live) snapshot() *Registry {
 	return reg
 }
 
+// Document returns the cached registry's items as written.
+func (l *Live) Document() Document { return l.snapshot().Document() }
+
 // Applications lists every application, ordered by manage id.
 func (l *Live) Applications() []domain.Application { return l.snapshot().Applications() }
 

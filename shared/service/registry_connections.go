@@ -64,11 +64,7 @@ func (s *Service) ListConnections(ctx context.Context, p *auth.Principal) ([]Con
 	if err != nil {
 		return nil, err
 	}
-	ra, err := s.registryAdmin()
-	if err != nil {
-		return nil, err
-	}
-	doc, err := ra.Store.LoadRegistry(ctx)
+	doc, err := s.registryDocument(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -86,6 +82,20 @@ func (s *Service) ListConnections(ctx context.Context, p *auth.Principal) ([]Con
 	}
 	slices.SortFunc(out, func(a, b ConnectionView) int { return strings.Compare(a.ID, b.ID) })
 	return out, nil
+}
+
+// registryDocument is the registry as written, from the cache when the
+// registry has one (a change made here is seen at once: Invalidate), else
+// from the table.
+func (s *Service) registryDocument(ctx context.Context) (config.Document, error) {
+	if d, ok := s.Registry.(interface{ Document() config.Document }); ok {
+		return d.Document(), nil
+	}
+	ra, err := s.registryAdmin()
+	if err != nil {
+		return config.Document{}, err
+	}
+	return ra.Store.LoadRegistry(ctx)
 }
 
 // GetConnection reads one connection.
