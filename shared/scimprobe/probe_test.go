@@ -106,3 +106,46 @@ func TestFourConnectionsFourReports(t *testing.T) {
 }
 
 func is(b *bool, want bool) bool { return b != nil && *b == want }
+
+// TestUntrustedCertificateAndOAuth: an SP whose certificate the service
+// does not trust is reported as such, and OAuth 2.0 client credentials are
+// exchanged for a token that the SP then accepts.
+func TestUntrustedCertificateAndOAuth(t *testing.T) {
+	sp := scimsp.New(scimsp.Options{BearerToken: "issued-access-token"})
+	tlsSrv := httptest.NewTLSServer(sp.Handler())
+	defer tlsSrv.Close()
+	rep := (&scimprobe.Prober{}).Test(context.Background(), scimprobe.Connection{ID: "tls", BaseURL: tlsSrv.URL, Membership: "PATCH",
+		Credentials: scimprobe.Credentials{Method: "bearer", Token: "issued-access-token"}})
+	if rep.OK || rep.Reachable || !strings.Contains(rep.Summary, "TLS certificate is not valid") {
+		t.Errorf("untrusted certificate: %+v", rep)
+	}
+
+	var tokenRequests int
+	tokenSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tokenRequests++
+		_ = r.ParseForm()
+		id, secret, _ := r.BasicAuth()
+		if r.Form.Get("grant_type") != "client_credentials" || id != "invite" || secret != "client-secret" {
+			http.Error(w, `{"error":"invalid_client"}`, http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"access_token":"issued-access-token","token_type":"Bearer","expires_in":3600}`))
+	}))
+	defer tokenSrv.Close()
+	plain := httptest.NewServer(sp.Handler())
+	defer plain.Close()
+	oauth := func(secret string) scimprobe.Report {
+		return (&scimprobe.Prober{}).Test(context.Background(), scimprobe.Connection{ID: "oauth", BaseURL: plain.URL, Membership: "PATCH",
+			Credentials: scimprobe.Credentials{Method: "oauth2", TokenURL: tokenSrv.URL, ClientID: "invite", ClientSecret: secret}})
+	}
+	if rep := oauth("client-secret"); !rep.OK || !is(rep.CredentialsAccepted, true) {
+		t.Errorf("oauth2 with the right client secret: %+v", rep)
+	}
+	if rep := oauth("wrong"); rep.OK || !is(rep.CredentialsAccepted, false) || !strings.Contains(rep.Summary, "token endpoint") {
+		t.Errorf("oauth2 with a wrong client secret: %+v", rep)
+	}
+	if tokenRequests < 2 { // a refused client is retried once with the secret in the body (auth style detection)
+		t.Errorf("token requests = %d, want one per test at least", tokenRequests)
+	}
+}
