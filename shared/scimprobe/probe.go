@@ -151,6 +151,14 @@ func (p *Prober) Test(ctx context.Context, c Connection) Report {
 
 	status, body, check := r.get("reachable", "/ServiceProviderConfig")
 	if status == 0 {
+		check.Name = "reachable"
+		if strings.HasPrefix(check.Detail, "the TLS certificate") {
+			rep.Reachable, rep.TLSValid = true, boolp(false)
+			check.Name = "tls"
+			r.add(check)
+			rep.Summary = "The SP answers, but " + check.Detail + "; the service will not send credentials to it."
+			return rep
+		}
 		r.add(check)
 		rep.Summary = "The SP cannot be reached: " + check.Detail
 		return rep

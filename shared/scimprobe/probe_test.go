@@ -116,7 +116,7 @@ func TestUntrustedCertificateAndOAuth(t *testing.T) {
 	defer tlsSrv.Close()
 	rep := (&scimprobe.Prober{}).Test(context.Background(), scimprobe.Connection{ID: "tls", BaseURL: tlsSrv.URL, Membership: "PATCH",
 		Credentials: scimprobe.Credentials{Method: "bearer", Token: "issued-access-token"}})
-	if rep.OK || rep.Reachable || !strings.Contains(rep.Summary, "TLS certificate is not valid") {
+	if rep.OK || !rep.Reachable || !is(rep.TLSValid, false) || !strings.Contains(rep.Summary, "TLS certificate is not valid") {
 		t.Errorf("untrusted certificate: %+v", rep)
 	}
 
