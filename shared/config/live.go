@@ -39,10 +39,15 @@ type Live struct {
 	Logger  *slog.Logger
 	Now     func() time.Time
 
-	mu       sync.Mutex
-	snap     *Registry
-	loadedAt time.Time
-	failedAt time.Time
+	mu         sync.Mutex
+	snap       *Registry
+	loadedAt   time.Time
+	failedAt   time.Time
+	refreshing bool
+	// gen counts Invalidate calls; snapGen is the gen at which the
+	// current snapshot's load started. A snapshot older than the last
+	// Invalidate is never answered while a newer one can be read.
+	gen, snapGen int
 
 	connMu sync.Mutex
 	conns  map[string]cachedConn
@@ -95,7 +100,7 @@ func (l *Live) Load(ctx context.Context) error {
 		l.log().Warn("registry item skipped", "problem", p)
 	}
 	l.mu.Lock()
-	l.snap, l.loadedAt = reg, l.now()
+	l.snap, l.snapGen, l.loadedAt = reg, l.gen, l.now()
 	l.mu.Unlock()
 	return nil
 }
@@ -104,6 +109,7 @@ func (l *Live) Load(ctx context.Context) error {
 // this process has just made.
 func (l *Live) Invalidate() {
 	l.mu.Lock()
+	l.gen++
 	l.loadedAt = time.Time{}
 	l.failedAt = time.Time{}
 	l.mu.Unlock()
@@ -113,20 +119,31 @@ func (l *Live) Invalidate() {
 }
 
 // snapshot returns a registry no older than Refresh when the table can be
-// read, else the last one (or an empty one).
+// read, else the last one (or an empty one). One caller reloads at a time;
+// while it does, the others answer from the previous snapshot rather than
+// wait for the table.
 func (l *Live) snapshot() *Registry {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	now := l.now()
-	if l.snap != nil && now.Sub(l.loadedAt) < l.refresh() {
-		return l.snap
+	current := l.snap != nil && l.snapGen == l.gen
+	fresh := current && now.Sub(l.loadedAt) < l.refresh()
+	backingOff := current && !l.failedAt.IsZero() && now.Sub(l.failedAt) < retryAfterFailure
+	if fresh || backingOff || (l.refreshing && current) {
+		snap := l.snap
+		l.mu.Unlock()
+		return snap
 	}
-	if !l.failedAt.IsZero() && now.Sub(l.failedAt) < retryAfterFailure && l.snap != nil {
-		return l.snap
-	}
+	l.refreshing = true
+	startGen := l.gen
+	l.mu.Unlock()
+
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	doc, err := l.Source.LoadRegistry(ctx)
+
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.refreshing = false
 	if err != nil {
 		l.failedAt = now
 		l.log().Error("registry read failed; answering from the last snapshot", "error", err)
@@ -139,7 +156,9 @@ func (l *Live) snapshot() *Registry {
 	for _, p := range problems {
 		l.log().Warn("registry item skipped", "problem", p)
 	}
-	l.snap, l.loadedAt, l.failedAt = reg, now, time.Time{}
+	if startGen >= l.snapGen {
+		l.snap, l.snapGen, l.loadedAt, l.failedAt = reg, startGen, now, time.Time{}
+	}
 	return reg
 }
 
@@ -179,7 +198,7 @@ func (l *Live) ProvisioningMetadata(id string) (map[string]any, bool) {
 func (l *Live) Target(id string) (Target, bool) {
 	now := l.now()
 	l.mu.Lock()
-	snap, fresh := l.snap, l.snap != nil && now.Sub(l.loadedAt) < l.refresh()
+	snap, fresh := l.snap, l.snap != nil && l.snapGen == l.gen && now.Sub(l.loadedAt) < l.refresh()
 	l.mu.Unlock()
 	if fresh {
 		return snap.Target(id)

@@ -161,3 +161,53 @@ func BenchmarkListFiveHundredApplications(b *testing.B) {
 		}
 	}
 }
+
+// blockingSource holds LoadRegistry until released, to test a refresh in
+// flight.
+type blockingSource struct {
+	*countingSource
+	entered chan struct{}
+	release chan struct{}
+	block   bool
+}
+
+func (b *blockingSource) LoadRegistry(ctx context.Context) (Document, error) {
+	if b.block {
+		b.block = false
+		b.entered <- struct{}{}
+		<-b.release
+	}
+	return b.countingSource.LoadRegistry(ctx)
+}
+
+// TestLiveAnswersStaleOnlyUntilInvalidated: while one caller refreshes,
+// others get the previous snapshot without waiting, but not after this
+// process has changed the registry (Invalidate): then they read it anew.
+func TestLiveAnswersStaleOnlyUntilInvalidated(t *testing.T) {
+	src := &blockingSource{countingSource: sourceWith(1), entered: make(chan struct{}), release: make(chan struct{})}
+	clock := &fakeClock{t: time.Unix(1_800_000_000, 0)}
+	live := &Live{Source: src, Refresh: 30 * time.Second, Now: clock.now}
+	if err := live.Load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	clock.t = clock.t.Add(time.Minute)
+	src.block = true
+	done := make(chan struct{})
+	go func() { live.Applications(); close(done) }()
+	<-src.entered
+	if n := len(live.Applications()); n != 1 {
+		t.Fatalf("during a refresh: %d applications, want the previous snapshot's 1", n)
+	}
+	src.set(func(d *Document) {
+		d.Applications = append(d.Applications, ApplicationDoc{ManageID: "added", ManageType: "OIDC10_RP"})
+	})
+	live.Invalidate()
+	if _, ok := live.Application("added"); !ok {
+		t.Fatal("after Invalidate a caller got the snapshot from before the change")
+	}
+	close(src.release)
+	<-done
+	if _, ok := live.Application("added"); !ok {
+		t.Fatal("the refresh that started before the change replaced the newer snapshot")
+	}
+}
