@@ -153,3 +153,48 @@ func decodeString[T any](t testing.TB, s string) T {
 	rec.Body.WriteString(s)
 	return decode[T](t, rec)
 }
+
+// TestImportIsWholeAndRepeatable: a document with a mistake changes
+// nothing; a good one is imported, secret references kept, and importing
+// it again replaces rather than duplicates (ids stay).
+func TestImportIsWholeAndRepeatable(t *testing.T) {
+	w := newWorld(t)
+	bad := `{"applications": [{"manageId": "imp", "manageType": "SAML20_SP", "provisionings": ["imp-sp"]}],
+	  "provisionings": [{"id": "imp-sp", "baseUrl": "https://imp.example.org", "auth": {"method": "bearer", "token": "plain-value"}}]}`
+	rec := w.do("super", "POST", "/api/v1/manage/registry/import", bad)
+	if rec.Code != 400 || !strings.Contains(rec.Body.String(), "auth.token must be a secret reference") {
+		t.Fatalf("a literal secret: %d %s", rec.Code, rec.Body.String())
+	}
+	rec = w.do("super", "POST", "/api/v1/manage/registry/import", `{"applications": [], "provisionigns": []}`)
+	if rec.Code != 400 || !strings.Contains(rec.Body.String(), "provisionigns") {
+		t.Fatalf("a misspelt key: %d %s", rec.Code, rec.Body.String())
+	}
+	if _, ok := w.Svc.Registry.Application("imp"); ok {
+		t.Fatal("a refused import changed the registry")
+	}
+	good := strings.Replace(bad, `"plain-value"`, `"secretsmanager:elsewhere/imp#token"`, 1)
+	for i := 0; i < 2; i++ {
+		rec = w.do("super", "POST", "/api/v1/manage/registry/import", good)
+		if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"applications":1`) {
+			t.Fatalf("import %d: %d %s", i, rec.Code, rec.Body.String())
+		}
+	}
+	first, _ := w.Svc.Registry.Application("imp")
+	apps := decode[[]service.ApplicationView](t, w.do("super", "GET", "/api/v1/manage/registry/applications", ""))
+	n := 0
+	for _, a := range apps {
+		if a.ManageID == "imp" {
+			n++
+			if a.ID != first.ID || a.ID == 0 {
+				t.Errorf("id changed on the second import: %d, %d", a.ID, first.ID)
+			}
+		}
+	}
+	if n != 1 {
+		t.Fatalf("imp listed %d times", n)
+	}
+	conn := decode[service.ConnectionView](t, w.do("super", "GET", "/api/v1/manage/registry/connections/imp-sp", ""))
+	if conn.Credential.Managed || conn.Credential.Reference != "secretsmanager:elsewhere/imp#token" {
+		t.Errorf("the imported reference is not kept: %+v", conn.Credential)
+	}
+}
