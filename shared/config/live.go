@@ -24,6 +24,12 @@ type Source interface {
 // this time (the issue asks for a minute).
 const DefaultRefresh = 30 * time.Second
 
+// DefaultConnectionRefresh is how old a connection answered by Target may
+// be: one GetItem per connection and 5 s at most, so that a credential
+// rotated through the API is used by deliveries in other functions within
+// seconds, not half a minute of 401s.
+const DefaultConnectionRefresh = 5 * time.Second
+
 // maxCachedConnections bounds the per-connection cache of Target.
 const maxCachedConnections = 2048
 
@@ -36,6 +42,10 @@ const maxCachedConnections = 2048
 type Live struct {
 	Source  Source
 	Refresh time.Duration
+	// ConnectionRefresh bounds the age of a connection that Target
+	// answers (default DefaultConnectionRefresh): a rotated credential
+	// reaches the provisioner in another function within it.
+	ConnectionRefresh time.Duration
 	Logger  *slog.Logger
 	Now     func() time.Time
 
@@ -76,6 +86,13 @@ func (l *Live) refresh() time.Duration {
 		return l.Refresh
 	}
 	return DefaultRefresh
+}
+
+func (l *Live) connectionRefresh() time.Duration {
+	if l.ConnectionRefresh > 0 {
+		return l.ConnectionRefresh
+	}
+	return DefaultConnectionRefresh
 }
 
 func (l *Live) log() *slog.Logger {
@@ -175,8 +192,7 @@ func (l *Live) Application(manageID string) (domain.Application, bool) {
 
 // ServiceProvider finds a SCIM target's settings by id.
 func (l *Live) ServiceProvider(id string) (domain.ServiceProvider, bool) {
-	t, ok := l.Target(id)
-	return t.SP, ok
+	return l.snapshot().ServiceProvider(id)
 }
 
 // TargetIDs lists the SCIM targets.
@@ -192,13 +208,13 @@ func (l *Live) ProvisioningMetadata(id string) (map[string]any, bool) {
 	return l.snapshot().ProvisioningMetadata(id)
 }
 
-// Target finds a connection: from a snapshot loaded within Refresh when
-// there is one, else from its own cached item, else by reading that one
-// item.
+// Target finds a connection, for a delivery: from a snapshot loaded
+// within ConnectionRefresh when there is one, else from its own cached
+// item of that age, else by reading that one item.
 func (l *Live) Target(id string) (Target, bool) {
 	now := l.now()
 	l.mu.Lock()
-	snap, fresh := l.snap, l.snap != nil && l.snapGen == l.gen && now.Sub(l.loadedAt) < l.refresh()
+	snap, fresh := l.snap, l.snap != nil && l.snapGen == l.gen && now.Sub(l.loadedAt) < l.connectionRefresh()
 	l.mu.Unlock()
 	if fresh {
 		return snap.Target(id)
@@ -206,7 +222,7 @@ func (l *Live) Target(id string) (Target, bool) {
 	l.connMu.Lock()
 	c, ok := l.conns[id]
 	l.connMu.Unlock()
-	if ok && now.Sub(c.fetched) < l.refresh() {
+	if ok && now.Sub(c.fetched) < l.connectionRefresh() {
 		return c.target, c.found
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -140,7 +140,7 @@ func TestDeliveryReadsAtMostOneConnectionItem(t *testing.T) {
 		t.Fatalf("100 deliveries read %d registries and connections %v; want no registry and one connection item", src.loads-1, src.connections)
 	}
 	src.set(func(d *Document) { d.Provisionings[42].BaseURL = "https://moved.example.org" })
-	clock.t = clock.t.Add(31 * time.Second)
+	clock.t = clock.t.Add(DefaultConnectionRefresh + time.Second)
 	if tg, _ := live.Target("sp-042"); tg.BaseURL != "https://moved.example.org" || src.connections["sp-042"] != 2 {
 		t.Fatalf("a changed connection is not seen after the bound: %+v", tg)
 	}
