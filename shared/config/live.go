@@ -46,8 +46,8 @@ type Live struct {
 	// answers (default DefaultConnectionRefresh): a rotated credential
 	// reaches the provisioner in another function within it.
 	ConnectionRefresh time.Duration
-	Logger  *slog.Logger
-	Now     func() time.Time
+	Logger            *slog.Logger
+	Now               func() time.Time
 
 	mu         sync.Mutex
 	snap       *Registry
