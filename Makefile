@@ -7,7 +7,7 @@ BUILD_DIR := build
 NPM_DIR   := localstack
 APIDOCS_DIR := shared/httpapi/apidocs
 
-.PHONY: job run test test-go test-faults test-infra vet build synth deploy-local npm chromium api-docs-vendor clean
+.PHONY: import-applications job run test test-go test-faults test-infra vet build synth deploy-local npm chromium api-docs-vendor clean
 
 ## run: the whole service on one machine (embedded local stack, PORT default 8080)
 # Built, then run (not `go run`, which exits 1 on Ctrl-C): Ctrl-C stops the
@@ -20,6 +20,15 @@ run: npm
 ## job: run one scheduled job of a running `make run` now (JOB=expiry|cleanup|outbox-sweep)
 job:
 	$(GO) run ./localstack/cmd/job $(JOB)
+
+## import-applications: load an applications document (the former APPLICATIONS_CONFIG) into the
+## table once, secret references kept: make import-applications APPS=apps.json [API=https://…] TOKEN=<super-user token>
+API ?= http://127.0.0.1:8080
+import-applications:
+	@test -n "$(APPS)" || { echo "APPS=<document.json> is required"; exit 2; }
+	@test -n "$(TOKEN)" || { echo "TOKEN=<a super user's API token> is required"; exit 2; }
+	@curl -sS --fail-with-body -H "X-API-TOKEN: $(TOKEN)" -H 'Content-Type: application/json' \
+		--data-binary @$(APPS) $(API)/api/v1/manage/registry/import; echo
 
 ## npm: install the local AWS substitutes pinned by localstack/package-lock.json
 ## and the API document's linter and Swagger UI (shared/httpapi/apidocs)

@@ -26,11 +26,6 @@ type StackConfig struct {
 	QueueAgeAlarmSeconds int
 	AlarmEmail           string
 
-	// ApplicationsConfig is the compacted JSON document, "{}" when no file
-	// was given; ApplicationsConfigPath is where it came from.
-	ApplicationsConfig     string
-	ApplicationsConfigPath string
-
 	// PublicBaseURL is empty when not given: the stack then uses the URL of
 	// its own HTTP API.
 	PublicBaseURL string
@@ -136,7 +131,10 @@ func LoadStackConfig(lookup ContextLookup) (StackConfig, error) {
 		cfg.OIDCClientID = cfg.OIDCAudience
 	}
 	cfg.Session = readSessionSettings(&r)
-	cfg.ApplicationsConfigPath = r.str(ctxApplicationsConfig, "")
+	if path := r.str(ctxApplicationsConfig, ""); path != "" {
+		r.fail("%s: applications are no longer deployed in the Lambda environment; they are table items: "+
+			"import %s once with `make import-applications APPS=%s` after the deployment", ctxApplicationsConfig, path, path)
+	}
 
 	if _, ok := logRetentions[cfg.LogRetentionDays]; !ok {
 		r.fail("%s: %d is not a CloudWatch Logs retention (use one of %s)", ctxLogRetentionDays, cfg.LogRetentionDays, retentionChoices())
@@ -175,12 +173,6 @@ func LoadStackConfig(lookup ContextLookup) (StackConfig, error) {
 		}
 		seen[id] = true
 	}
-
-	doc, err := loadApplicationsConfig(cfg.ApplicationsConfigPath)
-	if err != nil {
-		r.fail("%s: %v", ctxApplicationsConfig, err)
-	}
-	cfg.ApplicationsConfig = doc
 
 	if len(r.problems) > 0 {
 		return StackConfig{}, fmt.Errorf("invalid CDK context:\n  - %s", strings.Join(r.problems, "\n  - "))

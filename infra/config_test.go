@@ -27,7 +27,6 @@ func TestStackConfigDefaults(t *testing.T) {
 		LogLevel:             "info",
 		MaxReceiveCount:      100,
 		QueueAgeAlarmSeconds: 300,
-		ApplicationsConfig:   "{}",
 		MailDomain:           "example.org",
 		MailFrom:             "noreply@example.org",
 		SessionIdleTimeout:   "8h",
@@ -79,7 +78,7 @@ func TestStackConfigRejectsBadValues(t *testing.T) {
 		{"publicBaseUrl", "invite.example.org", "not an http(s) URL"},
 		{"spIds", "good,bad id", `"bad id" may hold only`},
 		{"spIds", "a,a", "listed twice"},
-		{"applicationsConfig", "/does/not/exist.json", "read /does/not/exist.json"},
+		{"applicationsConfig", "/apps.json", "make import-applications APPS=/apps.json"},
 		{"clientUrl", "guests.example.org", "not an http(s) URL"},
 		{"pastDateAllowed", "sometimes", "not true or false"},
 		{"environment", " ", "must not be empty"},
@@ -101,56 +100,13 @@ func TestStackConfigReportsAllProblemsAtOnce(t *testing.T) {
 	}
 }
 
-func TestApplicationsConfigFile(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	cases := []struct {
-		name, content, want, wantErr string
-	}{
-		{"valid", "{\n  \"applications\": [],\n  \"provisionings\": [{\"id\": \"sp\", \"auth\": {\"password\": \"secretsmanager:invite/sp/sp#password\", \"token\": \"env:SP_TOKEN\"}}]\n}\n",
-			`{"applications":[],"provisionings":[{"id":"sp","auth":{"password":"secretsmanager:invite/sp/sp#password","token":"env:SP_TOKEN"}}]}`, ""},
-		{"invalid", `{"applications": [`, "", "is not valid JSON"},
-		{"array", `[]`, "", "must hold a JSON object"},
-		{"literal-secret", `{"provisionings": [{"auth": {"method": "basic", "password": "hunter2"}}]}`, "", "secret values instead of references (secretsmanager:<name>[#key] or env:<VAR>) at .provisionings[0].auth.password"},
-		{"too-big", `{"applications": [{"name": "` + strings.Repeat("x", maxApplicationsConfigBytes) + `"}]}`, "", "fit into the Lambda environment"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			path := write(c.name+".json", c.content)
-			cfg, err := LoadStackConfig(lookupFrom(map[string]any{"applicationsConfig": path}))
-			if c.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), c.wantErr) || !strings.Contains(err.Error(), path) {
-					t.Fatalf("error = %v, want one naming %s and saying %q", err, path, c.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if cfg.ApplicationsConfig != c.want {
-				t.Errorf("document = %s\nwant       %s", cfg.ApplicationsConfig, c.want)
-			}
-		})
-	}
-}
-
 // TestBuildFailsOnInvalidContext: the app stops before synthesizing, with
 // the reason, instead of deploying a broken configuration.
 func TestBuildFailsOnInvalidContext(t *testing.T) {
-	bad := filepath.Join(t.TempDir(), "apps.json")
-	if err := os.WriteFile(bad, []byte("not json"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	app := awscdk.NewApp(&awscdk.AppProps{Context: &map[string]any{"applicationsConfig": bad}})
+	app := awscdk.NewApp(&awscdk.AppProps{Context: &map[string]any{"logLevel": "verbose"}})
 	err := build(app)
-	if err == nil || !strings.Contains(err.Error(), "is not valid JSON") {
-		t.Errorf("build error = %v, want invalid JSON", err)
+	if err == nil || !strings.Contains(err.Error(), "not one of debug") {
+		t.Errorf("build error = %v, want the bad log level", err)
 	}
 	if children := len(*app.Node().Children()); children != 0 {
 		t.Errorf("app has %d children after a failed build, want none", children)

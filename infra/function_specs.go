@@ -51,8 +51,11 @@ type functionSpec struct {
 	SendsToDeadLetters  bool // SCIM_DLQ_URL and sqs:SendMessage on the DLQ
 	SendsMail           bool // MAIL_FROM, SES_CONFIGURATION_SET and ses:SendEmail
 	ReadsMachineCallers bool // MACHINE_CALLERS_SECRET_ARN and read of that secret
-	ReadsSPSecrets      bool // secretsmanager:GetSecretValue on invite/sp/*
-	NeedsApplications   bool // APPLICATIONS_CONFIG
+	ReadsSPSecrets      bool // secretsmanager:GetSecretValue on invite/sp/* and the connection prefix
+	// ManagesConnections: CONNECTION_SECRET_PREFIX and create, write, read
+	// and delete of the secrets under it (the registry API of issue 16).
+	// The applications and connections themselves are table items.
+	ManagesConnections  bool
 	NeedsPublicURL      bool // PUBLIC_BASE_URL, for links in e-mails and responses
 	ServesSessionConfig bool // the session settings of U6 (session.go)
 	Seeds               bool // PERFORMANCE_SEED_ALLOWED, the switch of S1
@@ -78,26 +81,25 @@ var functionSpecs = []functionSpec{
 	{
 		Name: "users", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
-		NeedsApplications: true, NeedsPublicURL: true, ServesSessionConfig: true,
+		NeedsPublicURL: true, ServesSessionConfig: true,
 		Routes: []string{"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles"},
 	},
 	{
 		Name: "roles", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, ReadsMachineCallers: true,
-		NeedsApplications: true,
-		Routes:            []string{"/api/v1/roles", "/api/internal/roles", "/api/external/v1/roles", "/api/external/v1/internal/invite/roles"},
+		Routes: []string{"/api/v1/roles", "/api/internal/roles", "/api/external/v1/roles", "/api/external/v1/internal/invite/roles"},
 	},
 	{
 		Name: "invitations", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
-		NeedsApplications: true, NeedsPublicURL: true,
-		Routes: []string{"/api/v1/invitations", "/api/internal/invitations", "/api/external/v1/invitations", "/api/external/v1/internal/invite/invitations"},
+		NeedsPublicURL: true,
+		Routes:         []string{"/api/v1/invitations", "/api/internal/invitations", "/api/external/v1/invitations", "/api/external/v1/internal/invite/invitations"},
 	},
 	{
 		Name: "crm", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
-		NeedsApplications: true, NeedsPublicURL: true,
-		Routes: []string{"/crm", "/api/profile", "/api/external/v1/invite/crm"},
+		NeedsPublicURL: true,
+		Routes:         []string{"/crm", "/api/profile", "/api/external/v1/invite/crm"},
 	},
 	{
 		Name: "tokens", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
@@ -107,26 +109,26 @@ var functionSpecs = []functionSpec{
 	{
 		Name: "system", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, SendsMail: true,
-		NeedsApplications: true, NeedsPublicURL: true, Seeds: true,
+		NeedsPublicURL: true, Seeds: true, ManagesConnections: true,
 		Routes: []string{"/api/v1/system", "/api/v1/manage", "/api/docs", "/health"},
 	},
 	{
 		// The pages (shared/web): sign-in, the acceptance page, my access.
 		Name: "web", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
-		Table: tableReadWrite, SendsToQueue: true, NeedsApplications: true, NeedsPublicURL: true, SignsInPeople: true,
+		Table: tableReadWrite, SendsToQueue: true, NeedsPublicURL: true, SignsInPeople: true,
 		Routes: []string{"/invitation", "/login", "/logout", "/my", "/static"}, RootRoute: true,
 	},
 	{
 		Name: "provisioner", Kind: queueConsumer, TimeoutSeconds: provisionerTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionSPLink, partitionDelivery, partitionAudit, partitionAuditSequence},
-		SendsToDeadLetters: true, ReadsSPSecrets: true, NeedsApplications: true,
+		SendsToDeadLetters: true, ReadsSPSecrets: true,
 	},
 	{
 		// Hourly: ends expired user-roles, notifies users and queues SCIM updates.
 		Name: "expiry", Kind: scheduledJob, TimeoutSeconds: 300, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, SendsMail: true,
-		NeedsApplications: true, NeedsPublicURL: true,
-		Schedule: "rate(1 hour)",
+		NeedsPublicURL: true,
+		Schedule:       "rate(1 hour)",
 	},
 	{
 		// Daily: removes expired invitations (memberships end in expiry).

@@ -100,8 +100,8 @@ func functionEnvironment(spec functionSpec, cfg StackConfig, res serviceResource
 	if spec.ReadsMachineCallers {
 		env["MACHINE_CALLERS_SECRET_ARN"] = res.Secrets.MachineCallers.SecretArn()
 	}
-	if spec.NeedsApplications {
-		env["APPLICATIONS_CONFIG"] = jsii.String(cfg.ApplicationsConfig)
+	if spec.ManagesConnections {
+		env["CONNECTION_SECRET_PREFIX"] = jsii.String(connectionSecretPrefix)
 	}
 	if spec.NeedsPublicURL {
 		env["PUBLIC_BASE_URL"] = res.PublicBaseURL

@@ -71,16 +71,16 @@ func TestFunctionEnvironment(t *testing.T) {
 			"PERFORMANCE_SEED_ALLOWED"},
 	}
 	want := map[string][]string{
-		"users":       join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
-		"roles":       join(common, oidc, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "MACHINE_CALLERS_SECRET_ARN"}),
-		"invitations": join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
-		"crm":         join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
+		"users":       join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
+		"roles":       join(common, oidc, []string{"SCIM_QUEUE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
+		"invitations": join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
+		"crm":         join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
 		"tokens":      join(common, oidc),
-		"system":      join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "PERFORMANCE_SEED_ALLOWED"}),
-		"web": join(common, oidc, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL",
+		"system":      join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "PERFORMANCE_SEED_ALLOWED", "CONNECTION_SECRET_PREFIX"}),
+		"web": join(common, oidc, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL",
 			"OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET_ARN", "SESSION_IDLE_TIMEOUT"}),
-		"provisioner":  join(common, []string{"SCIM_DLQ_URL", "SCIM_MAX_RECEIVE_COUNT", "APPLICATIONS_CONFIG"}),
-		"expiry":       join(common, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL"}),
+		"provisioner":  join(common, []string{"SCIM_DLQ_URL", "SCIM_MAX_RECEIVE_COUNT"}),
+		"expiry":       join(common, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL"}),
 		"cleanup":      common,
 		"outbox-sweep": join(common, mail, []string{"SCIM_QUEUE_URL"}),
 		"mail-events":  common,
@@ -127,7 +127,6 @@ func TestEnvironmentReferencesTheStackResources(t *testing.T) {
 		{"users", users, "SES_CONFIGURATION_SET", map[string]any{"Ref": configSet}},
 		{"users", users, "MAIL_FROM", "noreply@example.org"},
 		{"users", users, "LOG_LEVEL", "info"},
-		{"users", users, "APPLICATIONS_CONFIG", "{}"},
 		// Without publicBaseUrl, links point at the API itself.
 		{"users", users, "PUBLIC_BASE_URL", map[string]any{"Fn::GetAtt": []any{api, "ApiEndpoint"}}},
 		{"provisioner", s.environment(t, "provisioner"), "SCIM_DLQ_URL", map[string]any{"Ref": dlq}},
@@ -141,15 +140,13 @@ func TestEnvironmentReferencesTheStackResources(t *testing.T) {
 
 func TestEnvironmentTakesContextValues(t *testing.T) {
 	s := customScenario.synth(t)
-	compact := `{"applications":[{"manageId":"app-1","manageType":"SAML20_SP","name":"Wiki","landingPage":"https://wiki.example.org","provisionings":["sp-a"]}],"provisionings":[{"id":"sp-a","name":"Wiki SCIM","baseUrl":"https://scim.example.org","auth":{"method":"bearer","token":"secretsmanager:invite/sp/sp-a"}}]}`
 	invitations := s.environment(t, "invitations")
 	want := map[string]string{
-		"APPLICATIONS_CONFIG": compact,
-		"PUBLIC_BASE_URL":     "https://invite.example.edu",
-		"OIDC_ISSUER":         "https://login.example.edu",
-		"OIDC_AUDIENCE":       "invite-api",
-		"MAIL_FROM":           "guests@mail.example.edu",
-		"LOG_LEVEL":           "debug",
+		"PUBLIC_BASE_URL": "https://invite.example.edu",
+		"OIDC_ISSUER":     "https://login.example.edu",
+		"OIDC_AUDIENCE":   "invite-api",
+		"MAIL_FROM":       "guests@mail.example.edu",
+		"LOG_LEVEL":       "debug",
 	}
 	for k, v := range want {
 		if invitations[k] != v {
@@ -167,8 +164,8 @@ func TestEnvironmentTakesContextValues(t *testing.T) {
 	if got := defaultScenario.synth(t).environment(t, "users")["ENVIRONMENT"]; got != "prod" {
 		t.Errorf("default ENVIRONMENT = %v, want prod", got)
 	}
-	if got := s.environment(t, "provisioner")["APPLICATIONS_CONFIG"]; got != compact {
-		t.Errorf("provisioner APPLICATIONS_CONFIG = %v", got)
+	if got := s.environment(t, "system")["CONNECTION_SECRET_PREFIX"]; got != "invite/scim-connections/" {
+		t.Errorf("system CONNECTION_SECRET_PREFIX = %v", got)
 	}
 }
 
@@ -254,4 +251,21 @@ func join(lists ...[]string) []string {
 		out = append(out, l...)
 	}
 	return out
+}
+
+// TestNoApplicationDocumentInAnyLambdaEnvironment: applications and SCIM
+// connections are table items (issue 16); no function's environment holds
+// an applications document, whatever its variable is called.
+func TestNoApplicationDocumentInAnyLambdaEnvironment(t *testing.T) {
+	bothScenarios(t, func(t *testing.T, s *scenario) {
+		for _, name := range expectedFunctionNames {
+			for k, v := range s.environment(t, name) {
+				text := fmt.Sprint(v)
+				if strings.HasPrefix(k, "APPLICATIONS_CONFIG") || strings.Contains(text, `"applications"`) ||
+					strings.Contains(text, `"provisionings"`) || strings.Contains(text, "manageId") {
+					t.Errorf("%s: %s holds an applications document: %.120s", name, k, text)
+				}
+			}
+		}
+	})
 }

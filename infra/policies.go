@@ -64,6 +64,10 @@ func grantCapabilities(role awsiam.IRole, spec functionSpec, res serviceResource
 		allow([]string{"secretsmanager:GetSecretValue"}, []*string{res.Secrets.OIDCClient.SecretArn()}, nil)
 	}
 	if spec.ReadsSPSecrets {
-		allow([]string{"secretsmanager:GetSecretValue"}, []*string{res.Secrets.SPArnPattern}, nil)
+		allow([]string{"secretsmanager:GetSecretValue"}, []*string{res.Secrets.SPArnPattern, res.Secrets.ConnectionArnPattern}, nil)
+	}
+	if spec.ManagesConnections {
+		allow([]string{"secretsmanager:CreateSecret", "secretsmanager:PutSecretValue", "secretsmanager:GetSecretValue",
+			"secretsmanager:DeleteSecret"}, []*string{res.Secrets.ConnectionArnPattern}, nil)
 	}
 }

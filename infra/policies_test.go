@@ -65,6 +65,7 @@ const (
 	lMachineCallers = "machine-callers-secret"
 	lOIDCClient     = "oidc-client-secret"
 	lSPSecrets      = "invite/sp/* secrets"
+	lConnSecrets    = "invite/scim-connections/* secrets"
 )
 
 func leadingKeys(prefixes ...string) string {
@@ -72,15 +73,17 @@ func leadingKeys(prefixes ...string) string {
 }
 
 var (
-	logsWrite       = grants([]string{"logs:CreateLogStream", "logs:PutLogEvents"}, lOwnLogs)
-	tableRead       = grants(wantTableReads, lTable, lIndexes)
-	tableWrite      = grants(wantTableWrites, lTable)
-	queueSend       = grants([]string{"sqs:SendMessage"}, lQueue)
-	deadLetterSend  = grants([]string{"sqs:SendMessage"}, lDLQ)
-	queueConsume    = grants(wantQueueConsume, lQueue)
-	mailSend        = grants([]string{"ses:SendEmail"}, lSESIdentity, lSESConfigSet)
-	machineCallers  = grants([]string{"secretsmanager:GetSecretValue"}, lMachineCallers)
-	spSecrets       = grants([]string{"secretsmanager:GetSecretValue"}, lSPSecrets)
+	logsWrite      = grants([]string{"logs:CreateLogStream", "logs:PutLogEvents"}, lOwnLogs)
+	tableRead      = grants(wantTableReads, lTable, lIndexes)
+	tableWrite     = grants(wantTableWrites, lTable)
+	queueSend      = grants([]string{"sqs:SendMessage"}, lQueue)
+	deadLetterSend = grants([]string{"sqs:SendMessage"}, lDLQ)
+	queueConsume   = grants(wantQueueConsume, lQueue)
+	mailSend       = grants([]string{"ses:SendEmail"}, lSESIdentity, lSESConfigSet)
+	machineCallers = grants([]string{"secretsmanager:GetSecretValue"}, lMachineCallers)
+	spSecrets      = grants([]string{"secretsmanager:GetSecretValue"}, lSPSecrets, lConnSecrets)
+	connSecrets    = grants([]string{"secretsmanager:CreateSecret", "secretsmanager:PutSecretValue", "secretsmanager:GetSecretValue",
+		"secretsmanager:DeleteSecret"}, lConnSecrets)
 	oidcClient      = grants([]string{"secretsmanager:GetSecretValue"}, lOIDCClient)
 	provisionerKeys = grants(wantTableWrites, leadingKeys("SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*"))
 	outboxKeys      = grants(wantTableWrites, leadingKeys("DELIVERY#*", "MAIL#*"))
@@ -93,8 +96,7 @@ var expectedGrants = map[string]grantSet{
 	"invitations":  union(logsWrite, tableRead, tableWrite, queueSend, mailSend, machineCallers),
 	"crm":          union(logsWrite, tableRead, tableWrite, queueSend, mailSend, machineCallers),
 	"tokens":       union(logsWrite, tableRead, tableWrite),
-	"system":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
-	"web":          union(logsWrite, tableRead, tableWrite, queueSend, oidcClient),
+	"system":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend, connSecrets),
 	"provisioner":  union(logsWrite, tableRead, provisionerKeys, queueConsume, deadLetterSend, spSecrets),
 	"expiry":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
 	"cleanup":      union(logsWrite, tableRead, tableWrite),
@@ -342,6 +344,8 @@ func (s *scenario) classifyResource(resource any, ownLogGroup string) string {
 			return lSESConfigSet
 		case len(refs) == 0 && strings.Contains(text, ":secretsmanager:") && strings.HasSuffix(text, ":secret:invite/sp/*"):
 			return lSPSecrets
+		case len(refs) == 0 && strings.Contains(text, ":secretsmanager:") && strings.HasSuffix(text, ":secret:invite/scim-connections/*"):
+			return lConnSecrets
 		}
 	}
 	b, _ := json.Marshal(resource)
@@ -383,4 +387,31 @@ func asList(v any) []any {
 	default:
 		return []any{x}
 	}
+}
+
+// TestSecretsManagerGrantsOnlyOnTheirPrefixes: every secretsmanager action
+// any function may take names the machine-callers secret, the invite/sp/*
+// prefix (read only) or the connection prefix; writing a secret
+// (Create/Put/Delete) is allowed on the connection prefix only, and only to
+// the function serving the registry API.
+func TestSecretsManagerGrantsOnlyOnTheirPrefixes(t *testing.T) {
+	bothScenarios(t, func(t *testing.T, s *scenario) {
+		for _, name := range expectedFunctionNames {
+			for g := range s.functionGrants(t, name) {
+				if !strings.HasPrefix(g, "secretsmanager:") {
+					continue
+				}
+				action, resource, _ := strings.Cut(g, " on ")
+				switch {
+				case resource == lConnSecrets:
+				case action == "secretsmanager:GetSecretValue" && (resource == lSPSecrets || resource == lMachineCallers || strings.Contains(resource, "sp-secret:")):
+				default:
+					t.Errorf("%s may %s", name, g)
+				}
+				if action != "secretsmanager:GetSecretValue" && name != "system" {
+					t.Errorf("%s may write secrets: %s", name, g)
+				}
+			}
+		}
+	})
 }

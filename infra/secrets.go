@@ -14,6 +14,9 @@ const (
 	machineCallersSecretName = "invite/machine-callers"
 	oidcClientSecretName     = "invite/oidc-client"
 	spSecretPrefix           = "invite/sp/"
+	// connectionSecretPrefix holds the credentials entered through the
+	// API, one secret per SCIM connection (shared/secrets.Vault).
+	connectionSecretPrefix = "invite/scim-connections/"
 )
 
 // serviceSecrets are created with generated placeholder values: the template
@@ -26,6 +29,8 @@ type serviceSecrets struct {
 	// SPArnPattern matches every invite/sp/* secret; Secrets Manager appends
 	// a random suffix to secret ARNs, which the trailing * covers.
 	SPArnPattern *string
+	// ConnectionArnPattern matches every secret under the connection prefix.
+	ConnectionArnPattern *string
 }
 
 func newSecrets(scope constructs.Construct, cfg StackConfig) serviceSecrets {
@@ -44,6 +49,12 @@ func newSecrets(scope constructs.Construct, cfg StackConfig) serviceSecrets {
 		Service:      jsii.String("secretsmanager"),
 		Resource:     jsii.String("secret"),
 		ResourceName: jsii.String(spSecretPrefix + "*"),
+		ArnFormat:    awscdk.ArnFormat_COLON_RESOURCE_NAME,
+	})
+	secrets.ConnectionArnPattern = awscdk.Stack_Of(scope).FormatArn(&awscdk.ArnComponents{
+		Service:      jsii.String("secretsmanager"),
+		Resource:     jsii.String("secret"),
+		ResourceName: jsii.String(connectionSecretPrefix + "*"),
 		ArnFormat:    awscdk.ArnFormat_COLON_RESOURCE_NAME,
 	})
 	return secrets

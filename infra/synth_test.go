@@ -28,14 +28,6 @@ type scenario struct {
 	err      error
 }
 
-// customApplicationsConfig is the applications document of the custom
-// scenario, written pretty-printed so that the test sees it compacted.
-const customApplicationsConfig = `{
-  "applications": [{"manageId": "app-1", "manageType": "SAML20_SP", "name": "Wiki", "landingPage": "https://wiki.example.org", "provisionings": ["sp-a"]}],
-  "provisionings": [{"id": "sp-a", "name": "Wiki SCIM", "baseUrl": "https://scim.example.org",
-    "auth": {"method": "bearer", "token": "secretsmanager:invite/sp/sp-a"}}]
-}`
-
 var (
 	// workDir holds the code directories and the applications document.
 	workDir string
@@ -84,10 +76,6 @@ func prepareScenarios(dir string) error {
 			return err
 		}
 	}
-	appsConfig := filepath.Join(dir, "applications.json")
-	if err := os.WriteFile(appsConfig, []byte(customApplicationsConfig), 0o644); err != nil {
-		return err
-	}
 
 	defaultScenario.context = map[string]any{ctxCodeDir: zips}
 	customScenario.context = map[string]any{
@@ -98,7 +86,6 @@ func prepareScenarios(dir string) error {
 		ctxMaxReceiveCount:      "5",
 		ctxQueueAgeAlarmSeconds: "600",
 		ctxAlarmEmail:           "ops@example.org",
-		ctxApplicationsConfig:   appsConfig,
 		ctxPublicBaseURL:        "https://invite.example.edu/",
 		ctxOIDCIssuer:           "https://login.example.edu",
 		ctxOIDCAudience:         "invite-api",

@@ -26,7 +26,7 @@ func (s *Stack) Banner() string {
 	w.Flush()
 	b.WriteString("\nAWS services, and where their data is kept:\n\n")
 	w = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	for _, svc := range []struct{ key, name string }{{"DYNAMODB", "DynamoDB"}, {"SQS", "SQS"}, {"SESV2", "SES v2"}} {
+	for _, svc := range []struct{ key, name string }{{"DYNAMODB", "DynamoDB"}, {"SQS", "SQS"}, {"SESV2", "SES v2"}, {"SECRETS_MANAGER", "Secrets Manager"}} {
 		url := cmp.Or(os.Getenv("AWS_ENDPOINT_URL_"+svc.key), os.Getenv("AWS_ENDPOINT_URL"), "AWS (the SDK's default endpoint)")
 		data := s.substituted[svc.key]
 		if data == "" {

@@ -122,10 +122,10 @@ func startTestStackWith(t testing.TB, clock *testClock, appsConfig string, opts 
 	t.Helper()
 	t.Setenv("BOOTSTRAP_API_TOKEN", "e2e-bootstrap-token")
 	for _, k := range []string{"AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SQS", "AWS_ENDPOINT_URL_SESV2",
-		"APPLICATIONS_CONFIG_FILE", "OIDC_ISSUER", "PUBLIC_BASE_URL", "TABLE_NAME", "REMINDER_DAYS", sampleSPTokenEnv} {
+		"AWS_ENDPOINT_URL_SECRETS_MANAGER", "OIDC_ISSUER", "PUBLIC_BASE_URL", "TABLE_NAME", "REMINDER_DAYS", sampleSPTokenEnv} {
 		t.Setenv(k, "")
 	}
-	t.Setenv("APPLICATIONS_CONFIG", appsConfig)
+	opts.Applications = appsConfig
 	opts.Addr, opts.Clock, opts.JobInterval = "127.0.0.1:0", clock.Now, -1
 	s, err := Start(context.Background(), opts)
 	if err != nil {

@@ -34,6 +34,7 @@ import (
 	"github.com/edu-invite/invite/localstack/scimsp"
 	"github.com/edu-invite/invite/localstack/substitutes"
 	"github.com/edu-invite/invite/shared/app"
+	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/config"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/dynamo"
@@ -63,6 +64,13 @@ type Options struct {
 	JobInterval time.Duration
 	// LogOutput receives the service's JSON log lines; nil is standard output.
 	LogOutput io.Writer
+	// Applications is an applications document imported into the table at
+	// start, through the same import as the API's; "" imports the sample
+	// application (SampleApplications).
+	Applications string
+	// SecretsDir keeps the Secrets Manager emulator's data on disk (beside
+	// the table's data); "" keeps it in memory, like the table.
+	SecretsDir string
 }
 
 // Stack is a running local stack.
@@ -73,6 +81,7 @@ type Stack struct {
 	SP             *scimsp.SP
 	IdP            *idp.IdP
 	SES            *substitutes.SES
+	Secrets        *substitutes.SecretsManager
 	Poller         *lambdasqs.Poller
 
 	clock  func() time.Time
@@ -112,7 +121,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	}
 	s.URL = "http://" + ln.Addr().String()
 
-	if err := s.startSubstitutes(ctx); err != nil {
+	if err := s.startSubstitutes(ctx, opts); err != nil {
 		return nil, err
 	}
 	setDefault("TABLE_NAME", "invite")
@@ -125,8 +134,9 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	webClientSecret := setDefault(webClientSecretEnv, randomToken())
 	s.BootstrapToken = setDefault("BOOTSTRAP_API_TOKEN", randomToken())
 	spToken := setDefault(sampleSPTokenEnv, randomToken())
-	if os.Getenv("APPLICATIONS_CONFIG") == "" && os.Getenv("APPLICATIONS_CONFIG_FILE") == "" {
-		os.Setenv("APPLICATIONS_CONFIG", SampleApplications(s.URL+"/scim-sp"))
+	applications := opts.Applications
+	if applications == "" {
+		applications = SampleApplications(s.URL + "/scim-sp")
 	}
 
 	s.SP = scimsp.New(scimsp.Options{BearerToken: spToken})
@@ -144,10 +154,6 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	if err != nil {
 		return nil, err
 	}
-	registry, err := config.Load()
-	if err != nil {
-		return nil, err
-	}
 	if err := dynamo.CreateTable(ctx, awsDynamo(cfg), settings.TableName); err != nil {
 		return nil, fmt.Errorf("create table: %w", err)
 	}
@@ -158,7 +164,10 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	}
 	settings.QueueURL, settings.DeadLetterURL = queueURL, dlqURL
 	settings.LogOutput = opts.LogOutput
-	if s.App, err = app.New(ctx, settings, cfg, registry, opts.Clock); err != nil {
+	if s.App, err = app.New(ctx, settings, cfg, opts.Clock); err != nil {
+		return nil, err
+	}
+	if err := s.importApplications(ctx, applications); err != nil {
 		return nil, err
 	}
 	// Lines logged through slog's default (the API's error lines) go to
@@ -200,12 +209,29 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	return s, nil
 }
 
-// startSubstitutes starts DynamoDB, SQS and SES substitutes for every
-// service without an endpoint in the environment.
-func (s *Stack) startSubstitutes(ctx context.Context) error {
+// importApplications loads the applications document into the table
+// through the service's import (as POST /api/v1/manage/registry/import
+// does) and reads the registry.
+func (s *Stack) importApplications(ctx context.Context, document string) error {
+	dec := json.NewDecoder(strings.NewReader(document))
+	dec.DisallowUnknownFields()
+	var doc config.Document
+	if err := dec.Decode(&doc); err != nil {
+		return fmt.Errorf("applications document: %w", err)
+	}
+	seeder := &auth.Principal{Kind: auth.KindAPIToken, SuperUser: true, Name: "local-stack"}
+	if _, err := s.App.Service.ImportRegistry(ctx, seeder, doc); err != nil {
+		return fmt.Errorf("import applications: %w", err)
+	}
+	return s.App.Registry.Load(ctx)
+}
+
+// startSubstitutes starts DynamoDB, SQS, SES and Secrets Manager
+// substitutes for every service without an endpoint in the environment.
+func (s *Stack) startSubstitutes(ctx context.Context, opts Options) error {
 	external := os.Getenv("AWS_ENDPOINT_URL") != ""
 	need := func(service string) bool { return !external && os.Getenv("AWS_ENDPOINT_URL_"+service) == "" }
-	if need("DYNAMODB") || need("SQS") || need("SESV2") {
+	if need("DYNAMODB") || need("SQS") || need("SESV2") || need("SECRETS_MANAGER") {
 		setDefault("AWS_REGION", "eu-west-1")
 		setDefault("AWS_ACCESS_KEY_ID", "local")
 		setDefault("AWS_SECRET_ACCESS_KEY", "local")
@@ -237,6 +263,19 @@ func (s *Stack) startSubstitutes(ctx context.Context) error {
 		s.closers = append(s.closers, func() { _ = q.Close() })
 		os.Setenv("AWS_ENDPOINT_URL_SQS", q.URL)
 		s.substituted["SQS"] = "in memory of the local-aws-sqs process"
+	}
+	if need("SECRETS_MANAGER") {
+		sm, err := substitutes.StartSecretsManager("", opts.SecretsDir)
+		if err != nil {
+			return err
+		}
+		s.Secrets = sm
+		s.closers = append(s.closers, func() { _ = sm.Close() })
+		os.Setenv("AWS_ENDPOINT_URL_SECRETS_MANAGER", sm.URL)
+		s.substituted["SECRETS_MANAGER"] = "in memory of the stack"
+		if opts.SecretsDir != "" {
+			s.substituted["SECRETS_MANAGER"] = opts.SecretsDir
+		}
 	}
 	if need("SESV2") {
 		mail, err := substitutes.StartSES(ctx, "")
@@ -348,8 +387,9 @@ func (s *Stack) Close() {
 	}
 }
 
-// SampleApplications is the seeded configuration document: one application
-// whose users and groups go to the sample SCIM SP.
+// SampleApplications is the seeded applications document, imported into
+// the table at start: one application whose users and groups go to the
+// sample SCIM SP.
 func SampleApplications(spBaseURL string) string {
 	return fmt.Sprintf(`{
   "applications": [

@@ -29,6 +29,7 @@ import (
 	"github.com/edu-invite/invite/shared/metrics"
 	"github.com/edu-invite/invite/shared/oidc"
 	"github.com/edu-invite/invite/shared/provisioner"
+	"github.com/edu-invite/invite/shared/scimprobe"
 	"github.com/edu-invite/invite/shared/secrets"
 	"github.com/edu-invite/invite/shared/service"
 	"github.com/edu-invite/invite/shared/ses"
@@ -61,6 +62,9 @@ type Settings struct {
 	// LogOutput receives the JSON log lines; nil is standard output (the
 	// local stack's tests read them).
 	LogOutput io.Writer
+	// ConnectionSecretPrefix from CONNECTION_SECRET_PREFIX: the name prefix
+	// of the SCIM connections' secrets (default secrets.DefaultConnectionPrefix).
+	ConnectionSecretPrefix string
 }
 
 // SettingsFromEnv reads the settings; TABLE_NAME is the only one every
@@ -71,7 +75,7 @@ func SettingsFromEnv() (Settings, error) {
 		MailFrom: os.Getenv("MAIL_FROM"), ConfigurationSet: os.Getenv("SES_CONFIGURATION_SET"),
 		PublicBaseURL: os.Getenv("PUBLIC_BASE_URL"), OIDCIssuer: os.Getenv("OIDC_ISSUER"), OIDCAudience: os.Getenv("OIDC_AUDIENCE"),
 		BootstrapToken: os.Getenv("BOOTSTRAP_API_TOKEN"), GroupURNPrefix: os.Getenv("GROUP_URN_PREFIX"),
-		MachineCallers: machineCallersRef(),
+		MachineCallers: machineCallersRef(), ConnectionSecretPrefix: os.Getenv("CONNECTION_SECRET_PREFIX"),
 	}
 	if s.TableName == "" {
 		return s, fmt.Errorf("TABLE_NAME is required")
@@ -99,7 +103,7 @@ type App struct {
 	DynamoDB    *dynamodb.Client
 	SQS         *awssqs.Client
 	Store       *dynamo.Store
-	Registry    *config.Registry
+	Registry    *config.Live
 	Service     *service.Service
 	API         *httpapi.API
 	Provisioner *provisioner.Provisioner
@@ -118,15 +122,21 @@ func FromEnv(ctx context.Context) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("AWS configuration: %w", err)
 	}
-	registry, err := config.Load()
+	a, err := New(ctx, settings, cfg, nil)
 	if err != nil {
 		return nil, err
 	}
-	return New(ctx, settings, cfg, registry, nil)
+	// A function that cannot read its registry at start fails visibly.
+	if err := a.Registry.Load(ctx); err != nil {
+		return nil, fmt.Errorf("read the applications registry: %w", err)
+	}
+	return a, nil
 }
 
 // New wires the service from explicit parts; clock nil means wall time.
-func New(ctx context.Context, s Settings, cfg aws.Config, registry *config.Registry, clock domain.Clock) (*App, error) {
+// The applications and SCIM connections are items of the table, read
+// through a cached registry (config.Live) that New does not load yet.
+func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*App, error) {
 	if clock == nil {
 		clock = time.Now
 	}
@@ -138,6 +148,9 @@ func New(ctx context.Context, s Settings, cfg aws.Config, registry *config.Regis
 	ddb := dynamodb.NewFromConfig(cfg)
 	sqsClient := awssqs.NewFromConfig(cfg)
 	store := dynamo.New(ddb, s.TableName, clock)
+	registry := config.NewLive(store, logger)
+	sm := secretsmanager.NewFromConfig(cfg)
+	resolver := secrets.NewResolver(sm, 5*time.Minute)
 	renderer, err := mail.NewRenderer("Invite")
 	if err != nil {
 		return nil, err
@@ -151,6 +164,8 @@ func New(ctx context.Context, s Settings, cfg aws.Config, registry *config.Regis
 		Clock: clock, Logger: logger, PublicBaseURL: s.PublicBaseURL, GroupURNPrefix: s.GroupURNPrefix,
 		Lifecycle: service.Lifecycle{ReminderDays: s.ReminderDays},
 		Session:   sessionSettingsFromEnv(),
+		RegistryAdmin: &service.RegistryAdmin{Store: store, Vault: &secrets.Vault{SM: sm, Prefix: s.ConnectionSecretPrefix},
+			Secrets: resolver, Prober: &scimprobe.Prober{}, Invalidate: registry.Invalidate},
 	}
 	authn := &auth.Authenticator{Tokens: store, Users: store}
 	authn.OnLogin = svc // spec 3.1: attribute changes at login reach the SPs
@@ -167,7 +182,7 @@ func New(ctx context.Context, s Settings, cfg aws.Config, registry *config.Regis
 	}
 	prov := &provisioner.Provisioner{
 		Store: store, Clock: clock, Logger: logger, Metrics: metrics.NewEMF(os.Stdout, "Invite"),
-		Clients:     &provisioner.Targets{Registry: registry, Secrets: secrets.NewResolver(secretsmanager.NewFromConfig(cfg), 5*time.Minute)},
+		Clients:     &provisioner.Targets{Registry: registry, Secrets: resolver},
 		DeadLetters: sqs.NewDeadLetters(sqsClient, s.DeadLetterURL),
 		Backoff:     sqs.NewVisibility(sqsClient, s.QueueURL),
 		MaxReceives: s.MaxReceiveCount,

@@ -56,7 +56,7 @@ func TestParseRejects(t *testing.T) {
 		{"unknown field", `{"applications": [], "provisionigns": []}`, "unknown field"},
 		{"plain secret", `{"provisionings": [{"id": "a", "baseUrl": "https://a", "auth": {"method": "bearer", "token": "s3cr3t"}}]}`, "secret reference"},
 		{"plain password", `{"provisionings": [{"id": "a", "baseUrl": "https://a", "auth": {"method": "basic", "username": "u", "password": "pw"}}]}`, "secret reference"},
-		{"bad method", `{"provisionings": [{"id": "a", "baseUrl": "https://a", "auth": {"method": "digest"}}]}`, "basic or bearer"},
+		{"bad method", `{"provisionings": [{"id": "a", "baseUrl": "https://a", "auth": {"method": "digest"}}]}`, "basic, bearer or oauth2"},
 		{"relative url", `{"provisionings": [{"id": "a", "baseUrl": "/scim", "auth": {"method": "bearer", "token": "env:T"}}]}`, "absolute http(s) URL"},
 		{"bad version", `{"provisionings": [{"id": "a", "baseUrl": "https://a", "version": "2", "auth": {"method": "bearer", "token": "env:T"}}]}`, "look like v1"},
 		{"bad membership", `{"provisionings": [{"id": "a", "baseUrl": "https://a", "membership": "POST", "auth": {"method": "bearer", "token": "env:T"}}]}`, "PUT or PATCH"},
@@ -73,17 +73,5 @@ func TestParseRejects(t *testing.T) {
 				t.Fatalf("error = %v, want it to mention %q", err, tc.want)
 			}
 		})
-	}
-}
-
-func TestLoadPrefersInlineDocument(t *testing.T) {
-	t.Setenv("APPLICATIONS_CONFIG", validDoc)
-	t.Setenv("APPLICATIONS_CONFIG_FILE", "/does/not/exist")
-	reg, err := Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(reg.Applications()) != 2 {
-		t.Fatalf("applications = %d, want 2", len(reg.Applications()))
 	}
 }

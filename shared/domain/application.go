@@ -1,14 +1,22 @@
 package domain
 
 // Application is an entry of the metadata registry (spec 2.4): an SP or RP
-// known by its manage id and type. Applications are configuration, not data:
-// they come from the validated configuration document loaded at start-up.
+// known by its manage id and type. Applications are items of the table,
+// managed through the API and read through a cached registry.
 type Application struct {
-	ID          int64
-	ManageID    string
-	ManageType  string
-	Name        string
-	LandingPage string
+	ID         int64
+	ManageID   string
+	ManageType string
+	// Name and OrganizationName in English, NameNL and OrganizationNameNL
+	// in Dutch.
+	Name               string
+	NameNL             string
+	OrganizationName   string
+	OrganizationNameNL string
+	LogoURL            string
+	// OrganizationGUID is the institution the application belongs to.
+	OrganizationGUID string
+	LandingPage      string
 	// ProvisioningIDs name the SCIM targets (SPs) that this application's
 	// users and groups are provisioned to.
 	ProvisioningIDs []string

@@ -242,7 +242,7 @@ func TestProviderMetadataAndApplications(t *testing.T) {
 		t.Errorf("institution admin's applications: %+v", admin)
 	}
 	super := decode[overview](t, w.do("super", "GET", "/api/v1/manage/applications", ""))
-	if len(super.Providers) != 3 || len(super.Provisionings) != 2 {
+	if len(super.Providers) != 4 || len(super.Provisionings) != 2 { // wiki, lms, drive and the unused spare-app
 		t.Errorf("super user's applications: %+v", super)
 	}
 }

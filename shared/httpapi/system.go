@@ -19,6 +19,7 @@ func (a *API) systemRoutes(mux *routes) {
 	a.deliveryRoutes(mux)
 	a.mailRoutes(mux)
 	a.maintenanceRoutes(mux)
+	a.registryRoutes(mux)
 	a.seedRoutes(mux)
 }
 

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/edu-invite/invite/shared/auth"
-	"github.com/edu-invite/invite/shared/config"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/dynamo"
 	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
@@ -46,6 +45,8 @@ type world struct {
 	// OpenInvitationA is an open invitation to role A (as GUEST).
 	OpenInvitationA int64
 	OpenSecretA     string
+	// Vault holds the credentials written through the API.
+	Vault *memoryVault
 }
 
 // Callers, in the order of the want columns of matrix cases.
@@ -110,15 +111,13 @@ var root = &auth.Principal{Kind: auth.KindAPIToken, SuperUser: true, Name: "root
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
-	reg, err := config.Parse([]byte(worldConfig))
-	if err != nil {
-		t.Fatal(err)
-	}
 	w := &world{t: t, Now: worldNow, Queue: &recordingQueue{}, Users: map[string]domain.User{}, UserRoles: map[string]domain.UserRole{}}
 	clock := func() time.Time { return w.Now }
 	w.Store = dynamotest.NewStore(t, clock)
+	reg, admin, vault := worldRegistry(t, w.Store)
+	w.Vault = vault
 	w.Svc = &service.Service{Store: w.Store, Queue: w.Queue, Registry: reg, Clock: clock, PublicBaseURL: "https://invite.example.org",
-		GroupURNPrefix: "urn:collab:group:example.org"}
+		GroupURNPrefix: "urn:collab:group:example.org", RegistryAdmin: admin}
 	ppl := people{}
 	for _, c := range callers {
 		ppl[c] = personOf(c)

@@ -20,7 +20,7 @@ type SecretResolver interface {
 // when a delivery needs them (the resolver caches), so that a rotated
 // secret is picked up without a redeploy.
 type Targets struct {
-	Registry *config.Registry
+	Registry config.Lookup
 	Secrets  SecretResolver
 	// Transport is the HTTP transport under the per-SP guards (nil: the default).
 	Transport http.RoundTripper
@@ -29,6 +29,7 @@ type Targets struct {
 
 	mu     sync.Mutex
 	guards map[string]*spGuard
+	oauth  oauthTokens
 }
 
 // guard returns the SP's rate limit and circuit breaker, shared by every
@@ -61,6 +62,14 @@ func (t *Targets) Client(ctx context.Context, spID string) (SCIMClient, domain.S
 		creds.Password, err = t.Secrets.Resolve(ctx, target.Auth.Password)
 	case "bearer":
 		creds.Token, err = t.Secrets.Resolve(ctx, target.Auth.Token)
+	case "oauth2":
+		// OAuth 2.0 client credentials: the access token is sent as a
+		// bearer token; a refused token request is retried like a 5xx.
+		var secret string
+		if secret, err = t.Secrets.Resolve(ctx, target.Auth.ClientSecret); err == nil {
+			creds.Method = scim.AuthBearer
+			creds.Token, err = t.oauth.token(ctx, spID, target.Auth, secret, &http.Client{Timeout: scim.DefaultTimeout})
+		}
 	}
 	if err != nil {
 		// A missing secret is an operator's job to fix; keep retrying until

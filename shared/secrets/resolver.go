@@ -22,6 +22,9 @@ type SecretsManagerAPI interface {
 	GetSecretValue(ctx context.Context, in *secretsmanager.GetSecretValueInput, opts ...func(*secretsmanager.Options)) (*secretsmanager.GetSecretValueOutput, error)
 }
 
+// maxCachedSecrets bounds the cache: one entry per connection and version.
+const maxCachedSecrets = 4096
+
 // Resolver turns references into values.
 type Resolver struct {
 	sm  SecretsManagerAPI
@@ -64,7 +67,8 @@ func (r *Resolver) Resolve(ctx context.Context, ref string) (string, error) {
 
 func (r *Resolver) fromSecretsManager(ctx context.Context, ref string) (string, error) {
 	id, key, hasKey := strings.Cut(ref, "#")
-	raw, err := r.secretString(ctx, id)
+	id, version, _ := strings.Cut(id, "?versionId=")
+	raw, err := r.secretString(ctx, id, version)
 	if err != nil {
 		return "", err
 	}
@@ -82,9 +86,13 @@ func (r *Resolver) fromSecretsManager(ctx context.Context, ref string) (string, 
 	return v, nil
 }
 
-func (r *Resolver) secretString(ctx context.Context, id string) (string, error) {
+// secretString reads a secret's value, a given version of it when version
+// is set. A versioned reference changes when the secret is rewritten, so
+// the cache (keyed by id and version) never serves a replaced credential.
+func (r *Resolver) secretString(ctx context.Context, id, version string) (string, error) {
+	cacheKey := id + "?" + version
 	r.mu.Lock()
-	c, ok := r.cache[id]
+	c, ok := r.cache[cacheKey]
 	r.mu.Unlock()
 	if ok && r.now().Sub(c.fetched) < r.ttl {
 		return c.value, nil
@@ -92,7 +100,11 @@ func (r *Resolver) secretString(ctx context.Context, id string) (string, error) 
 	if r.sm == nil {
 		return "", fmt.Errorf("secret %s: no Secrets Manager client configured", id)
 	}
-	out, err := r.sm.GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: &id})
+	in := &secretsmanager.GetSecretValueInput{SecretId: &id}
+	if version != "" {
+		in.VersionId = &version
+	}
+	out, err := r.sm.GetSecretValue(ctx, in)
 	if err != nil {
 		return "", fmt.Errorf("read secret %s: %w", id, err)
 	}
@@ -100,7 +112,10 @@ func (r *Resolver) secretString(ctx context.Context, id string) (string, error) 
 		return "", fmt.Errorf("secret %s has no string value", id)
 	}
 	r.mu.Lock()
-	r.cache[id] = cached{value: *out.SecretString, fetched: r.now()}
+	if len(r.cache) >= maxCachedSecrets {
+		r.cache = map[string]cached{}
+	}
+	r.cache[cacheKey] = cached{value: *out.SecretString, fetched: r.now()}
 	r.mu.Unlock()
 	return *out.SecretString, nil
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // catalogue is what the metadata operations need of the registry beyond
-// Registry: the configuration's *config.Registry has it.
+// Registry: every config.Lookup has it.
 type catalogue interface {
 	Applications() []domain.Application
 	ProvisioningMetadata(id string) (map[string]any, bool)
@@ -116,7 +116,9 @@ func (s *Service) ProviderMetadata(p *auth.Principal, manageType, id string) (ma
 func (s *Service) applicationMetadata(app domain.Application) map[string]any {
 	provisionings := append([]string{}, app.ProvisioningIDs...)
 	return map[string]any{"id": app.ManageID, "manageId": app.ManageID, "type": app.ManageType, "entityid": app.ManageID,
-		"name": app.Name, "url": app.LandingPage, "provisionings": provisionings}
+		"name": app.Name, "url": app.LandingPage, "provisionings": provisionings,
+		"name:en": app.Name, "name:nl": app.NameNL, "OrganizationName:en": app.OrganizationName,
+		"OrganizationName:nl": app.OrganizationNameNL, "logo": app.LogoURL, "institutionGuid": app.OrganizationGUID}
 }
 
 // ApplicationsOverview is the answer of GET /api/v1/manage/applications:

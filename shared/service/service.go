@@ -45,6 +45,9 @@ type Service struct {
 	Lifecycle Lifecycle
 	// Session is the session configuration of U6 (users_config.go).
 	Session SessionSettings
+	// RegistryAdmin manages applications and SCIM connections (nil: not
+	// managed here; registry_admin.go).
+	RegistryAdmin *RegistryAdmin
 }
 
 func (s *Service) now() time.Time {

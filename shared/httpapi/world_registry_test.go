@@ -1,0 +1,123 @@
+package httpapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/edu-invite/invite/shared/config"
+	"github.com/edu-invite/invite/shared/dynamo"
+	"github.com/edu-invite/invite/shared/scimprobe"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+// worldRegistry puts the world's applications and connections in its
+// table, as the import does, and answers the table-backed registry with
+// its management: wiki, sp-a, sp-b and the unused spare-app and sp-spare
+// belong to org-a (the institution admin's); lms and drive to none.
+func worldRegistry(t testing.TB, store *dynamo.Store) (*config.Live, *service.RegistryAdmin, *memoryVault) {
+	t.Helper()
+	doc := mustDoc(t, worldConfig)
+	doc.Provisionings = append(doc.Provisionings, config.ProvisioningDoc{ID: "sp-spare", BaseURL: "https://spare.example.org/scim",
+		Auth: config.AuthDoc{Method: "bearer", Token: "env:SPARE"}})
+	doc.Applications = append(doc.Applications, config.ApplicationDoc{ManageID: "spare-app", ManageType: "OIDC10_RP"})
+	ctx := context.Background()
+	for i := range doc.Provisionings {
+		doc.Provisionings[i].OrganizationGUID = "org-a"
+		ch := config.Change{Kind: config.KindConnection, ID: doc.Provisionings[i].ID, Action: config.ActionImport, By: "world", At: time.Now()}
+		if err := store.SaveConnection(ctx, doc.Provisionings[i], true, ch); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, a := range doc.Applications {
+		if a.ManageID == "wiki" || a.ManageID == "spare-app" {
+			a.OrganizationGUID = "org-a"
+		}
+		ch := config.Change{Kind: config.KindApplication, ID: a.ManageID, Action: config.ActionImport, By: "world", At: time.Now()}
+		if _, err := store.SaveApplication(ctx, a, true, ch); err != nil {
+			t.Fatal(err)
+		}
+	}
+	live := config.NewLive(store, nil)
+	if err := live.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	vault := &memoryVault{values: map[string]string{}}
+	return live, &service.RegistryAdmin{Store: store, Vault: vault, Secrets: vault, Prober: &scimprobe.Prober{Timeout: 2 * time.Second},
+		Invalidate: live.Invalidate}, vault
+}
+
+func mustDoc(t testing.TB, s string) config.Document {
+	t.Helper()
+	var doc config.Document
+	if err := json.Unmarshal([]byte(s), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// memoryVault is the credential vault of API tests: the Secrets Manager
+// path itself is tested against the emulator (shared/secrets, the stack).
+type memoryVault struct {
+	mu     sync.Mutex
+	values map[string]string // reference -> value
+	n      int
+}
+
+const memoryPrefix = "secretsmanager:test-vault/"
+
+func (v *memoryVault) Store(_ context.Context, id, field, value string) (string, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.n++
+	ref := memoryPrefix + id + "?versionId=v" + strings.Repeat("1", v.n) + "#" + field
+	v.values[ref] = value
+	return ref, nil
+}
+
+func (v *memoryVault) Delete(_ context.Context, id string) error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for ref := range v.values {
+		if v.Managed(ref, id) {
+			delete(v.values, ref)
+		}
+	}
+	return nil
+}
+
+func (v *memoryVault) Managed(ref, id string) bool {
+	name, _, _ := strings.Cut(strings.TrimPrefix(ref, memoryPrefix), "?")
+	return strings.HasPrefix(ref, memoryPrefix) && name == id
+}
+
+func (v *memoryVault) InVault(ref string) bool { return strings.HasPrefix(ref, memoryPrefix) }
+
+func (v *memoryVault) Resolve(_ context.Context, ref string) (string, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if val, ok := v.values[ref]; ok {
+		return val, nil
+	}
+	return "", errNoSecret
+}
+
+// Secrets returns every value stored, for tests that look for leaks.
+func (v *memoryVault) Secrets() []string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	var out []string
+	for _, val := range v.values {
+		out = append(out, val)
+	}
+	return out
+}
+
+type noSecretError struct{}
+
+func (noSecretError) Error() string { return "secret not found" }
+
+var errNoSecret = noSecretError{}
