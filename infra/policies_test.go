@@ -97,6 +97,7 @@ var expectedGrants = map[string]grantSet{
 	"crm":          union(logsWrite, tableRead, tableWrite, queueSend, mailSend, machineCallers),
 	"tokens":       union(logsWrite, tableRead, tableWrite),
 	"system":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend, connSecrets),
+	"web":          union(logsWrite, tableRead, tableWrite, queueSend, oidcClient),
 	"provisioner":  union(logsWrite, tableRead, provisionerKeys, queueConsume, deadLetterSend, spSecrets),
 	"expiry":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
 	"cleanup":      union(logsWrite, tableRead, tableWrite),
@@ -390,8 +391,8 @@ func asList(v any) []any {
 }
 
 // TestSecretsManagerGrantsOnlyOnTheirPrefixes: every secretsmanager action
-// any function may take names the machine-callers secret, the invite/sp/*
-// prefix (read only) or the connection prefix; writing a secret
+// any function may take names the machine-callers secret, the pages' OIDC
+// client secret, the invite/sp/* prefix (read only) or the connection prefix; writing a secret
 // (Create/Put/Delete) is allowed on the connection prefix only, and only to
 // the function serving the registry API.
 func TestSecretsManagerGrantsOnlyOnTheirPrefixes(t *testing.T) {
@@ -404,7 +405,7 @@ func TestSecretsManagerGrantsOnlyOnTheirPrefixes(t *testing.T) {
 				action, resource, _ := strings.Cut(g, " on ")
 				switch {
 				case resource == lConnSecrets:
-				case action == "secretsmanager:GetSecretValue" && (resource == lSPSecrets || resource == lMachineCallers || strings.Contains(resource, "sp-secret:")):
+				case action == "secretsmanager:GetSecretValue" && (resource == lSPSecrets || resource == lMachineCallers || resource == lOIDCClient || strings.Contains(resource, "sp-secret:")):
 				default:
 					t.Errorf("%s may %s", name, g)
 				}
