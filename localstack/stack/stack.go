@@ -21,6 +21,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -58,6 +59,10 @@ type Options struct {
 	// JobInterval of the expiry and cleanup jobs; 0 = every minute, negative
 	// = never (tests run them with RunJob).
 	JobInterval time.Duration
+	// DataDir keeps DynamoDB Local's tables and the sample SCIM SP's state,
+	// so that both survive a restart (`make run`: .local/data). "" keeps
+	// them in memory, on the process's shared DynamoDB Local (tests).
+	DataDir string
 }
 
 // Stack is a running local stack.
@@ -100,7 +105,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	}
 	s.URL = "http://" + ln.Addr().String()
 
-	if err := s.startSubstitutes(ctx); err != nil {
+	if err := s.startSubstitutes(ctx, opts.DataDir); err != nil {
 		return nil, err
 	}
 	setDefault("TABLE_NAME", "invite")
@@ -174,8 +179,9 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 }
 
 // startSubstitutes starts DynamoDB, SQS and SES substitutes for every
-// service without an endpoint in the environment.
-func (s *Stack) startSubstitutes(ctx context.Context) error {
+// service without an endpoint in the environment. DynamoDB Local keeps its
+// tables in dataDir, or in memory on the process's shared instance.
+func (s *Stack) startSubstitutes(ctx context.Context, dataDir string) error {
 	external := os.Getenv("AWS_ENDPOINT_URL") != ""
 	need := func(service string) bool { return !external && os.Getenv("AWS_ENDPOINT_URL_"+service) == "" }
 	if need("DYNAMODB") || need("SQS") || need("SESV2") {
@@ -184,11 +190,13 @@ func (s *Stack) startSubstitutes(ctx context.Context) error {
 		setDefault("AWS_SECRET_ACCESS_KEY", "local")
 	}
 	if need("DYNAMODB") {
-		ddb, err := substitutes.StartDynamoDB("")
+		ddb, err := startDynamoDB(ctx, dataDir)
 		if err != nil {
 			return err
 		}
-		s.closers = append(s.closers, func() { _ = ddb.Close() })
+		if dataDir != "" {
+			s.closers = append(s.closers, func() { _ = ddb.Close() })
+		}
 		os.Setenv("AWS_ENDPOINT_URL_DYNAMODB", ddb.URL)
 	}
 	if need("SQS") || need("SESV2") {
@@ -218,6 +226,13 @@ func (s *Stack) startSubstitutes(ctx context.Context) error {
 		os.Setenv("AWS_ENDPOINT_URL_SESV2", mail.URL)
 	}
 	return nil
+}
+
+func startDynamoDB(ctx context.Context, dataDir string) (*substitutes.DynamoDB, error) {
+	if dataDir == "" {
+		return substitutes.SharedDynamoDB()
+	}
+	return substitutes.StartDynamoDB(ctx, substitutes.DynamoDBOptions{DataDir: filepath.Join(dataDir, "dynamodb")})
 }
 
 // mailPage lists the e-mails the SES substitute captured.
