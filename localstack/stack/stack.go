@@ -22,6 +22,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -85,6 +86,7 @@ type Stack struct {
 	consumerDone chan struct{}
 	cancel       context.CancelFunc
 	closers      []func()
+	sqsStarted   bool // the queue is the in-memory substitute, empty at start
 }
 
 // sampleSPTokenEnv holds the sample SP's bearer token, referenced from the
@@ -120,6 +122,16 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	}
 
 	s.SP = scimsp.New(scimsp.Options{BearerToken: spToken})
+	spHandler := s.SP.Handler()
+	if opts.DataDir != "" {
+		// The SP keeps its state beside the table, so that after a restart
+		// the service's view and the SP's agree.
+		spState := filepath.Join(opts.DataDir, "scim-sp.json")
+		if err := s.SP.Load(spState); err != nil {
+			return nil, err
+		}
+		spHandler = s.SP.PersistentHandler(spState)
+	}
 	if s.IdP, err = idp.New(os.Getenv("OIDC_ISSUER")); err != nil {
 		return nil, err
 	}
@@ -148,10 +160,15 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	if s.App, err = app.New(ctx, settings, cfg, registry, opts.Clock); err != nil {
 		return nil, err
 	}
+	if s.sqsStarted && opts.DataDir != "" {
+		if err := s.requeue(ctx); err != nil {
+			return nil, err
+		}
+	}
 
 	mux := http.NewServeMux()
 	mux.Handle("/idp/", http.StripPrefix("/idp", s.IdP.Handler()))
-	mux.Handle("/scim-sp/", http.StripPrefix("/scim-sp", s.SP.Handler()))
+	mux.Handle("/scim-sp/", http.StripPrefix("/scim-sp", spHandler))
 	mux.HandleFunc("GET /mail", s.mailPage)
 	mux.HandleFunc("POST /local/jobs/{name}", s.serveJob)
 	mux.HandleFunc("POST /local/events/ses", s.serveSESEvent)
@@ -215,6 +232,7 @@ func (s *Stack) startSubstitutes(ctx context.Context, dataDir string) error {
 		}
 		s.closers = append(s.closers, func() { _ = q.Close() })
 		os.Setenv("AWS_ENDPOINT_URL_SQS", q.URL)
+		s.sqsStarted = true
 	}
 	if need("SESV2") {
 		mail, err := substitutes.StartSES(ctx, "")
@@ -233,6 +251,37 @@ func startDynamoDB(ctx context.Context, dataDir string) (*substitutes.DynamoDB, 
 		return substitutes.SharedDynamoDB()
 	}
 	return substitutes.StartDynamoDB(ctx, substitutes.DynamoDBOptions{DataDir: filepath.Join(dataDir, "dynamodb")})
+}
+
+// maxRequeue bounds the unsent deliveries re-queued at start; the sweep
+// sends any beyond it.
+const maxRequeue = 100_000
+
+// requeue puts the deliveries the previous run left behind on the new,
+// empty queue substitute, oldest first: those it had queued (in AWS the
+// queue keeps them) and those it committed but never queued (the outbox
+// sweep would send these too, but only a minute after their creation). The
+// provisioner tolerates a repeat, should the sweep send one again.
+func (s *Stack) requeue(ctx context.Context) error {
+	queued, err := s.App.Store.ListQueuedDeliveries(ctx)
+	if err != nil {
+		return err
+	}
+	// Paged by the store; a crash leaves at most one burst of writes unsent.
+	unsent, err := s.App.Store.ListUnsentDeliveries(ctx, s.now(), maxRequeue)
+	if err != nil {
+		return err
+	}
+	queued = append(queued, unsent...)
+	if len(queued) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(queued, func(a, b domain.Delivery) int { return a.CreatedAt.Compare(b.CreatedAt) })
+	if err := s.App.Service.Queue.Enqueue(ctx, queued); err != nil {
+		return fmt.Errorf("re-queue %d deliveries: %w", len(queued), err)
+	}
+	s.App.Logger.Info("re-queued the deliveries the previous run left behind", "deliveries", len(queued))
+	return nil
 }
 
 // mailPage lists the e-mails the SES substitute captured.

@@ -94,3 +94,19 @@ func (s *Store) ListFailedDeliveries(ctx context.Context, spID string, limit int
 func deliveryNotFound(deliveryID string) error {
 	return domain.NotFoundf("delivery %s not found", deliveryID)
 }
+
+// ListQueuedDeliveries returns every delivery that was put on the queue and
+// is not yet delivered or failed, oldest first (gsi1 OUTBOX#sent). The local
+// stack re-queues them after a restart: its queue substitute keeps messages
+// in memory only, while SQS keeps them.
+func (s *Store) ListQueuedDeliveries(ctx context.Context) ([]domain.Delivery, error) {
+	in, err := s.partitionQuery(indexGSI1, outboxPK(domain.DeliverySent), nil)
+	if err != nil {
+		return nil, err
+	}
+	items, err := s.queryAll(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return decodeAll(items, decodeWith[deliveryRecord, domain.Delivery])
+}
