@@ -27,8 +27,7 @@ func (s *Store) GetDelivery(ctx context.Context, deliveryID string) (domain.Deli
 // (now when zero) of d on the stored delivery; the other fields are kept as
 // stored, so a caller may pass only the id and the status fields. The item
 // is rewritten whole rather than updated because its index keys depend on
-// the status and an index key must disappear (no REMOVE: the local
-// substitute used in tests ignores it).
+// the status, and a Put replaces them all at once.
 func (s *Store) UpdateDeliveryStatus(ctx context.Context, d domain.Delivery) error {
 	stored, err := s.GetDelivery(ctx, d.ID)
 	if err != nil {

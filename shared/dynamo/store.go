@@ -51,7 +51,7 @@ func (s *Store) getItem(ctx context.Context, key itemKey, record any) (found boo
 // queryAllPageSize bounds each page of queryAll: every Query carries a Limit
 // and goes on from its continuation key, so no single call reads a whole
 // large partition.
-const queryAllPageSize = 500
+const queryAllPageSize = 1000
 
 // queryAll runs a query to its end, following LastEvaluatedKey, in pages
 // of at most queryAllPageSize items unless in sets a Limit.
