@@ -59,15 +59,7 @@ func loadS1(b *testing.B) *s1Fixture {
 		// Not dynamotest.NewClient: its table goes with the first benchmark,
 		// and every S1 benchmark reads this one.
 		client := dynamodb.New(dynamodb.Options{BaseEndpoint: aws.String(dynamotest.Endpoint(b)), Region: "eu-west-1",
-			Credentials: credentials.NewStaticCredentialsProvider("test", "test", "")}, func(o *dynamodb.Options) {
-			o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
-				return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("countRequests",
-					func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-						requests.Add(1)
-						return next.HandleInitialize(ctx, in)
-					}), middleware.Before)
-			})
-		})
+			Credentials: credentials.NewStaticCredentialsProvider("test", "test", "")}, countRequests(&requests))
 		table := dynamotest.TableName()
 		if err := dynamo.CreateTable(context.Background(), client, table); err != nil {
 			b.Fatal(err)
@@ -87,6 +79,61 @@ func loadS1(b *testing.B) *s1Fixture {
 		b.Fatal("the S1 load failed")
 	}
 	return s1
+}
+
+// countRequests is a client option that counts every DynamoDB request.
+func countRequests(n *atomic.Int64) func(*dynamodb.Options) {
+	return func(o *dynamodb.Options) {
+		o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
+			return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("countRequests",
+				func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+					n.Add(1)
+					return next.HandleInitialize(ctx, in)
+				}), middleware.Before)
+		})
+	}
+}
+
+// A role's members page and the invitation search cost at most three
+// DynamoDB requests per page, whatever the page and the role (issue 15).
+func TestPageRequestCounts(t *testing.T) {
+	var requests atomic.Int64
+	client, table := dynamotest.NewClient(t, countRequests(&requests))
+	svc := &service.Service{Store: dynamo.New(client, table, nil), Queue: nopQueue{}, PublicBaseURL: "https://invite.example.org",
+		Session: service.SessionSettings{PerformanceSeedAllowed: true}}
+	ctx := context.Background()
+	seeded, err := svc.PerformanceSeed(ctx, benchAdmin, 5, 100) // 20 members per role
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		page func(roleID int64, number int) (int, error)
+	}{
+		{"members of a role", func(roleID int64, number int) (int, error) {
+			p, err := svc.SearchMembersOfRole(ctx, benchAdmin, roleID, true, domain.PageRequest{Size: 10, Number: number})
+			return len(p.Items), err
+		}},
+		{"invitations of a role", func(roleID int64, number int) (int, error) {
+			p, err := svc.SearchInvitations(ctx, benchAdmin, roleID, domain.PageRequest{Size: 10, Number: number})
+			return len(p.Items), err
+		}},
+	} {
+		for _, number := range []int{0, 1} {
+			roleID := seeded.FirstRole + int64(number)
+			before := requests.Load()
+			n, err := tc.page(roleID, number)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := requests.Load() - before; got > 3 || got == 0 {
+				t.Errorf("%s, page %d: %d DynamoDB requests, want 1 to 3", tc.name, number, got)
+			}
+			if tc.name == "members of a role" && n != 10 {
+				t.Errorf("%s, page %d: %d items, want 10", tc.name, number, n)
+			}
+		}
+	}
 }
 
 type nopQueue struct{}
