@@ -109,7 +109,10 @@ func TestKillDuringAcceptancesLosesNothing(t *testing.T) {
 				}
 				confirmed[i].Store(true)
 				if done.Add(1) >= 80 {
-					killOnce.Do(run.kill)
+					killOnce.Do(func() {
+						t.Logf("the SP held %d members just before the kill", len(run.spMembers()))
+						run.kill()
+					})
 				}
 			}
 		}()
@@ -123,8 +126,30 @@ func TestKillDuringAcceptancesLosesNothing(t *testing.T) {
 	t.Logf("killed after %d confirmed acceptances, %v", done.Load(), time.Since(began).Round(time.Second))
 
 	run.start()
+	restartedAt := time.Now()
 	t.Logf("restarted after %v", time.Since(began).Round(time.Second))
 	c = client{t: t, base: run.url()}
+	// Before any guest tries again, every confirmed membership reaches the
+	// SP: re-queued at start, as the in-memory queue lost it.
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		atSP := run.spMembers()
+		missing := 0
+		for i := range confirmed {
+			if confirmed[i].Load() && !atSP[guestEmail(i)] {
+				missing++
+			}
+		}
+		if missing == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d confirmed memberships are not at the SP three minutes after the restart; log:\n%s", missing, run.log())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Logf("every confirmed membership was at the SP %v after the restart", time.Since(restartedAt).Round(100*time.Millisecond))
+
 	var retried atomic.Int64
 	inParallel(killedGuests, func(i int) {
 		if confirmed[i].Load() {
@@ -163,7 +188,7 @@ func TestKillDuringAcceptancesLosesNothing(t *testing.T) {
 		Users  []scim.User  `json:"users"`
 		Groups []scim.Group `json:"groups"`
 	}
-	deadline := time.Now().Add(3 * time.Minute) // the outbox sweep runs every 30 s, on deliveries older than a minute
+	deadline = time.Now().Add(3 * time.Minute)
 	for {
 		state.Users, state.Groups = nil, nil
 		if got := c.do("GET", "/scim-sp/state", nil, nil, &state); got != http.StatusOK {
@@ -289,6 +314,35 @@ func (r *localRun) start() {
 var stackEnv = map[string]bool{"TABLE_NAME": true, "APPLICATIONS_CONFIG": true, "APPLICATIONS_CONFIG_FILE": true,
 	"OIDC_ISSUER": true, "OIDC_AUDIENCE": true, "PUBLIC_BASE_URL": true, "PORT": true, "LOCAL_DATA_DIR": true,
 	"BOOTSTRAP_API_TOKEN": true, sampleSPTokenEnv: true, "LOG_LEVEL": true, "REMINDER_DAYS": true}
+
+// spMembers are the e-mail addresses (userName) of the users in a group at
+// the sample SP.
+func (r *localRun) spMembers() map[string]bool {
+	r.t.Helper()
+	var state struct {
+		Users  []scim.User  `json:"users"`
+		Groups []scim.Group `json:"groups"`
+	}
+	resp, err := http.Get(r.url() + "/scim-sp/state")
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(&state); err != nil {
+		r.t.Fatal(err)
+	}
+	names := map[string]string{}
+	for _, u := range state.Users {
+		names[u.ID] = u.UserName
+	}
+	out := map[string]bool{}
+	for _, g := range state.Groups {
+		for _, m := range g.Members {
+			out[names[m.Value]] = true
+		}
+	}
+	return out
+}
 
 func (r *localRun) kill() {
 	_ = r.cmd.Process.Signal(syscall.SIGKILL)
