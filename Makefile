@@ -7,7 +7,7 @@ BUILD_DIR := build
 NPM_DIR   := localstack
 APIDOCS_DIR := shared/httpapi/apidocs
 
-.PHONY: import-applications job run test test-go test-faults test-infra vet build synth deploy-local npm chromium api-docs-vendor clean
+.PHONY: import-applications job run test test-go test-faults test-infra vet build synth deploy-local npm chromium api-docs-vendor clean bench
 
 ## run: the whole service on one machine (embedded local stack, PORT default 8080)
 # Built, then run (not `go run`, which exits 1 on Ctrl-C): Ctrl-C stops the
@@ -70,6 +70,25 @@ test-faults: npm
 
 test-infra:
 	$(MAKE) -C infra test
+
+## bench: the benchmarks in one table: S1 on DynamoDB Local (S1_USERS users, default 75000,
+## in S1_ROLES roles, default 500: load time, searches p50/p95 and DynamoDB requests per page,
+## expiry job) and the delivery path (go test -bench . ./localstack/stack/)
+S1_USERS ?= 75000
+S1_ROLES ?= 500
+bench: npm
+	@mkdir -p $(BUILD_DIR)
+	@{ S1_USERS=$(S1_USERS) S1_ROLES=$(S1_ROLES) $(GO) test -count=1 -timeout 90m -run '^$$' -bench S1 -benchtime 1x ./shared/service/; \
+	   $(GO) test -count=1 -timeout 30m -run '^$$' -bench . -benchtime 100x ./localstack/stack/; } > $(BUILD_DIR)/bench.txt 2>&1; \
+	status=$$?; \
+	awk 'BEGIN { printf "%-36s %-22s %12s\n", "benchmark", "metric", "value" } \
+	     /^Benchmark/ { name = $$1; sub(/^Benchmark/, "", name); sub(/-[0-9]+$$/, "", name); \
+	       for (i = 5; i < NF; i += 2) printf "%-36s %-22s %12s\n", name, $$(i+1), $$i; next } \
+	     $$1 ~ /^[0-9]+$$/ && $$3 == "ns/op" && name != "" { \
+	       for (i = 4; i < NF; i += 2) printf "%-36s %-22s %12s\n", name, $$(i+1), $$i } \
+	     /^(--- FAIL|FAIL|panic)/ { print }' $(BUILD_DIR)/bench.txt; \
+	echo "(machine: $$(nproc) cores, $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); full output in $(BUILD_DIR)/bench.txt)"; \
+	exit $$status
 
 ## build: every function as bootstrap for provided.al2023 on arm64, zipped
 build:

@@ -21,7 +21,6 @@ require (
 	github.com/elimity-com/scim v0.0.0-20240320110924-172bf2aee9c8
 	github.com/go-jose/go-jose/v4 v4.1.8
 	github.com/scim2/filter-parser/v2 v2.2.0
-	github.com/truora/minidyn v0.8.2
 	golang.org/x/oauth2 v0.36.0
 	golang.org/x/time v0.16.0
 )
@@ -42,4 +41,7 @@ require (
 	github.com/di-wu/parser v0.2.2 // indirect
 	github.com/di-wu/xsd-datetime v1.0.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/stretchr/testify v1.11.1 // indirect
+	golang.org/x/sys v0.42.0 // indirect
 )

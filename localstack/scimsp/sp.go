@@ -21,6 +21,7 @@ type SP struct {
 	auth    authenticator
 	handler http.Handler
 
+	saveMu sync.Mutex // serialises Save, which takes mu only to copy the state
 	mu     sync.Mutex // guards users and groups together: deleting a user edits groups
 	users  map[string]*userRecord
 	groups map[string]*groupRecord

@@ -220,3 +220,33 @@ func checkReadableAudit(t *testing.T, f *lifecycleFixture, email string, roleA, 
 		t.Errorf("failed group creation row %+v", g)
 	}
 }
+
+// Regression: after dead letters are discarded, GET /api/v1/tokens answers
+// (on minidyn, the discarded deliveries' stale index entries made it a 500)
+// and the dead-letter view is empty.
+func TestTokensListedAfterADiscardedDeadLetter(t *testing.T) {
+	f := newLifecycleFixture(t)
+	t.Setenv("SP_B_TOKEN", "a-revoked-token")
+	roleB := f.createRole("Lab members", "app-b", 30)
+	f.inviteAndAccept("alice@example.org", "en", "", roleB)
+	var failed []struct {
+		ID string `json:"id"`
+	}
+	eventually(t, "three dead letters for SP B", func() bool {
+		failed = nil
+		f.c.do("GET", "/api/v1/system/deliveries/failed?sp=sp-b", f.admin, nil, &failed)
+		return len(failed) == 3
+	})
+	var discarded map[string]int
+	if got := f.c.do("POST", "/api/v1/system/deliveries/discard", f.admin, map[string]any{"ids": []string{failed[0].ID}}, &discarded); got != http.StatusOK || discarded["discarded"] != 1 {
+		t.Fatalf("discard = %d %v", got, discarded)
+	}
+	var tokens []map[string]any
+	if got := f.c.do("GET", "/api/v1/tokens", f.admin, nil, &tokens); got != http.StatusOK {
+		t.Fatalf("GET /api/v1/tokens after a discarded dead letter = %d, want 200", got)
+	}
+	failed = nil
+	if got := f.c.do("GET", "/api/v1/system/deliveries/failed?sp=sp-b", f.admin, nil, &failed); got != http.StatusOK || len(failed) != 2 {
+		t.Fatalf("dead letters after discarding one = %d %+v, want the two others", got, failed)
+	}
+}

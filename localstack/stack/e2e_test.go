@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
 	"github.com/edu-invite/invite/shared/scim"
 )
 
@@ -126,6 +127,7 @@ func startTestStackWith(t testing.TB, clock *testClock, appsConfig string, opts 
 		t.Setenv(k, "")
 	}
 	opts.Applications = appsConfig
+	t.Setenv("TABLE_NAME", dynamotest.TableName()) // on the process's shared DynamoDB Local
 	opts.Addr, opts.Clock, opts.JobInterval = "127.0.0.1:0", clock.Now, -1
 	s, err := Start(context.Background(), opts)
 	if err != nil {

@@ -23,6 +23,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -68,9 +70,14 @@ type Options struct {
 	// start, through the same import as the API's; "" imports the sample
 	// application (SampleApplications).
 	Applications string
-	// SecretsDir keeps the Secrets Manager emulator's data on disk (beside
-	// the table's data); "" keeps it in memory, like the table.
+	// SecretsDir keeps the Secrets Manager emulator's data on disk; ""
+	// keeps it beside the table's (DataDir/secrets), or in memory when
+	// DataDir is "" too.
 	SecretsDir string
+	// DataDir keeps DynamoDB Local's tables and the sample SCIM SP's state,
+	// so that both survive a restart (`make run`: .local/data). "" keeps
+	// them in memory, on the process's shared DynamoDB Local (tests).
+	DataDir string
 }
 
 // Stack is a running local stack.
@@ -97,6 +104,7 @@ type Stack struct {
 	// substituted names the AWS services this stack substitutes, with
 	// where their data is kept (see Banner).
 	substituted map[string]string
+	sqsStarted  bool // the queue is the in-memory substitute, empty at start
 }
 
 // sampleSPTokenEnv holds the sample SP's bearer token, referenced from the
@@ -140,6 +148,16 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	}
 
 	s.SP = scimsp.New(scimsp.Options{BearerToken: spToken})
+	spHandler := s.SP.Handler()
+	if opts.DataDir != "" {
+		// The SP keeps its state beside the table, so that after a restart
+		// the service's view and the SP's agree.
+		spState := filepath.Join(opts.DataDir, "scim-sp.json")
+		if err := s.SP.Load(spState); err != nil {
+			return nil, err
+		}
+		spHandler = s.SP.PersistentHandler(spState)
+	}
 	if s.IdP, err = idp.New(os.Getenv("OIDC_ISSUER")); err != nil {
 		return nil, err
 	}
@@ -175,10 +193,15 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	previous := slog.Default()
 	slog.SetDefault(s.App.Logger)
 	s.closers = append(s.closers, func() { slog.SetDefault(previous) })
+	if s.sqsStarted && opts.DataDir != "" {
+		if err := s.requeue(ctx); err != nil {
+			return nil, err
+		}
+	}
 
 	mux := http.NewServeMux()
 	mux.Handle("/idp/", http.StripPrefix("/idp", s.IdP.Handler()))
-	mux.Handle("/scim-sp/", http.StripPrefix("/scim-sp", s.SP.Handler()))
+	mux.Handle("/scim-sp/", http.StripPrefix("/scim-sp", spHandler))
 	mux.HandleFunc("GET /mail", s.mailPage)
 	mux.HandleFunc("POST /local/jobs/{name}", s.serveJob)
 	mux.HandleFunc("POST /local/events/ses", s.serveSESEvent)
@@ -238,13 +261,16 @@ func (s *Stack) startSubstitutes(ctx context.Context, opts Options) error {
 	}
 	s.substituted = map[string]string{}
 	if need("DYNAMODB") {
-		ddb, err := substitutes.StartDynamoDB("")
+		ddb, err := startDynamoDB(ctx, opts.DataDir)
 		if err != nil {
 			return err
 		}
-		s.closers = append(s.closers, func() { _ = ddb.Close() })
+		s.substituted["DYNAMODB"] = "in memory of this process's DynamoDB Local: gone when the stack stops"
+		if opts.DataDir != "" {
+			s.closers = append(s.closers, func() { _ = ddb.Close() })
+			s.substituted["DYNAMODB"] = filepath.Join(opts.DataDir, "dynamodb")
+		}
 		os.Setenv("AWS_ENDPOINT_URL_DYNAMODB", ddb.URL)
-		s.substituted["DYNAMODB"] = "in memory of this process: gone when the stack stops"
 	}
 	if need("SQS") || need("SESV2") {
 		dir, err := substitutes.Dir()
@@ -265,6 +291,9 @@ func (s *Stack) startSubstitutes(ctx context.Context, opts Options) error {
 		s.substituted["SQS"] = "in memory of the local-aws-sqs process"
 	}
 	if need("SECRETS_MANAGER") {
+		if opts.SecretsDir == "" && opts.DataDir != "" {
+			opts.SecretsDir = filepath.Join(opts.DataDir, "secrets")
+		}
 		sm, err := substitutes.StartSecretsManager("", opts.SecretsDir)
 		if err != nil {
 			return err
@@ -276,6 +305,7 @@ func (s *Stack) startSubstitutes(ctx context.Context, opts Options) error {
 		if opts.SecretsDir != "" {
 			s.substituted["SECRETS_MANAGER"] = opts.SecretsDir
 		}
+		s.sqsStarted = true
 	}
 	if need("SESV2") {
 		mail, err := substitutes.StartSES(ctx, "")
@@ -287,6 +317,44 @@ func (s *Stack) startSubstitutes(ctx context.Context, opts Options) error {
 		os.Setenv("AWS_ENDPOINT_URL_SESV2", mail.URL)
 		s.substituted["SESV2"] = "in memory of the aws-ses-v2-local process"
 	}
+	return nil
+}
+
+func startDynamoDB(ctx context.Context, dataDir string) (*substitutes.DynamoDB, error) {
+	if dataDir == "" {
+		return substitutes.SharedDynamoDB()
+	}
+	return substitutes.StartDynamoDB(ctx, substitutes.DynamoDBOptions{DataDir: filepath.Join(dataDir, "dynamodb")})
+}
+
+// maxRequeue bounds the unsent deliveries re-queued at start; the sweep
+// sends any beyond it.
+const maxRequeue = 100_000
+
+// requeue puts the deliveries the previous run left behind on the new,
+// empty queue substitute, oldest first: those it had queued (in AWS the
+// queue keeps them) and those it committed but never queued (the outbox
+// sweep would send these too, but only a minute after their creation). The
+// provisioner tolerates a repeat, should the sweep send one again.
+func (s *Stack) requeue(ctx context.Context) error {
+	queued, err := s.App.Store.ListQueuedDeliveries(ctx)
+	if err != nil {
+		return err
+	}
+	// Paged by the store; a crash leaves at most one burst of writes unsent.
+	unsent, err := s.App.Store.ListUnsentDeliveries(ctx, s.now(), maxRequeue)
+	if err != nil {
+		return err
+	}
+	queued = append(queued, unsent...)
+	if len(queued) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(queued, func(a, b domain.Delivery) int { return a.CreatedAt.Compare(b.CreatedAt) })
+	if err := s.App.Service.Queue.Enqueue(ctx, queued); err != nil {
+		return fmt.Errorf("re-queue %d deliveries: %w", len(queued), err)
+	}
+	s.App.Logger.Info("re-queued the deliveries the previous run left behind", "deliveries", len(queued))
 	return nil
 }
 

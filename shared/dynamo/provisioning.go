@@ -27,8 +27,7 @@ func (s *Store) GetDelivery(ctx context.Context, deliveryID string) (domain.Deli
 // (now when zero) of d on the stored delivery; the other fields are kept as
 // stored, so a caller may pass only the id and the status fields. The item
 // is rewritten whole rather than updated because its index keys depend on
-// the status and an index key must disappear (no REMOVE: the local
-// substitute used in tests ignores it).
+// the status, and a Put replaces them all at once.
 func (s *Store) UpdateDeliveryStatus(ctx context.Context, d domain.Delivery) error {
 	stored, err := s.GetDelivery(ctx, d.ID)
 	if err != nil {
@@ -98,4 +97,20 @@ func (s *Store) ListFailedDeliveries(ctx context.Context, spID string, limit int
 
 func deliveryNotFound(deliveryID string) error {
 	return domain.NotFoundf("delivery %s not found", deliveryID)
+}
+
+// ListQueuedDeliveries returns every delivery that was put on the queue and
+// is not yet delivered or failed, oldest first (gsi1 OUTBOX#sent). The local
+// stack re-queues them after a restart: its queue substitute keeps messages
+// in memory only, while SQS keeps them.
+func (s *Store) ListQueuedDeliveries(ctx context.Context) ([]domain.Delivery, error) {
+	in, err := s.partitionQuery(indexGSI1, outboxPK(domain.DeliverySent), nil)
+	if err != nil {
+		return nil, err
+	}
+	items, err := s.queryAll(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return decodeAll(items, decodeWith[deliveryRecord, domain.Delivery])
 }

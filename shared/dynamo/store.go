@@ -48,9 +48,18 @@ func (s *Store) getItem(ctx context.Context, key itemKey, record any) (found boo
 	return true, unmarshal(out.Item, record)
 }
 
-// queryAll runs a query to its end, following LastEvaluatedKey.
+// queryAllPageSize bounds each page of queryAll: every Query carries a Limit
+// and goes on from its continuation key, so no single call reads a whole
+// large partition.
+const queryAllPageSize = 1000
+
+// queryAll runs a query to its end, following LastEvaluatedKey, in pages
+// of at most queryAllPageSize items unless in sets a Limit.
 func (s *Store) queryAll(ctx context.Context, in *dynamodb.QueryInput) ([]item, error) {
 	in.TableName = aws.String(s.table)
+	if in.Limit == nil {
+		in.Limit = aws.Int32(queryAllPageSize)
+	}
 	var items []item
 	for {
 		out, err := s.db.Query(ctx, in)

@@ -35,9 +35,8 @@ func TableDefinition(name string) *dynamodb.CreateTableInput {
 }
 
 // CreateTable creates the table unless it exists. It does not wait for the
-// table to become active: the local substitute used in tests reports no
-// TableStatus, so SDK waiters would never return; DynamoDB on-demand tables
-// accept writes within seconds and callers in AWS get the table from CDK.
+// table to become active: DynamoDB Local creates it ACTIVE, and callers in
+// AWS get the table from CDK.
 func CreateTable(ctx context.Context, client *dynamodb.Client, name string) error {
 	_, err := client.CreateTable(ctx, TableDefinition(name))
 	var inUse *types.ResourceInUseException

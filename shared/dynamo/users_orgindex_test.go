@@ -12,7 +12,6 @@ import (
 
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/dynamo"
-	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
 )
 
 // orgListing is the organization's listing by name (no query) with its
@@ -46,9 +45,9 @@ func createRole(t *testing.T, s *dynamo.Store, roleID int64, org string) {
 }
 
 // orgItems counts the organization items in a user's partition.
-func orgItems(t *testing.T, client *dynamodb.Client, userID int64) int {
+func orgItems(t *testing.T, client rawTable, userID int64) int {
 	t.Helper()
-	out, err := client.Query(context.Background(), &dynamodb.QueryInput{TableName: aws.String(dynamotest.Table),
+	out, err := client.Query(context.Background(), &dynamodb.QueryInput{TableName: aws.String(client.table),
 		KeyConditionExpression: aws.String("pk = :pk AND begins_with(sk, :org)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &types.AttributeValueMemberS{Value: fmt.Sprint("USER#", userID)}, ":org": &types.AttributeValueMemberS{Value: "ORG#"}}})
@@ -230,9 +229,9 @@ func TestRebuildUserOrganizationsBackfills(t *testing.T) {
 	}
 }
 
-func deleteItem(t *testing.T, client *dynamodb.Client, pk, sk string) {
+func deleteItem(t *testing.T, client rawTable, pk, sk string) {
 	t.Helper()
-	_, err := client.DeleteItem(context.Background(), &dynamodb.DeleteItemInput{TableName: aws.String(dynamotest.Table),
+	_, err := client.DeleteItem(context.Background(), &dynamodb.DeleteItemInput{TableName: aws.String(client.table),
 		Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}, "sk": &types.AttributeValueMemberS{Value: sk}}})
 	must(t, err)
 }

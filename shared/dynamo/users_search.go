@@ -180,6 +180,7 @@ func (s *Store) userIDsWithNamePrefix(ctx context.Context, prefix string) ([]int
 	in.TableName = aws.String(s.table)
 	var ids []int64
 	for len(ids) < maxSearchMatches {
+		in.Limit = aws.Int32(int32(maxSearchMatches - len(ids)))
 		out, err := s.db.Query(ctx, in)
 		if err != nil {
 			return nil, fmt.Errorf("query users by name: %w", err)
@@ -207,6 +208,7 @@ func (s *Store) collectUserIDs(ctx context.Context, in *dynamodb.QueryInput) ([]
 	seen := map[int64]bool{}
 	var ids []int64
 	for len(ids) < maxSearchMatches {
+		in.Limit = aws.Int32(int32(maxSearchMatches - len(ids)))
 		out, err := s.db.Query(ctx, in)
 		if err != nil {
 			return nil, fmt.Errorf("query user words: %w", err)

@@ -18,7 +18,7 @@ import (
 
 // searchStore has role 1 (org-1) and role 2 (org-2) and people accepted
 // into them; it returns the raw client too, to look at index items.
-func searchStore(t *testing.T) (*dynamo.Store, *dynamodb.Client) {
+func searchStore(t *testing.T) (*dynamo.Store, rawTable) {
 	t.Helper()
 	client, table := dynamotest.NewClient(t)
 	s := dynamo.New(client, table, func() time.Time { return testNow })
@@ -44,7 +44,7 @@ func searchStore(t *testing.T) (*dynamo.Store, *dynamodb.Client) {
 		must(t, s.SaveAcceptance(ctx(t), domain.Acceptance{Invitation: inv, User: u, NewUser: true,
 			NewUserRoles: []domain.UserRole{membership(n, n, p.role)}}))
 	}
-	return s, client
+	return s, rawTable{Client: client, table: table}
 }
 
 func search(t *testing.T, s *dynamo.Store, org, query string) []string {
@@ -194,10 +194,17 @@ func TestSeedWritesSearchableUsers(t *testing.T) {
 	}
 }
 
+// rawTable is the client and table name behind a store, for tests that
+// look at index items directly.
+type rawTable struct {
+	*dynamodb.Client
+	table string
+}
+
 // wordItems counts the word items of a partition with the given sort key.
-func wordItems(t *testing.T, client *dynamodb.Client, pk, sk string) int {
+func wordItems(t *testing.T, client rawTable, pk, sk string) int {
 	t.Helper()
-	out, err := client.Query(context.Background(), &dynamodb.QueryInput{TableName: aws.String(dynamotest.Table),
+	out, err := client.Query(context.Background(), &dynamodb.QueryInput{TableName: aws.String(client.table),
 		KeyConditionExpression: aws.String("pk = :pk AND sk = :sk"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": &types.AttributeValueMemberS{Value: pk}, ":sk": &types.AttributeValueMemberS{Value: sk}}})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -48,10 +49,8 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 		return err
 	}
 	records = append(records, orgRecords...)
-	for start := 0; start < len(records); start += batchWriteLimit {
-		if err := s.batchPut(ctx, records[start:min(start+batchWriteLimit, len(records))]); err != nil {
-			return err
-		}
+	if err := s.batchPutAll(ctx, records); err != nil {
+		return err
 	}
 	perShard := map[int64]int64{}
 	for _, u := range seed.Users {
@@ -81,6 +80,45 @@ func (s *Store) addToCount(ctx context.Context, key itemKey, n int64, entity str
 		ExpressionAttributeValues: upd.ExpressionAttributeValues})
 	if err != nil {
 		return fmt.Errorf("count seeded users: %w", err)
+	}
+	return nil
+}
+
+// seedWriters is how many BatchWriteItem calls the seed has in flight: the
+// load is bound by round trips, not by the table's capacity (on-demand), and
+// a bound keeps DynamoDB Local and the Lambda's connections from being flooded.
+const seedWriters = 8
+
+// batchPutAll writes records in batches of 25, seedWriters at a time; the
+// first error stops the others.
+func (s *Store) batchPutAll(ctx context.Context, records []any) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	batches := make(chan []any)
+	var wg sync.WaitGroup
+	for range seedWriters {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for batch := range batches {
+				if err := s.batchPut(ctx, batch); err != nil {
+					cancel(err)
+				}
+			}
+		}()
+	}
+send:
+	for start := 0; start < len(records); start += batchWriteLimit {
+		select {
+		case batches <- records[start:min(start+batchWriteLimit, len(records))]:
+		case <-ctx.Done():
+			break send
+		}
+	}
+	close(batches)
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil {
+		return err
 	}
 	return nil
 }

@@ -2,6 +2,10 @@
 //
 // It writes its URL to $INVITE_RUN_FILE (default .local/run.url) while it
 // runs, so that `make job` finds this stack whatever PORT it was given.
+//
+// Its data (DynamoDB Local's tables and the sample SCIM SP's users and
+// groups) lives in $LOCAL_DATA_DIR, default .local/data at the repository's
+// root, and survives a restart; delete the folder to start empty.
 package main
 
 import (
@@ -14,6 +18,7 @@ import (
 	"syscall"
 
 	"github.com/edu-invite/invite/localstack/stack"
+	"github.com/edu-invite/invite/localstack/substitutes"
 	"github.com/edu-invite/invite/shared/app"
 )
 
@@ -21,7 +26,12 @@ func main() {
 	logger := app.NewLogger()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	s, err := stack.Start(ctx, stack.Options{})
+	dataDir, err := dataDir()
+	if err != nil {
+		logger.Error("local stack did not start", "error", err)
+		os.Exit(1)
+	}
+	s, err := stack.Start(ctx, stack.Options{DataDir: dataDir})
 	if err != nil {
 		logger.Error("local stack did not start", "error", err)
 		os.Exit(1)
@@ -45,4 +55,17 @@ func writeRunFile(path, url string) error {
 		return err
 	}
 	return os.WriteFile(path, []byte(url+"\n"), 0o644)
+}
+
+// dataDir is $LOCAL_DATA_DIR, or .local/data at the repository's root (git
+// ignores /.local/).
+func dataDir() (string, error) {
+	if dir := os.Getenv("LOCAL_DATA_DIR"); dir != "" {
+		return filepath.Abs(dir)
+	}
+	localstackDir, err := substitutes.Dir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(filepath.Dir(localstackDir), ".local", "data"), nil
 }

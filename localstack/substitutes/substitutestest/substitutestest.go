@@ -1,7 +1,7 @@
 // Package substitutestest starts the local AWS substitutes for a test and
 // stops them when it ends.
 //
-// When node, npm or the npm packages are unavailable the test is skipped with
+// When node, npm, java or the npm packages are unavailable the test is skipped with
 // the reason, unless CI=true: in CI it fails, so a broken setup can never pass
 // as a green run of skipped tests.
 package substitutestest
@@ -20,14 +20,13 @@ import (
 // startTimeout bounds a substitute's start inside a test.
 const startTimeout = 30 * time.Second
 
-// DynamoDB starts an empty in-process minidyn for t.
+// DynamoDB returns the process's shared in-memory DynamoDB Local
+// (substitutes.SharedDynamoDB), starting it on first use. Tests share it: each
+// must use table names of its own.
 func DynamoDB(t testing.TB) *substitutes.DynamoDB {
 	t.Helper()
-	d, err := substitutes.StartDynamoDB("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = d.Close() })
+	d, err := substitutes.SharedDynamoDB()
+	failOrSkip(t, err)
 	return d
 }
 
@@ -67,8 +66,8 @@ func failOrSkip(t testing.TB, err error) {
 	t.Helper()
 	switch {
 	case err == nil:
-	case errors.Is(err, substitutes.ErrNodeUnavailable) && !substitutes.InCI():
-		t.Skipf("skipping: the node substitutes are unavailable on this machine (run `make npm`; with CI=true this fails): %v", err)
+	case (errors.Is(err, substitutes.ErrNodeUnavailable) || errors.Is(err, substitutes.ErrJavaUnavailable)) && !substitutes.InCI():
+		t.Skipf("skipping: the local substitutes are unavailable on this machine (run `make npm`, install java 17; with CI=true this fails): %v", err)
 	default:
 		t.Fatal(err)
 	}

