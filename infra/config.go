@@ -36,6 +36,9 @@ type StackConfig struct {
 	PublicBaseURL string
 	OIDCIssuer    string
 	OIDCAudience  string
+	// SuperUsers is SUPER_USERS of the API functions: subjects or eppns of
+	// the people who are super users, comma-separated.
+	SuperUsers string
 
 	MailDomain string
 	MailFrom   string
@@ -64,6 +67,7 @@ const (
 	ctxPublicBaseURL        = "publicBaseUrl"
 	ctxOIDCIssuer           = "oidcIssuer"
 	ctxOIDCAudience         = "oidcAudience"
+	ctxSuperUsers           = "superUsers"
 	ctxMailDomain           = "mailDomain"
 	ctxMailFrom             = "mailFrom"
 	ctxSPIDs                = "spIds"
@@ -117,6 +121,7 @@ func LoadStackConfig(lookup ContextLookup) (StackConfig, error) {
 		PublicBaseURL:        strings.TrimRight(r.str(ctxPublicBaseURL, ""), "/"),
 		OIDCIssuer:           r.str(ctxOIDCIssuer, ""),
 		OIDCAudience:         r.str(ctxOIDCAudience, ""),
+		SuperUsers:           r.str(ctxSuperUsers, ""),
 		MailDomain:           r.str(ctxMailDomain, defaultMailDomain),
 		ThrottleRate:         r.number(ctxThrottleRate, defaultThrottleRate),
 		ThrottleBurst:        r.number(ctxThrottleBurst, defaultThrottleBurst),

@@ -97,6 +97,12 @@ func (a *API) accept(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if req.InvitationID == 0 {
+		// The reference answers an absent id as a wrong one: the hash and
+		// the id together name the invitation.
+		writeError(w, r, domain.NotFoundf("no invitation for this link"))
+		return
+	}
 	res, err := a.Service.Accept(r.Context(), p, req.Hash, req.InvitationID)
 	if err != nil {
 		writeError(w, r, err)
@@ -107,5 +113,5 @@ func (a *API) accept(w http.ResponseWriter, r *http.Request) {
 		role := res.Roles[ur.RoleID]
 		urs = append(urs, userRoleJSON(ur, &role))
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"userId": res.User.ID, "userRoles": urs})
+	writeJSON(w, http.StatusCreated, map[string]any{"status": "ok", "userId": res.User.ID, "userRoles": urs})
 }

@@ -238,8 +238,8 @@ func TestAcceptEnforcesEmailEquality(t *testing.T) {
 	before := len(q.got)
 	secret := res.URLs[0].InvitationURL[strings.Index(res.URLs[0].InvitationURL, "hash=")+5:]
 	other := &auth.Principal{Kind: auth.KindPerson, Person: &auth.Person{Sub: "mallory", Email: "mallory@example.org"}}
-	if _, err := s.Accept(context.Background(), other, secret, 0); domain.KindOf(err) != domain.KindForbidden {
-		t.Fatalf("err = %v, want forbidden", err)
+	if _, err := s.Accept(context.Background(), other, secret, 0); domain.KindOf(err) != domain.KindPrecondition {
+		t.Fatalf("err = %v, want a failed precondition (412)", err)
 	}
 	if len(q.got) != before {
 		t.Fatal("a refused acceptance sent deliveries")

@@ -40,7 +40,7 @@ func (s *Service) UpdateEndDate(ctx context.Context, p *auth.Principal, userRole
 	if err := s.assignAuditIDs(ctx, audit); err != nil {
 		return domain.UserRole{}, err
 	}
-	if err := s.Store.UpdateUserRole(ctx, ur, audit); err != nil {
+	if err := s.Store.UpdateUserRole(ctx, ur, audit, nil); err != nil {
 		return domain.UserRole{}, err
 	}
 	ur.Version++
