@@ -153,7 +153,7 @@ func TestInviteAcceptProvisionEndToEnd(t *testing.T) {
 		URN  string `json:"urn"`
 		Name string `json:"name"`
 	}
-	roleBody := map[string]any{"name": "Researchers", "description": "Research wiki", "defaultExpiryDays": 365,
+	roleBody := map[string]any{"name": "Researchers", "description": "Research wiki", "organizationGUID": "org-e2e", "defaultExpiryDays": 365,
 		"applicationUsages": []any{map[string]any{"landingPage": "https://wiki.example.org",
 			"application": map[string]any{"manageId": "sample-app", "manageType": "SAML20_SP"}}}}
 	if got := c.do("POST", "/api/v1/roles", admin, roleBody, &role); got != http.StatusCreated || role.ID == 0 || role.URN == "" {

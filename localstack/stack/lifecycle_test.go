@@ -59,7 +59,7 @@ func (f *lifecycleFixture) createRole(name, app string, days int) int64 {
 	var role struct {
 		ID int64 `json:"id"`
 	}
-	if got := f.c.do("POST", "/api/v1/roles", f.admin, map[string]any{"name": name, "defaultExpiryDays": days,
+	if got := f.c.do("POST", "/api/v1/roles", f.admin, map[string]any{"name": name, "organizationGUID": "org-lifecycle", "defaultExpiryDays": days,
 		"applicationUsages": []any{map[string]any{"application": map[string]any{"manageId": app}}}}, &role); got != http.StatusCreated {
 		f.t.Fatalf("create role %s = %d", name, got)
 	}

@@ -76,7 +76,8 @@ func (a *API) invite(internal bool) http.HandlerFunc {
 		}
 		res, err := a.Service.Invite(r.Context(), p, in)
 		respond(w, r, http.StatusCreated,
-			map[string]any{"status": res.Status, "recipientInvitationURLs": mapSlice(res.URLs, recipientURLOf)}, err)
+			map[string]any{"status": res.Status, "recipientInvitationURLs": mapSlice(res.URLs, recipientURLOf),
+				"invitationIdentifiers": res.IDs}, err)
 	}
 }
 

@@ -254,3 +254,221 @@ func TestSuperUsersNamedInConfiguration(t *testing.T) {
 		})
 	}
 }
+
+// Rule 4: the roles decide an invitation's acceptance conditions unless
+// every role allows overriding them.
+func TestRoleSettingsDecideUnlessEveryRoleAllowsOverride(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	mk := func(name string, in service.RoleInput) int64 {
+		in.Name, in.OrganizationGUID, in.DefaultExpiryDays = name, "org-a", 30
+		in.ApplicationUsages = []service.ApplicationUsageInput{{ManageID: "wiki"}}
+		r, err := w.Svc.CreateRole(ctx, root, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.ID
+	}
+	const mfa = "https://refeds.org/profile/mfa"
+	strict := mk("Strict", service.RoleInput{EnforceEmailEquality: true, FedIDOnly: true, RequestedAuthnContext: mfa})
+	loose := mk("Loose", service.RoleInput{})
+	strictOverride := mk("Strict, override allowed", service.RoleInput{EnforceEmailEquality: true, FedIDOnly: true,
+		RequestedAuthnContext: mfa, OverrideSettingsAllowed: true})
+	looseOverride := mk("Loose, override allowed", service.RoleInput{OverrideSettingsAllowed: true})
+	const weaken = `"enforceEmailEquality":false,"fedIDOnly":false,"requestedAuthnContext":""`
+	const strengthen = `"enforceEmailEquality":true,"fedIDOnly":true,"requestedAuthnContext":"` + mfa + `"`
+	type settings struct {
+		email, fedID bool
+		acr          string
+	}
+	for _, tc := range []struct {
+		name    string
+		roles   []int64
+		request string
+		want    settings
+	}{
+		{"strict role, weakened request", []int64{strict}, weaken, settings{true, true, mfa}},
+		{"strict role, nothing requested", []int64{strict}, `"message":"hi"`, settings{true, true, mfa}},
+		{"loose role, strengthened request", []int64{loose}, strengthen, settings{false, false, ""}},
+		{"strict role allowing override, weakened request", []int64{strictOverride}, weaken, settings{false, false, mfa}},
+		{"strict role allowing override, nothing requested", []int64{strictOverride}, `"message":"hi"`, settings{true, true, mfa}},
+		{"loose role allowing override, strengthened request", []int64{looseOverride}, strengthen, settings{true, true, mfa}},
+		{"one of two roles does not allow override", []int64{strictOverride, loose}, weaken, settings{true, true, mfa}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var ids []string
+			for _, id := range tc.roles {
+				ids = append(ids, itoa(id))
+			}
+			invs := w.inviteByAPI("super", `{"intendedAuthority":"GUEST","invites":["x@example.org"],"roleIdentifiers":[`+
+				strings.Join(ids, ",")+`],"expiryDate":{futureDate},"suppressSendingEmails":true,`+tc.request+`}`)
+			inv, err := w.Store.GetInvitation(ctx, invs[0].ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// An empty requestedAuthnContext in the request is no value: the
+			// role's stays, so only a role's absence leaves it empty.
+			if got := (settings{inv.EnforceEmailEquality, inv.FedIDOnly, inv.RequestedAuthnContext}); got != tc.want {
+				t.Fatalf("invitation carries %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// Rule 8: both recipient lists in one request, each address once; the
+// answer names the invitations.
+func TestBothRecipientListsInOneRequest(t *testing.T) {
+	w := newWorld(t)
+	rec := w.do("super", "POST", "/api/v1/invitations", `{"intendedAuthority":"GUEST","roleIdentifiers":[{roleA}],
+		"invites":["plain@example.org","both@example.org"],
+		"invitesWithInternalPlaceholderIdentifiers":[{"email":"both@example.org","internalPlaceholderIdentifier":"id-both"},
+			{"email":"placed@example.org","internalPlaceholderIdentifier":"id-placed"}],
+		"expiryDate":{futureDate},"suppressSendingEmails":true}`)
+	if rec.Code != http.StatusCreated {
+		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+	res := decode[struct {
+		URLs []struct {
+			Recipient string `json:"recipient"`
+		} `json:"recipientInvitationURLs"`
+		IDs []int64 `json:"invitationIdentifiers"`
+	}](t, rec)
+	var recipients []string
+	for _, u := range res.URLs {
+		recipients = append(recipients, u.Recipient)
+	}
+	if got := strings.Join(recipients, " "); got != "both@example.org placed@example.org plain@example.org" {
+		t.Fatalf("recipients %q", got)
+	}
+	if len(res.IDs) != 3 {
+		t.Fatalf("invitationIdentifiers %v, want 3", res.IDs)
+	}
+	want := map[string]string{"both@example.org": "id-both", "placed@example.org": "id-placed", "plain@example.org": ""}
+	for _, id := range res.IDs {
+		inv, err := w.Store.GetInvitation(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ph, ok := want[inv.Email]; !ok || inv.InternalPlaceholderIdentifier != ph {
+			t.Errorf("invitation %d: %s with placeholder %q", id, inv.Email, inv.InternalPlaceholderIdentifier)
+		}
+	}
+}
+
+// Rule 9 and role-less institution admin invitations.
+func TestInvitationsWithoutRoles(t *testing.T) {
+	for _, tc := range []struct {
+		name, caller, body string
+		want               int
+		wantOrg            string
+	}{
+		{"inviter without roles", "super", `"intendedAuthority":"INVITER"`, http.StatusConflict, ""},
+		{"guest without roles", "manager", `"intendedAuthority":"GUEST","roleIdentifiers":[]`, http.StatusConflict, ""},
+		{"institution admin by a super user", "super", `"intendedAuthority":"INSTITUTION_ADMIN","organizationGUID":"org-b"`, http.StatusCreated, "org-b"},
+		{"institution admin by a super user, no organization", "super", `"intendedAuthority":"INSTITUTION_ADMIN"`, http.StatusBadRequest, ""},
+		{"institution admin by an institution admin", "instAdmin", `"intendedAuthority":"INSTITUTION_ADMIN","organizationGUID":"org-b"`, http.StatusCreated, "org-a"},
+		{"institution admin by a manager", "manager", `"intendedAuthority":"INSTITUTION_ADMIN"`, http.StatusForbidden, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t)
+			rec := w.do(tc.caller, "POST", "/api/v1/invitations", `{"invites":["x@example.org"],"expiryDate":{futureDate},"suppressSendingEmails":true,`+tc.body+`}`)
+			if rec.Code != tc.want {
+				t.Fatalf("%d %s, want %d", rec.Code, rec.Body.String(), tc.want)
+			}
+			if tc.wantOrg == "" {
+				return
+			}
+			ids := decode[struct {
+				IDs []int64 `json:"invitationIdentifiers"`
+			}](t, rec).IDs
+			inv, err := w.Store.GetInvitation(context.Background(), ids[0])
+			if err != nil || inv.OrganizationGUID != tc.wantOrg {
+				t.Fatalf("invitation organization %q (%v), want %q", inv.OrganizationGUID, err, tc.wantOrg)
+			}
+		})
+	}
+}
+
+// Rule 9: an end date in the past answers 409.
+func TestPastEndDateOfAMembershipConflicts(t *testing.T) {
+	w := newWorld(t)
+	rec := w.do("super", "PUT", "/api/v1/user_roles", `{"userRoleId":{userRole:guest},"endDate":{pastDate}}`)
+	if rec.Code != http.StatusConflict {
+		t.Fatalf("%d %s, want 409", rec.Code, rec.Body.String())
+	}
+}
+
+// Rule 1 without roles: the invitation names only the organization.
+func TestAcceptingARolelessInstitutionAdminInvitation(t *testing.T) {
+	w := newWorld(t)
+	w.signIn("admb")
+	invs := w.inviteByAPI("super", `{"intendedAuthority":"INSTITUTION_ADMIN","invites":["admb@example.org"],
+		"organizationGUID":"org-b","expiryDate":{futureDate},"suppressSendingEmails":true}`)
+	if res := w.acceptByAPI("admb", invs[0]); res.Code != http.StatusCreated {
+		t.Fatalf("accept: %d %s", res.Code, res.Body)
+	}
+	u, err := w.Store.GetUserBySub(context.Background(), personOf("admb").Sub)
+	if err != nil || !u.InstitutionAdmin || !u.InstitutionAdminByInvite || u.OrganizationGUID != "org-b" {
+		t.Fatalf("user after acceptance: %+v (%v)", u, err)
+	}
+	// The institution admin of org-b may manage role B, not role A.
+	if rec := w.do("admb", "GET", "/api/v1/roles/{roleB}", ""); rec.Code != http.StatusOK {
+		t.Fatalf("role B: %d", rec.Code)
+	}
+	if rec := w.do("admb", "DELETE", "/api/v1/roles/{roleA}", ""); rec.Code != http.StatusForbidden {
+		t.Fatalf("deleting role A of org-a: %d, want 403", rec.Code)
+	}
+}
+
+// Rule 7: callers of an organization create and keep roles in their own;
+// a super user names one; a manager's change of the applications is
+// ignored, not refused.
+func TestRoleOrganizationIsTheCallers(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		caller, org string
+		want        int
+		wantOrg     string
+	}{
+		{"instAdmin", "org-b", http.StatusCreated, "org-a"},
+		{"orgToken", "org-c", http.StatusCreated, "org-a"},
+		{"instAdmin", "", http.StatusCreated, "org-a"},
+		{"super", "org-b", http.StatusCreated, "org-b"},
+		{"super", "", http.StatusForbidden, ""},
+	} {
+		name := "Role by " + tc.caller + " for " + tc.org
+		rec := w.do(tc.caller, "POST", "/api/v1/roles", `{"name":"`+name+`","organizationGUID":"`+tc.org+`","defaultExpiryDays":30,
+			"applicationUsages":[{"application":{"manageId":"lms","manageType":"OIDC10_RP"}}]}`)
+		if rec.Code != tc.want {
+			t.Fatalf("%s: %d %s, want %d", name, rec.Code, rec.Body.String(), tc.want)
+		}
+		if tc.want != http.StatusCreated {
+			continue
+		}
+		role := decode[struct {
+			ID int64 `json:"id"`
+		}](t, rec)
+		if stored, err := w.Store.GetRole(ctx, role.ID); err != nil || stored.OrganizationGUID != tc.wantOrg {
+			t.Fatalf("%s: stored in %q (%v), want %q", name, stored.OrganizationGUID, err, tc.wantOrg)
+		}
+	}
+	for _, tc := range []struct {
+		name, caller, body string
+		wantOrg            string
+		wantApps           string
+	}{
+		{"institution admin names another organization", "instAdmin", roleBody(w.RoleA, "Role A", "", "org-b", "wiki"), "org-a", "wiki"},
+		{"manager changes the applications", "manager", roleBody(w.RoleA, "Role A, renamed", "", "", "wiki", "lms"), "org-a", "wiki"},
+		{"institution admin changes the applications", "instAdmin", roleBody(w.RoleA, "Role A", "", "", "wiki", "lms"), "org-a", "wiki lms"},
+	} {
+		rec := w.do(tc.caller, "PUT", "/api/v1/roles", tc.body)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("%s: %d %s", tc.name, rec.Code, rec.Body.String())
+		}
+		stored, err := w.Store.GetRole(ctx, w.RoleA)
+		if err != nil || stored.OrganizationGUID != tc.wantOrg || strings.Join(stored.ManageIDs(), " ") != tc.wantApps {
+			t.Fatalf("%s: stored %q with %v (%v), want %q with %s", tc.name, stored.OrganizationGUID, stored.ManageIDs(), err, tc.wantOrg, tc.wantApps)
+		}
+	}
+}
