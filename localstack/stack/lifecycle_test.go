@@ -238,7 +238,9 @@ func TestInvitationMailsInBothLanguagesAndEscaped(t *testing.T) {
 	}
 }
 
-func TestCleanupDeletesExpiredInvitationsOnly(t *testing.T) {
+// Expired invitations are kept for a year (their link answers 410, as in
+// the reference), then purged.
+func TestCleanupDeletesInvitationsExpiredForAYearOnly(t *testing.T) {
 	f := newLifecycleFixture(t)
 	role := f.createRole("Visitors", "app-a", 5)
 	invite := func(email string) string {
@@ -260,14 +262,29 @@ func TestCleanupDeletesExpiredInvitationsOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if got := res.(map[string]int)["invitations"]; got != 0 {
+		t.Fatalf("cleanup removed %d invitations expired an hour ago, want 0", got)
+	}
+	if got := f.c.do("GET", "/api/v1/invitations/public?hash="+stale, nil, nil, nil); got != http.StatusGone {
+		t.Fatalf("expired invitation = %d, want 410", got)
+	}
+	if got := f.c.do("GET", "/api/v1/invitations/public?hash="+fresh, nil, nil, nil); got != http.StatusOK {
+		t.Fatalf("open invitation = %d, want 200", got)
+	}
+	// A year after the first expired: it goes; the second, expired 11 hours
+	// later, stays a little longer.
+	f.clock.Set(25*time.Hour + 365*24*time.Hour)
+	if res, err = f.s.RunJob(context.Background(), "cleanup"); err != nil {
+		t.Fatal(err)
+	}
 	if got := res.(map[string]int)["invitations"]; got != 1 {
 		t.Fatalf("cleanup removed %d invitations, want 1", got)
 	}
 	if got := f.c.do("GET", "/api/v1/invitations/public?hash="+stale, nil, nil, nil); got != http.StatusNotFound {
-		t.Fatalf("expired invitation after cleanup = %d, want 404", got)
+		t.Fatalf("invitation expired a year ago after cleanup = %d, want 404", got)
 	}
-	if got := f.c.do("GET", "/api/v1/invitations/public?hash="+fresh, nil, nil, nil); got != http.StatusOK {
-		t.Fatalf("open invitation after cleanup = %d, want 200", got)
+	if got := f.c.do("GET", "/api/v1/invitations/public?hash="+fresh, nil, nil, nil); got != http.StatusGone {
+		t.Fatalf("invitation expired less than a year ago = %d, want 410", got)
 	}
 }
 

@@ -19,6 +19,7 @@ func (a *API) invitationManageRoutes(mux *routes) {
 	mux.HandleFunc("GET /api/v1/invitations/mine", a.myInvitations)
 	mux.HandleFunc("PUT /api/v1/invitations/{id}", a.resendInvitation)
 	mux.HandleFunc("PUT /api/external/v1/invitations/{id}", a.resendInvitation)
+	mux.HandleFunc("PUT /api/external/v1/internal/invite/invitations/{id}", a.resendInvitation)
 	mux.HandleFunc("DELETE /api/v1/invitations/{id}", a.deleteInvitation)
 	mux.HandleFunc("DELETE /api/external/v1/invitations/{id}", a.deleteInvitation)
 }

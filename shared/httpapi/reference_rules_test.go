@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/service"
@@ -470,5 +471,40 @@ func TestRoleOrganizationIsTheCallers(t *testing.T) {
 		if err != nil || stored.OrganizationGUID != tc.wantOrg || strings.Join(stored.ManageIDs(), " ") != tc.wantApps {
 			t.Fatalf("%s: stored %q with %v (%v), want %q with %s", tc.name, stored.OrganizationGUID, stored.ManageIDs(), err, tc.wantOrg, tc.wantApps)
 		}
+	}
+}
+
+// Rule 10: an expired invitation answers 410 and is kept; resending it (by
+// either route) extends it and keeps the same link.
+func TestExpiredInvitationIsKeptAndResentWithTheSameLink(t *testing.T) {
+	for _, path := range []string{"/api/v1/invitations/", "/api/external/v1/internal/invite/invitations/"} {
+		t.Run(path, func(t *testing.T) {
+			w := newWorld(t)
+			w.signIn("late")
+			invs := w.inviteByAPI("super", `{"intendedAuthority":"GUEST","invites":["late@example.org"],"roleIdentifiers":[{roleA}],
+				"expiryDate":{futureDate},"suppressSendingEmails":true}`)
+			w.Now = w.Now.Add(40 * 24 * time.Hour) // {futureDate} is 30 days ahead
+			if rec := w.do("anonymous", "GET", "/api/v1/invitations/public?hash="+url.QueryEscape(invs[0].Secret), ""); rec.Code != http.StatusGone {
+				t.Fatalf("expired link: %d, want 410", rec.Code)
+			}
+			if res := w.acceptByAPI("late", invs[0]); res.Code != http.StatusGone {
+				t.Fatalf("accepting an expired invitation: %d, want 410", res.Code)
+			}
+			rec := w.do("super", "PUT", path+itoa(invs[0].ID), "")
+			if rec.Code != http.StatusCreated {
+				t.Fatalf("resend: %d %s", rec.Code, rec.Body.String())
+			}
+			link := decode[struct {
+				URLs []struct {
+					InvitationURL string `json:"invitationURL"`
+				} `json:"recipientInvitationURLs"`
+			}](t, rec).URLs[0].InvitationURL
+			if !strings.HasSuffix(link, "hash="+url.QueryEscape(invs[0].Secret)) {
+				t.Fatalf("resent link %q is not the original one", link)
+			}
+			if res := w.acceptByAPI("late", invs[0]); res.Code != http.StatusCreated {
+				t.Fatalf("accepting the resent invitation by its first link: %d %s", res.Code, res.Body)
+			}
+		})
 	}
 }

@@ -111,7 +111,7 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 			EnforceEmailEquality: settings.enforceEmailEquality, FedIDOnly: settings.fedIDOnly,
 			GuestRoleIncluded: in.GuestRoleIncluded, CreatedAt: now, ExpiryDate: in.ExpiryDate.UTC(), RoleExpiryDate: in.RoleExpiryDate,
 			OrganizationGUID: org, InternalPlaceholderIdentifier: r.InternalPlaceholderIdentifier,
-			RoleIDs: roleIDs(roles), InviterName: p.Name, HashDigest: digest,
+			RoleIDs: roleIDs(roles), InviterName: p.Name, HashDigest: digest, LinkSecret: secret,
 		}
 		if p.IsProgram() {
 			invs[i].RemoteAPIUser = p.Name

@@ -247,20 +247,23 @@ func (s *Service) manageableInvitation(ctx context.Context, p *auth.Principal, i
 	return inv, roles, nil
 }
 
-// ResendInvitation e-mails an open invitation again. Only the digest of
-// the link's secret is stored, so the mail needs a new secret: the
-// invitation gets a new link and the old one stops working. An invitation
-// that has expired is valid again for 14 days. The mail goes through the
-// mail outbox; the new link is also returned, for callers who send it
-// themselves.
+// ResendInvitation e-mails an open invitation again, with the same link
+// (an invitation made before links were kept gets a new one, and its old
+// link stops working). An invitation that has expired, and is kept for
+// domain.ExpiredRetention, is valid again for 14 days. The mail goes
+// through the mail outbox; the link is also returned, for callers who send
+// it themselves.
 func (s *Service) ResendInvitation(ctx context.Context, p *auth.Principal, id int64) (RecipientURL, error) {
 	inv, roles, err := s.manageableInvitation(ctx, p, id)
 	if err != nil {
 		return RecipientURL{}, err
 	}
 	now := s.now()
-	secret, digest := newInvitationSecret()
-	inv.HashDigest = digest
+	secret := inv.LinkSecret
+	if secret == "" || HashDigest(secret) != inv.HashDigest {
+		secret, inv.HashDigest = newInvitationSecret()
+		inv.LinkSecret = secret
+	}
 	if inv.Expired(now) {
 		inv.ExpiryDate = now.Add(resendExtension)
 	}
