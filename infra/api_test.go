@@ -14,7 +14,7 @@ var expectedRoutePrefixes = map[string][]string{
 	"invitations": {"/api/v1/invitations", "/api/internal/invitations", "/api/external/v1/invitations", "/api/external/v1/internal/invite/invitations"},
 	"crm":         {"/crm", "/api/profile", "/api/external/v1/invite/crm"},
 	"tokens":      {"/api/v1/tokens", "/api/v1/user_roles_audit"},
-	"system":      {"/api/v1/system", "/api/v1/manage", "/api/docs", "/health"},
+	"system":      {"/api/v1/system", "/api/v1/manage", "/api/docs", "/health", "/api/v1/validations", "/api/external/v1/validations"},
 }
 
 // TestRoutesReachTheirFunctions maps every route of the API to the function

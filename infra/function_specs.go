@@ -102,7 +102,7 @@ var functionSpecs = []functionSpec{
 		Name: "system", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, SendsMail: true,
 		NeedsApplications: true, NeedsPublicURL: true, Seeds: true,
-		Routes: []string{"/api/v1/system", "/api/v1/manage", "/api/docs", "/health"},
+		Routes: []string{"/api/v1/system", "/api/v1/manage", "/api/docs", "/health", "/api/v1/validations", "/api/external/v1/validations"},
 	},
 	{
 		Name: "provisioner", Kind: queueConsumer, TimeoutSeconds: provisionerTimeoutSeconds, MemoryMB: defaultMemoryMB,

@@ -311,6 +311,7 @@ func TestInviteAcceptProvisionEndToEnd(t *testing.T) {
 			URLs []struct {
 				InvitationURL string `json:"invitationURL"`
 			} `json:"recipientInvitationURLs"`
+			IDs []int64 `json:"invitationIdentifiers"`
 		}
 		c.do("POST", "/api/external/v1/invitations", admin, map[string]any{
 			"intendedAuthority": "GUEST", "invites": []string{"carol@example.org"}, "roleIdentifiers": []int64{role.ID},
@@ -323,7 +324,7 @@ func TestInviteAcceptProvisionEndToEnd(t *testing.T) {
 		tok, _ := s.IdP.Mint(map[string]any{"sub": "carol", "email": "carol@example.org"}, "invite", 3*time.Hour)
 		var e errorBody
 		if got := c.do("POST", "/api/v1/invitations/accept", map[string]string{"Authorization": "Bearer " + tok},
-			map[string]any{"hash": hash}, &e); got != http.StatusGone {
+			map[string]any{"hash": hash, "invitationId": res.IDs[0]}, &e); got != http.StatusGone {
 			t.Fatalf("expired accept = %d, want 410", got)
 		}
 		e.check(t, 410, "/api/v1/invitations/accept")

@@ -73,6 +73,7 @@ func (f *lifecycleFixture) inviteAndAccept(email, language, message string, role
 		URLs []struct {
 			InvitationURL string `json:"invitationURL"`
 		} `json:"recipientInvitationURLs"`
+		IDs []int64 `json:"invitationIdentifiers"`
 	}
 	if got := f.c.do("POST", "/api/external/v1/invitations", f.admin, map[string]any{"intendedAuthority": "GUEST",
 		"language": language, "message": message, "invites": []string{email}, "roleIdentifiers": roleIDs,
@@ -88,7 +89,7 @@ func (f *lifecycleFixture) inviteAndAccept(email, language, message string, role
 	}
 	f.tokens[email] = tok
 	if got := f.c.do("POST", "/api/v1/invitations/accept", map[string]string{"Authorization": "Bearer " + tok,
-		"X-Correlation-Id": "accept-" + name}, map[string]any{"hash": hash}, nil); got != http.StatusCreated {
+		"X-Correlation-Id": "accept-" + name}, map[string]any{"hash": hash, "invitationId": res.IDs[0]}, nil); got != http.StatusCreated {
 		f.t.Fatalf("accept %s = %d", email, got)
 	}
 }

@@ -37,7 +37,7 @@ var Prefixes = map[Group][]string{
 	GroupInvitations: {"/api/v1/invitations", "/api/internal/invitations", "/api/external/v1/invitations", "/api/external/v1/internal/invite/invitations"},
 	GroupCRM:         {"/crm", "/api/profile", "/api/external/v1/invite/crm"},
 	GroupTokens:      {"/api/v1/tokens", "/api/v1/user_roles_audit"},
-	GroupSystem:      {"/api/v1/system", "/api/v1/manage", "/api/docs", "/health"},
+	GroupSystem:      {"/api/v1/system", "/api/v1/manage", "/api/docs", "/health", "/api/v1/validations", "/api/external/v1/validations"},
 }
 
 // Handler returns the handler of one resource group.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -508,3 +509,82 @@ func TestExpiredInvitationIsKeptAndResentWithTheSameLink(t *testing.T) {
 		})
 	}
 }
+
+// Console routes (item 12): their answers, beside the matrix's statuses.
+func TestConsoleRoutesAnswer(t *testing.T) {
+	w := newWorld(t)
+	managers := decode[[]string](t, w.do("inviter", "GET", "/api/v1/user_roles/managers/{roleA}", ""))
+	if strings.Join(managers, " ") != "manager@example.org" {
+		t.Errorf("managers of role A: %q", managers)
+	}
+	consequences := decode[[]struct {
+		Authority string         `json:"authority"`
+		UserInfo  map[string]any `json:"userInfo"`
+	}](t, w.do("instAdmin", "GET", "/api/v1/user_roles/consequences/{roleA}", ""))
+	var got []string
+	for _, c := range consequences {
+		got = append(got, c.Authority+" "+c.UserInfo["email"].(string))
+	}
+	slicesSort(got)
+	if want := "APPLICATION_MANAGER appManager@example.org, GUEST guest@example.org, INVITER inviter@example.org, MANAGER manager@example.org"; strings.Join(got, ", ") != want {
+		t.Errorf("consequences %q, want %q", got, want)
+	}
+	for _, tc := range []struct{ body, want string }{
+		{`{"type":"email","value":"a@example.org"}`, `{"valid":true}`},
+		{`{"type":"email","value":"Ann <a@example.org>"}`, `{"valid":false}`},
+		{`{"type":"url","value":"https://example.org/x"}`, `{"valid":true}`},
+		{`{"type":"url","value":"javascript:alert(1)"}`, `{"valid":false}`},
+	} {
+		rec := w.do("guest", "POST", "/api/v1/validations/validate", tc.body)
+		if strings.TrimSpace(rec.Body.String()) != tc.want {
+			t.Errorf("validate %s: %s, want %s", tc.body, rec.Body.String(), tc.want)
+		}
+	}
+	if rec := w.do("guest", "POST", "/api/v1/validations/validate", `{"type":"iban","value":"x"}`); rec.Code != http.StatusBadRequest {
+		t.Errorf("unknown format: %d, want 400", rec.Code)
+	}
+}
+
+// An institution admin made by invitation can be removed by an institution
+// admin of the same organization; the lists follow.
+func TestRemoveInstitutionAdmin(t *testing.T) {
+	w := newWorld(t)
+	w.signIn("newadmin")
+	invs := w.inviteByAPI("super", `{"intendedAuthority":"INSTITUTION_ADMIN","invites":["newadmin@example.org"],
+		"organizationGUID":"org-a","expiryDate":{futureDate},"suppressSendingEmails":true}`)
+	if res := w.acceptByAPI("newadmin", invs[0]); res.Code != http.StatusCreated {
+		t.Fatalf("accept: %d %s", res.Code, res.Body)
+	}
+	admins := func() string {
+		var emails []string
+		for _, u := range decode[[]struct {
+			Email string `json:"email"`
+		}](t, w.do("instAdmin", "GET", "/api/v1/users/institutionAdmins", "")) {
+			emails = append(emails, u.Email)
+		}
+		slicesSort(emails)
+		return strings.Join(emails, " ")
+	}
+	if got := admins(); got != "instAdmin@example.org newadmin@example.org" {
+		t.Fatalf("institution admins of org-a: %q", got)
+	}
+	u, err := w.Store.GetUserBySub(context.Background(), personOf("newadmin").Sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec := w.do("manager", "PUT", "/api/v1/users/removeInstitutionAdmin/"+itoa(u.ID), ""); rec.Code != http.StatusForbidden {
+		t.Fatalf("a manager removing: %d, want 403", rec.Code)
+	}
+	if rec := w.do("instAdmin", "PUT", "/api/v1/users/removeInstitutionAdmin/"+itoa(u.ID), ""); rec.Code != http.StatusOK {
+		t.Fatalf("removing: %d %s", rec.Code, rec.Body.String())
+	}
+	if got := admins(); got != "instAdmin@example.org" {
+		t.Fatalf("institution admins of org-a after removal: %q", got)
+	}
+	role := `{"name":"Too late","defaultExpiryDays":30,"applicationUsages":[{"application":{"manageId":"wiki","manageType":"SAML20_SP"}}]}`
+	if rec := w.do("newadmin", "POST", "/api/v1/roles", role); rec.Code != http.StatusForbidden {
+		t.Fatalf("the former institution admin creating a role: %d, want 403", rec.Code)
+	}
+}
+
+func slicesSort(s []string) { sort.Strings(s) }

@@ -1,0 +1,25 @@
+package httpapi_test
+
+// Rows of the console routes of OpenConext-Invite (reference_routes.go).
+func init() {
+	matrixCases = append(matrixCases,
+		matrixCase{name: "managers of a role", method: "GET", path: "/api/v1/user_roles/managers/{roleA}",
+			want: w9(200, 200, 200, 200, 200, 200, 200, 403, 401)},
+		matrixCase{name: "managers of a role of another organization", method: "GET", path: "/api/v1/user_roles/managers/{roleB}",
+			want: w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
+		matrixCase{name: "consequences of deleting a role", method: "GET", path: "/api/v1/user_roles/consequences/{roleA}",
+			want: w9(200, 200, 200, 200, 403, 403, 403, 403, 401)},
+		matrixCase{name: "consequences of deleting a role of another organization", method: "GET", path: "/api/v1/user_roles/consequences/{roleB}",
+			want: w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
+		matrixCase{name: "institution admins of an organization", method: "GET", path: "/api/v1/users/institutionAdmins?organizationGUID=org-a",
+			want: w9(200, 200, 200, 200, 403, 403, 403, 403, 401)},
+		// The world's institution admin was not made by invitation: the
+		// rights stay (TestRemoveInstitutionAdmin removes one made by invitation).
+		matrixCase{name: "remove an institution admin not made by invitation", method: "PUT", path: "/api/v1/users/removeInstitutionAdmin/{user:instAdmin}",
+			want: w9(403, 403, 403, 403, 403, 403, 403, 403, 401)},
+		matrixCase{name: "validate a format", method: "POST", path: "/api/v1/validations/validate", body: `{"type":"email","value":"a@example.org"}`,
+			want: w9(200, 200, 200, 200, 200, 200, 200, 200, 401)},
+		matrixCase{name: "validate a format (tokens)", method: "POST", path: "/api/external/v1/validations/validate", body: `{"type":"url","value":"https://example.org"}`,
+			want: w9(200, 200, 200, 200, 200, 200, 200, 200, 401)},
+	)
+}
