@@ -9,7 +9,8 @@ import (
 )
 
 var expectedRoutePrefixes = map[string][]string{
-	"users":       {"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles"},
+	"users": {"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles",
+		"/api/external/v1/voot", "/api/external/v1/aa", "/api/external/v1/deprovision"},
 	"roles":       {"/api/v1/roles", "/api/internal/roles", "/api/external/v1/roles", "/api/external/v1/internal/invite/roles"},
 	"invitations": {"/api/v1/invitations", "/api/internal/invitations", "/api/external/v1/invitations", "/api/external/v1/internal/invite/invitations"},
 	"crm":         {"/crm", "/api/profile", "/api/external/v1/invite/crm"},

@@ -73,7 +73,8 @@ var functionSpecs = []functionSpec{
 		Name: "users", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
 		NeedsApplications: true, NeedsPublicURL: true, ServesSessionConfig: true,
-		Routes: []string{"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles"},
+		Routes: []string{"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles",
+			"/api/external/v1/voot", "/api/external/v1/aa", "/api/external/v1/deprovision"},
 	},
 	{
 		Name: "roles", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,

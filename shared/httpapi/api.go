@@ -32,7 +32,8 @@ const (
 // Prefixes are the path prefixes API Gateway routes to each group's Lambda
 // (the CDK stack declares the same routes).
 var Prefixes = map[Group][]string{
-	GroupUsers:       {"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles"},
+	GroupUsers: {"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles",
+		"/api/external/v1/voot", "/api/external/v1/aa", "/api/external/v1/deprovision"},
 	GroupRoles:       {"/api/v1/roles", "/api/internal/roles", "/api/external/v1/roles", "/api/external/v1/internal/invite/roles"},
 	GroupInvitations: {"/api/v1/invitations", "/api/internal/invitations", "/api/external/v1/invitations", "/api/external/v1/internal/invite/invitations"},
 	GroupCRM:         {"/crm", "/api/profile", "/api/external/v1/invite/crm"},

@@ -23,3 +23,18 @@ func init() {
 			want: w9(200, 200, 200, 200, 200, 200, 200, 200, 401)},
 	)
 }
+
+// Platform features: machine callers with the scope (TestPlatformFeatures)
+// and super users; nobody else.
+func init() {
+	matrixCases = append(matrixCases,
+		matrixCase{name: "VOOT groups", method: "GET", path: "/api/external/v1/voot/urn:collab:person:example.org:guest",
+			want: w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
+		matrixCase{name: "attribute aggregation", method: "GET", path: "/api/external/v1/aa/urn:collab:person:example.org:guest",
+			want: w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
+		matrixCase{name: "user lifecycle export", method: "GET", path: "/api/external/v1/deprovision/urn:collab:person:example.org:guest",
+			want: w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
+		matrixCase{name: "user lifecycle dry run", method: "DELETE", path: "/api/external/v1/deprovision/urn:collab:person:example.org:guest?dry-run=true",
+			want: w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
+	)
+}

@@ -32,6 +32,7 @@ func (a *API) register(g Group, rt *routes) {
 		a.userRoutes(rt)
 		a.userRoleRoutes(rt)
 		a.consoleUserRoutes(rt)
+		a.platformRoutes(rt)
 	case GroupRoles:
 		a.roleRoutes(rt)
 	case GroupInvitations:
