@@ -588,3 +588,46 @@ func TestRemoveInstitutionAdmin(t *testing.T) {
 }
 
 func slicesSort(s []string) { sort.Strings(s) }
+
+// Rule 15: the sort keys the reference's client sends are accepted and sort.
+func TestReferenceClientSortKeys(t *testing.T) {
+	w := newWorld(t)
+	roles := decode[struct {
+		Content []struct {
+			Name          string `json:"name"`
+			UserRoleCount int64  `json:"userRoleCount"`
+		} `json:"content"`
+	}](t, w.do("super", "GET", "/api/v1/roles?force=false&sort=userRoleCount&sortDirection=DESC", ""))
+	var names []string
+	for _, r := range roles.Content {
+		names = append(names, r.Name)
+	}
+	if strings.Join(names, ", ") != "Role A, Role C, Role B" {
+		t.Errorf("roles by userRoleCount, descending: %q", names)
+	}
+	// A second invitation that expires sooner than the world's open one.
+	w.inviteByAPI("super", `{"intendedAuthority":"GUEST","invites":["soon@example.org"],"roleIdentifiers":[{roleA}],
+		"expiryDate":`+itoa(w.Now.Add(24*time.Hour).Unix())+`,"suppressSendingEmails":true}`)
+	for _, sort := range []string{"expiry_date", "created_at", "intended_authority"} {
+		rec := w.do("super", "GET", "/api/v1/invitations/search?roleId={roleA}&sort="+sort, "")
+		if rec.Code != http.StatusOK {
+			t.Fatalf("invitations by %s: %d %s", sort, rec.Code, rec.Body.String())
+		}
+		if sort != "expiry_date" {
+			continue
+		}
+		page := decode[struct {
+			Content []struct {
+				Email string `json:"email"`
+			} `json:"content"`
+		}](t, rec)
+		if len(page.Content) != 2 || page.Content[0].Email != "soon@example.org" {
+			t.Errorf("invitations by expiry_date: %+v", page.Content)
+		}
+	}
+	for _, path := range []string{"/api/v1/user_roles/search/{roleA}/false?sort=end_date", "/api/v1/user_roles_audit/search?sort=endDate"} {
+		if rec := w.do("super", "GET", path, ""); rec.Code != http.StatusOK {
+			t.Errorf("%s: %d %s", path, rec.Code, rec.Body.String())
+		}
+	}
+}

@@ -17,7 +17,7 @@ import (
 const AuditSearchWindow = 1000
 
 // AuditSorts are the sort keys of the audit search; userEmail is the default.
-var AuditSorts = []string{"userEmail", "roleName", "createdAt", "action", "authority", "id"}
+var AuditSorts = []string{"userEmail", "roleName", "createdAt", "action", "authority", "id", "endDate"}
 
 // SearchAudit is A1: audit entries of a role (roleID), or of all roles
 // (roleID 0, super users only). The query matches a case-insensitive
@@ -81,6 +81,13 @@ func sortAudit(entries []domain.AuditEntry, sort string, descending bool) {
 			return cmp.Compare(a.Authority, b.Authority)
 		case "id":
 			return cmp.Compare(a.ID, b.ID)
+		case "endDate": // no end date is the latest end
+			switch {
+			case a.EndDate == nil || b.EndDate == nil:
+				return cmp.Compare(boolRank(a.EndDate == nil), boolRank(b.EndDate == nil))
+			default:
+				return a.EndDate.Compare(*b.EndDate)
+			}
 		default:
 			return cmp.Compare(strings.ToLower(a.UserEmail), strings.ToLower(b.UserEmail))
 		}
@@ -92,4 +99,11 @@ func sortAudit(entries []domain.AuditEntry, sort string, descending bool) {
 		}
 		return cmp.Or(c, a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
 	})
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

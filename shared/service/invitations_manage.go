@@ -49,7 +49,9 @@ func (s *Service) RoleInvitations(ctx context.Context, p *auth.Principal, roleID
 
 // InvitationSorts are the sort keys of I4 besides the default "name"
 // (which, as invitations have no name, sorts by e-mail address).
-var InvitationSorts = []string{"email", "id", "createdAt", "expiryDate", "intendedAuthority"}
+// (and the names the reference's client sends: intended_authority,
+// created_at, expiry_date).
+var InvitationSorts = []string{"email", "id", "createdAt", "expiryDate", "intendedAuthority", "intended_authority", "created_at", "expiry_date"}
 
 // SearchInvitations is I4: a page of the open invitations of a role,
 // whose e-mail address or inviter name has words starting with every word
@@ -158,11 +160,11 @@ func sortInvitations(invs []domain.Invitation, by string, descending bool) {
 		switch by {
 		case "id":
 			c = 0
-		case "createdAt":
+		case "createdAt", "created_at":
 			c = a.CreatedAt.Compare(b.CreatedAt)
-		case "expiryDate":
+		case "expiryDate", "expiry_date":
 			c = a.ExpiryDate.Compare(b.ExpiryDate)
-		case "intendedAuthority":
+		case "intendedAuthority", "intended_authority":
 			c = strings.Compare(string(a.IntendedAuthority), string(b.IntendedAuthority))
 		default:
 			c = strings.Compare(strings.ToLower(a.Email), strings.ToLower(b.Email))
