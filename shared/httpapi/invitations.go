@@ -13,6 +13,7 @@ func (a *API) invitationRoutes(mux *routes) {
 	mux.HandleFunc("POST /api/external/v1/internal/invite/invitations", a.invite(true))
 	mux.HandleFunc("POST /api/internal/invitations", a.invite(true))
 	mux.HandleFunc("GET /api/v1/invitations/public", a.openInvitation)
+	mux.HandleFunc("GET /api/external/v1/invitations/public", a.openInvitation)
 	mux.HandleFunc("POST /api/v1/invitations/accept", a.accept)
 	a.invitationManageRoutes(mux)
 }

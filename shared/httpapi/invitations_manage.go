@@ -14,6 +14,7 @@ func (a *API) invitationManageRoutes(mux *routes) {
 	mux.HandleFunc("GET /api/v1/invitations/search", a.searchInvitations)
 	mux.HandleFunc("GET /api/external/v1/invitations/search", a.searchInvitations)
 	mux.HandleFunc("GET /api/v1/invitations/all", a.allOpenInvitations)
+	mux.HandleFunc("GET /api/external/v1/invitations/all", a.allOpenInvitations)
 	mux.HandleFunc("GET /api/v1/invitations/roles/{roleId}", a.roleInvitations)
 	mux.HandleFunc("GET /api/external/v1/invitations/roles/{roleId}", a.roleInvitations)
 	mux.HandleFunc("GET /api/v1/invitations/mine", a.myInvitations)

@@ -38,3 +38,17 @@ func init() {
 			want: w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
 	)
 }
+
+// The /api/external/v1 twins of the reference's controllers mapped on both.
+func init() {
+	matrixCases = append(matrixCases,
+		matrixCase{name: "managers of a role (external)", method: "GET", path: "/api/external/v1/user_roles/managers/{roleA}",
+			want: w9(200, 200, 200, 200, 200, 200, 200, 403, 401)},
+		matrixCase{name: "consequences of deleting a role (external)", method: "GET", path: "/api/external/v1/user_roles/consequences/{roleA}",
+			want: w9(200, 200, 200, 200, 403, 403, 403, 403, 401)},
+		matrixCase{name: "all open invitations (external)", method: "GET", path: "/api/external/v1/invitations/all",
+			want: w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
+		matrixCase{name: "open invitation by hash (external)", method: "GET", path: "/api/external/v1/invitations/public?hash={secretA}",
+			want: w9(200, 200, 200, 200, 200, 200, 200, 200, 200)},
+	)
+}

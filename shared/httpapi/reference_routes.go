@@ -9,8 +9,10 @@ import (
 
 // Routes of OpenConext-Invite's console (issue 18) in the users group.
 func (a *API) consoleUserRoutes(mux *routes) {
-	mux.HandleFunc("GET /api/v1/user_roles/managers/{roleId}", a.roleManagerEmails)
-	mux.HandleFunc("GET /api/v1/user_roles/consequences/{roleId}", a.roleDeletionConsequences)
+	for _, prefix := range []string{"/api/v1/user_roles", "/api/external/v1/user_roles"} {
+		mux.HandleFunc("GET "+prefix+"/managers/{roleId}", a.roleManagerEmails)
+		mux.HandleFunc("GET "+prefix+"/consequences/{roleId}", a.roleDeletionConsequences)
+	}
 	mux.HandleFunc("GET /api/v1/users/institutionAdmins", a.organizationInstitutionAdmins)
 	mux.HandleFunc("PUT /api/v1/users/removeInstitutionAdmin/{id}", a.removeInstitutionAdmin)
 }
