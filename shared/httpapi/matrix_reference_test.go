@@ -52,3 +52,10 @@ func init() {
 			want: w9(200, 200, 200, 200, 200, 200, 200, 200, 200)},
 	)
 }
+
+func init() {
+	matrixCases = append(matrixCases,
+		matrixCase{name: "roles of the audit filter", method: "GET", path: "/api/v1/user_roles_audit/roles",
+			want: w9(200, 200, 200, 200, 403, 403, 403, 403, 401)},
+	)
+}

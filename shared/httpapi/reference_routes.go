@@ -85,3 +85,19 @@ func (a *API) validate(w http.ResponseWriter, r *http.Request) {
 	valid, err := service.Validate(req.Type, req.Value)
 	respond(w, r, http.StatusOK, map[string]bool{"valid": valid}, err)
 }
+
+// auditRole is one role of the audit search's filter.
+type auditRole struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+}
+
+// auditRoles lists the roles the caller may filter the audit search by.
+func (a *API) auditRoles(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	roles, err := a.Service.AuditRoles(r.Context(), p)
+	respond(w, r, http.StatusOK, mapSlice(roles, func(role domain.Role) auditRole { return auditRole{ID: role.ID, Name: role.Name} }), err)
+}

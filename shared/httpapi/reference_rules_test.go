@@ -631,3 +631,18 @@ func TestReferenceClientSortKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestAuditRolesByScope(t *testing.T) {
+	w := newWorld(t)
+	for caller, want := range map[string]string{"super": "Role A, Role B, Role C", "instAdmin": "Role A", "orgToken": "Role A"} {
+		var names []string
+		for _, r := range decode[[]struct {
+			Name string `json:"name"`
+		}](t, w.do(caller, "GET", "/api/v1/user_roles_audit/roles", "")) {
+			names = append(names, r.Name)
+		}
+		if strings.Join(names, ", ") != want {
+			t.Errorf("%s: %q, want %s", caller, names, want)
+		}
+	}
+}

@@ -109,3 +109,27 @@ func Validate(format, value string) (bool, error) {
 	}
 	return false, domain.Invalidf("no validation defined for %q", format)
 }
+
+// AuditRoles lists the roles the caller may filter the audit search by:
+// every role for super users, the organization's for its institution
+// admins and API tokens, by name.
+func (s *Service) AuditRoles(ctx context.Context, p *auth.Principal) ([]domain.Role, error) {
+	if p == nil {
+		return nil, domain.Unauthenticatedf("authentication required")
+	}
+	var roles []domain.Role
+	var err error
+	switch {
+	case p.SuperUser:
+		roles, err = s.Store.ListAllRoles(ctx)
+	case p.OrganizationGUID != "" && p.CanCreateRoleIn(p.OrganizationGUID):
+		roles, err = s.Store.ListRolesByOrganization(ctx, p.OrganizationGUID)
+	default:
+		return nil, domain.Forbiddenf("only institution admins and super users search the audit trail")
+	}
+	if err != nil {
+		return nil, err
+	}
+	sortRoles(roles, "name", false)
+	return roles, nil
+}
