@@ -36,6 +36,9 @@ type StackConfig struct {
 	OIDCClientID string
 	// SessionIdleTimeout ends unused browser sessions (Go duration).
 	SessionIdleTimeout string
+	// SuperUsers is SUPER_USERS of the API functions: subjects or eppns of
+	// the people who are super users, comma-separated.
+	SuperUsers string
 
 	MailDomain string
 	MailFrom   string
@@ -66,6 +69,7 @@ const (
 	ctxOIDCAudience         = "oidcAudience"
 	ctxOIDCClientID         = "oidcClientId"
 	ctxSessionIdleTimeout   = "sessionIdleTimeout"
+	ctxSuperUsers           = "superUsers"
 	ctxMailDomain           = "mailDomain"
 	ctxMailFrom             = "mailFrom"
 	ctxSPIDs                = "spIds"
@@ -121,6 +125,7 @@ func LoadStackConfig(lookup ContextLookup) (StackConfig, error) {
 		OIDCAudience:         r.str(ctxOIDCAudience, ""),
 		OIDCClientID:         r.str(ctxOIDCClientID, ""),
 		SessionIdleTimeout:   r.str(ctxSessionIdleTimeout, "8h"),
+		SuperUsers:           r.str(ctxSuperUsers, ""),
 		MailDomain:           r.str(ctxMailDomain, defaultMailDomain),
 		ThrottleRate:         r.number(ctxThrottleRate, defaultThrottleRate),
 		ThrottleBurst:        r.number(ctxThrottleBurst, defaultThrottleBurst),

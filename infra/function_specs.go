@@ -82,7 +82,8 @@ var functionSpecs = []functionSpec{
 		Name: "users", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
 		NeedsPublicURL: true, ServesSessionConfig: true,
-		Routes: []string{"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles"},
+		Routes: []string{"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles",
+			"/api/external/v1/voot", "/api/external/v1/aa", "/api/external/v1/deprovision"},
 	},
 	{
 		Name: "roles", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
@@ -110,7 +111,7 @@ var functionSpecs = []functionSpec{
 		Name: "system", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, SendsMail: true,
 		NeedsPublicURL: true, Seeds: true, ManagesConnections: true,
-		Routes: []string{"/api/v1/system", "/api/v1/manage", "/api/docs", "/health"},
+		Routes: []string{"/api/v1/system", "/api/v1/manage", "/api/docs", "/health", "/api/v1/validations", "/api/external/v1/validations"},
 	},
 	{
 		// The pages (shared/web): sign-in, the acceptance page, my access.

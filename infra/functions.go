@@ -122,6 +122,7 @@ func functionEnvironment(spec functionSpec, cfg StackConfig, res serviceResource
 	if spec.Kind == apiFunction {
 		env["OIDC_ISSUER"] = jsii.String(cfg.OIDCIssuer)
 		env["OIDC_AUDIENCE"] = jsii.String(cfg.OIDCAudience)
+		env["SUPER_USERS"] = jsii.String(cfg.SuperUsers)
 	}
 	return &env
 }

@@ -60,7 +60,7 @@ func TestFunctionRuntimeAndLimits(t *testing.T) {
 // variables its work needs, with the values of the context.
 func TestFunctionEnvironment(t *testing.T) {
 	common := []string{"TABLE_NAME", "LOG_LEVEL"}
-	oidc := []string{"OIDC_ISSUER", "OIDC_AUDIENCE"}
+	oidc := []string{"OIDC_ISSUER", "OIDC_AUDIENCE", "SUPER_USERS"}
 	mail := []string{"MAIL_FROM", "SES_CONFIGURATION_SET"}
 	// Session settings not given are left to the service's defaults; the
 	// environment and the flags are always stated.
@@ -145,6 +145,7 @@ func TestEnvironmentTakesContextValues(t *testing.T) {
 		"PUBLIC_BASE_URL": "https://invite.example.edu",
 		"OIDC_ISSUER":     "https://login.example.edu",
 		"OIDC_AUDIENCE":   "invite-api",
+		"SUPER_USERS":     "urn:collab:person:example.edu:admin,boss@example.edu",
 		"MAIL_FROM":       "guests@mail.example.edu",
 		"LOG_LEVEL":       "debug",
 	}

@@ -89,6 +89,7 @@ func prepareScenarios(dir string) error {
 		ctxPublicBaseURL:        "https://invite.example.edu/",
 		ctxOIDCIssuer:           "https://login.example.edu",
 		ctxOIDCAudience:         "invite-api",
+		ctxSuperUsers:           "urn:collab:person:example.edu:admin,boss@example.edu",
 		ctxMailDomain:           "mail.example.edu",
 		ctxMailFrom:             "guests@mail.example.edu",
 		ctxSPIDs:                "sp-a, sp-b",

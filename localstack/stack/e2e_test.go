@@ -155,7 +155,7 @@ func TestInviteAcceptProvisionEndToEnd(t *testing.T) {
 		URN  string `json:"urn"`
 		Name string `json:"name"`
 	}
-	roleBody := map[string]any{"name": "Researchers", "description": "Research wiki", "defaultExpiryDays": 365,
+	roleBody := map[string]any{"name": "Researchers", "description": "Research wiki", "organizationGUID": "org-e2e", "defaultExpiryDays": 365,
 		"applicationUsages": []any{map[string]any{"landingPage": "https://wiki.example.org",
 			"application": map[string]any{"manageId": "sample-app", "manageType": "SAML20_SP"}}}}
 	if got := c.do("POST", "/api/v1/roles", admin, roleBody, &role); got != http.StatusCreated || role.ID == 0 || role.URN == "" {
@@ -313,6 +313,7 @@ func TestInviteAcceptProvisionEndToEnd(t *testing.T) {
 			URLs []struct {
 				InvitationURL string `json:"invitationURL"`
 			} `json:"recipientInvitationURLs"`
+			IDs []int64 `json:"invitationIdentifiers"`
 		}
 		c.do("POST", "/api/external/v1/invitations", admin, map[string]any{
 			"intendedAuthority": "GUEST", "invites": []string{"carol@example.org"}, "roleIdentifiers": []int64{role.ID},
@@ -325,7 +326,7 @@ func TestInviteAcceptProvisionEndToEnd(t *testing.T) {
 		tok, _ := s.IdP.Mint(map[string]any{"sub": "carol", "email": "carol@example.org"}, "invite", 3*time.Hour)
 		var e errorBody
 		if got := c.do("POST", "/api/v1/invitations/accept", map[string]string{"Authorization": "Bearer " + tok},
-			map[string]any{"hash": hash}, &e); got != http.StatusGone {
+			map[string]any{"hash": hash, "invitationId": res.IDs[0]}, &e); got != http.StatusGone {
 			t.Fatalf("expired accept = %d, want 410", got)
 		}
 		e.check(t, 410, "/api/v1/invitations/accept")

@@ -134,7 +134,7 @@ func TestDeliveryUnderFaults(t *testing.T) {
 	admin := &auth.Principal{Kind: auth.KindAPIToken, SuperUser: true, Name: "fault-test"}
 	roleIDs := make([]int64, roles)
 	for r := 0; r < roles; r++ {
-		role, err := s.App.Service.CreateRole(ctx, admin, service.RoleInput{Name: fmt.Sprintf("Role %02d", r), DefaultExpiryDays: 365,
+		role, err := s.App.Service.CreateRole(ctx, admin, service.RoleInput{Name: fmt.Sprintf("Role %02d", r), OrganizationGUID: "org-faults", DefaultExpiryDays: 365,
 			ApplicationUsages: []service.ApplicationUsageInput{{ManageID: fmt.Sprintf("app-%d", r%3), ManageType: "SAML20_SP"}}})
 		if err != nil {
 			t.Fatal(err)

@@ -59,7 +59,7 @@ func (f *lifecycleFixture) createRole(name, app string, days int) int64 {
 	var role struct {
 		ID int64 `json:"id"`
 	}
-	if got := f.c.do("POST", "/api/v1/roles", f.admin, map[string]any{"name": name, "defaultExpiryDays": days,
+	if got := f.c.do("POST", "/api/v1/roles", f.admin, map[string]any{"name": name, "organizationGUID": "org-lifecycle", "defaultExpiryDays": days,
 		"applicationUsages": []any{map[string]any{"application": map[string]any{"manageId": app}}}}, &role); got != http.StatusCreated {
 		f.t.Fatalf("create role %s = %d", name, got)
 	}
@@ -73,6 +73,7 @@ func (f *lifecycleFixture) inviteAndAccept(email, language, message string, role
 		URLs []struct {
 			InvitationURL string `json:"invitationURL"`
 		} `json:"recipientInvitationURLs"`
+		IDs []int64 `json:"invitationIdentifiers"`
 	}
 	if got := f.c.do("POST", "/api/external/v1/invitations", f.admin, map[string]any{"intendedAuthority": "GUEST",
 		"language": language, "message": message, "invites": []string{email}, "roleIdentifiers": roleIDs,
@@ -88,7 +89,7 @@ func (f *lifecycleFixture) inviteAndAccept(email, language, message string, role
 	}
 	f.tokens[email] = tok
 	if got := f.c.do("POST", "/api/v1/invitations/accept", map[string]string{"Authorization": "Bearer " + tok,
-		"X-Correlation-Id": "accept-" + name}, map[string]any{"hash": hash}, nil); got != http.StatusCreated {
+		"X-Correlation-Id": "accept-" + name}, map[string]any{"hash": hash, "invitationId": res.IDs[0]}, nil); got != http.StatusCreated {
 		f.t.Fatalf("accept %s = %d", email, got)
 	}
 }
@@ -238,7 +239,9 @@ func TestInvitationMailsInBothLanguagesAndEscaped(t *testing.T) {
 	}
 }
 
-func TestCleanupDeletesExpiredInvitationsOnly(t *testing.T) {
+// Expired invitations are kept for a year (their link answers 410, as in
+// the reference), then purged.
+func TestCleanupDeletesInvitationsExpiredForAYearOnly(t *testing.T) {
 	f := newLifecycleFixture(t)
 	role := f.createRole("Visitors", "app-a", 5)
 	invite := func(email string) string {
@@ -260,14 +263,29 @@ func TestCleanupDeletesExpiredInvitationsOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if got := res.(map[string]int)["invitations"]; got != 0 {
+		t.Fatalf("cleanup removed %d invitations expired an hour ago, want 0", got)
+	}
+	if got := f.c.do("GET", "/api/v1/invitations/public?hash="+stale, nil, nil, nil); got != http.StatusGone {
+		t.Fatalf("expired invitation = %d, want 410", got)
+	}
+	if got := f.c.do("GET", "/api/v1/invitations/public?hash="+fresh, nil, nil, nil); got != http.StatusOK {
+		t.Fatalf("open invitation = %d, want 200", got)
+	}
+	// A year after the first expired: it goes; the second, expired 11 hours
+	// later, stays a little longer.
+	f.clock.Set(25*time.Hour + 365*24*time.Hour)
+	if res, err = f.s.RunJob(context.Background(), "cleanup"); err != nil {
+		t.Fatal(err)
+	}
 	if got := res.(map[string]int)["invitations"]; got != 1 {
 		t.Fatalf("cleanup removed %d invitations, want 1", got)
 	}
 	if got := f.c.do("GET", "/api/v1/invitations/public?hash="+stale, nil, nil, nil); got != http.StatusNotFound {
-		t.Fatalf("expired invitation after cleanup = %d, want 404", got)
+		t.Fatalf("invitation expired a year ago after cleanup = %d, want 404", got)
 	}
-	if got := f.c.do("GET", "/api/v1/invitations/public?hash="+fresh, nil, nil, nil); got != http.StatusOK {
-		t.Fatalf("open invitation after cleanup = %d, want 200", got)
+	if got := f.c.do("GET", "/api/v1/invitations/public?hash="+fresh, nil, nil, nil); got != http.StatusGone {
+		t.Fatalf("invitation expired less than a year ago = %d, want 410", got)
 	}
 }
 

@@ -24,7 +24,7 @@ func TestSESBounceIsRecordedOnTheOutboxMail(t *testing.T) {
 	var role struct {
 		ID int64 `json:"id"`
 	}
-	if got := c.do("POST", "/api/v1/roles", admin, map[string]any{"name": "Bouncers", "defaultExpiryDays": 30,
+	if got := c.do("POST", "/api/v1/roles", admin, map[string]any{"name": "Bouncers", "organizationGUID": "org-e2e", "defaultExpiryDays": 30,
 		"applicationUsages": []any{map[string]any{"application": map[string]any{"manageId": "sample-app"}}}}, &role); got != 201 {
 		t.Fatalf("create role = %d", got)
 	}

@@ -11,7 +11,9 @@ import (
 	"log/slog"
 	"os"
 	"strconv"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
@@ -49,6 +51,9 @@ type Settings struct {
 	OIDCAudience     string
 	BootstrapToken   string
 	GroupURNPrefix   string
+	// SuperUsers from SUPER_USERS: subjects or eduPersonPrincipalNames of
+	// the people who are super users, separated by commas or spaces.
+	SuperUsers []string
 	// MachineCallers is the secret reference of the machine callers' JSON
 	// (auth.MachineCallersConfig): MACHINE_CALLERS ("env:VAR" or
 	// "secretsmanager:name"), else secretsmanager:<MACHINE_CALLERS_SECRET_ARN>.
@@ -76,6 +81,7 @@ func SettingsFromEnv() (Settings, error) {
 		PublicBaseURL: os.Getenv("PUBLIC_BASE_URL"), OIDCIssuer: os.Getenv("OIDC_ISSUER"), OIDCAudience: os.Getenv("OIDC_AUDIENCE"),
 		BootstrapToken: os.Getenv("BOOTSTRAP_API_TOKEN"), GroupURNPrefix: os.Getenv("GROUP_URN_PREFIX"),
 		MachineCallers: machineCallersRef(), ConnectionSecretPrefix: os.Getenv("CONNECTION_SECRET_PREFIX"),
+		SuperUsers: strings.FieldsFunc(os.Getenv("SUPER_USERS"), func(r rune) bool { return r == ',' || unicode.IsSpace(r) }),
 	}
 	if s.TableName == "" {
 		return s, fmt.Errorf("TABLE_NAME is required")
@@ -167,7 +173,7 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 		RegistryAdmin: &service.RegistryAdmin{Store: store, Vault: &secrets.Vault{SM: sm, Prefix: s.ConnectionSecretPrefix},
 			Secrets: resolver, Prober: &scimprobe.Prober{}, Invalidate: registry.Invalidate},
 	}
-	authn := &auth.Authenticator{Tokens: store, Users: store}
+	authn := &auth.Authenticator{Tokens: store, Users: store, SuperUsers: s.SuperUsers}
 	authn.OnLogin = svc // spec 3.1: attribute changes at login reach the SPs
 	if s.BootstrapToken != "" {
 		authn.BootstrapTokenHash = auth.HashToken(s.BootstrapToken)

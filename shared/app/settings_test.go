@@ -16,3 +16,21 @@ func TestMaxReceiveCountSetting(t *testing.T) {
 		}
 	}
 }
+
+func TestSuperUsersSetting(t *testing.T) {
+	t.Setenv("TABLE_NAME", "invite")
+	t.Setenv("SUPER_USERS", " urn:collab:person:example.org:admin, boss@example.org\tthird ")
+	s, err := SettingsFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"urn:collab:person:example.org:admin", "boss@example.org", "third"}
+	if len(s.SuperUsers) != len(want) {
+		t.Fatalf("SuperUsers = %q, want %q", s.SuperUsers, want)
+	}
+	for i := range want {
+		if s.SuperUsers[i] != want[i] {
+			t.Fatalf("SuperUsers = %q, want %q", s.SuperUsers, want)
+		}
+	}
+}

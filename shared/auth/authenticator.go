@@ -34,6 +34,21 @@ type Authenticator struct {
 	// Machines are the CRM API keys and Basic machine callers (machine.go);
 	// nil accepts neither.
 	Machines *MachineCallers
+	// SuperUsers names the people who are super users by configuration
+	// (SUPER_USERS), each by subject (sub) or eduPersonPrincipalName, as
+	// the reference's super-admin users. It is read at every request: taking
+	// a name out of the list takes the rights away.
+	SuperUsers []string
+}
+
+// namedSuperUser reports whether the configuration names the person.
+func (a *Authenticator) namedSuperUser(person Person) bool {
+	for _, name := range a.SuperUsers {
+		if name != "" && (name == person.Sub || strings.EqualFold(name, person.EduPersonPrincipalName)) {
+			return true
+		}
+	}
+	return false
 }
 
 // HashToken is how API tokens are stored: SHA-256, hex. Tokens are long
@@ -102,7 +117,9 @@ func (a *Authenticator) person(ctx context.Context, raw string) (*Principal, err
 // so the same rules. A known person's login is observed (attribute changes
 // reach the SPs) and their memberships are loaded.
 func (a *Authenticator) PersonPrincipal(ctx context.Context, person Person) (*Principal, error) {
-	p := &Principal{Kind: KindPerson, Person: &person, Name: firstNonEmpty(person.EduPersonPrincipalName, person.Email, person.Sub)}
+	named := a.namedSuperUser(person)
+	p := &Principal{Kind: KindPerson, Person: &person, Name: firstNonEmpty(person.EduPersonPrincipalName, person.Email, person.Sub),
+		SuperUser: named}
 	u, err := a.Users.GetUserBySub(ctx, person.Sub)
 	if domain.IsNotFound(err) {
 		return p, nil
@@ -115,6 +132,7 @@ func (a *Authenticator) PersonPrincipal(ctx context.Context, person Person) (*Pr
 	if err != nil {
 		return nil, err
 	}
+	u.SuperUser = u.SuperUser || named // as the caller sees it (users/me), not stored
 	p.User = &u
 	p.SuperUser = u.SuperUser
 	p.OrganizationGUID = u.OrganizationGUID

@@ -31,7 +31,25 @@ const (
 	// ScopeCRM allows the CRM profile search at /api/external/v1/invite/crm/...
 	// (the reference lets Basic callers with the crm scope call it).
 	ScopeCRM = "crm"
+	// ScopeVoot allows the VOOT group memberships (/api/external/v1/voot/...),
+	// for applications that read groups instead of receiving SCIM.
+	ScopeVoot = "voot"
+	// ScopeAttributeAggregation allows /api/external/v1/aa/... (the
+	// platform's attribute aggregator).
+	ScopeAttributeAggregation = "aa"
+	// ScopeLifecycle allows the user lifecycle API
+	// (/api/external/v1/deprovision/...): GDPR export and erasure.
+	ScopeLifecycle = "lifecycle"
 )
+
+// scopePaths are the path prefixes each scope of a Basic caller admits.
+var scopePaths = map[string]string{
+	ScopeInvite:               "/api/external/v1/internal/invite/",
+	ScopeCRM:                  "/api/external/v1/invite/crm/",
+	ScopeVoot:                 "/api/external/v1/voot/",
+	ScopeAttributeAggregation: "/api/external/v1/aa/",
+	ScopeLifecycle:            "/api/external/v1/deprovision/",
+}
 
 // MachineCallersConfig is the JSON of the machine-callers secret
 // (invite/machine-callers). Credentials may be given in clear or, better,
@@ -124,8 +142,8 @@ func NewMachineCallers(cfg MachineCallersConfig) (*MachineCallers, error) {
 		}
 		scopes := map[string]bool{}
 		for _, s := range b.Scopes {
-			if s != ScopeInvite && s != ScopeCRM {
-				return nil, fmt.Errorf("machine callers: basic[%d]: unknown scope %q (want %q or %q)", i, s, ScopeInvite, ScopeCRM)
+			if _, known := scopePaths[s]; !known {
+				return nil, fmt.Errorf("machine callers: basic[%d]: unknown scope %q (want invite, crm, voot, aa or lifecycle)", i, s)
 			}
 			scopes[s] = true
 		}
@@ -167,8 +185,12 @@ func crmPath(path string) bool {
 
 // pathAllows reports whether a Basic caller's scopes cover a path.
 func (b basicCaller) pathAllows(path string) bool {
-	return (b.scopes[ScopeInvite] && strings.HasPrefix(path, "/api/external/v1/internal/invite/")) ||
-		(b.scopes[ScopeCRM] && strings.HasPrefix(path, "/api/external/v1/invite/crm/"))
+	for scope := range b.scopes {
+		if strings.HasPrefix(path, scopePaths[scope]) {
+			return true
+		}
+	}
+	return false
 }
 
 // machine authenticates CRM API keys and HTTP Basic machine callers.

@@ -17,6 +17,7 @@ const (
 	KindGone                                 // 410: expired or already used
 	KindUnauthenticated                      // 401
 	KindUnavailable                          // 503: a dependency (the IdP) cannot be reached
+	KindPrecondition                         // 412: the caller is not the one a precondition names (e-mail equality)
 )
 
 // Error is a domain failure with a message that is safe to show to the caller.
@@ -38,6 +39,13 @@ func Conflictf(format string, args ...any) error  { return newError(KindConflict
 func Gonef(format string, args ...any) error      { return newError(KindGone, format, args...) }
 func Unauthenticatedf(format string, args ...any) error {
 	return newError(KindUnauthenticated, format, args...)
+}
+
+// Preconditionf is a request that cannot apply to this caller: an
+// invitation with e-mail equality accepted from an account with another
+// address (the acceptance page offers to sign in with another account).
+func Preconditionf(format string, args ...any) error {
+	return newError(KindPrecondition, format, args...)
 }
 
 func Unavailablef(format string, args ...any) error {

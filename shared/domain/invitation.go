@@ -49,8 +49,17 @@ type Invitation struct {
 	// HashDigest is the SHA-256 of the secret in the invitation link; the
 	// secret itself is only ever in the e-mail and the create response.
 	HashDigest string
+	// LinkSecret is the secret of the link itself, kept (as the reference
+	// keeps its hash) so that a resent invitation carries the same link. It
+	// is never logged nor answered except in the create response. Empty for
+	// invitations made before it was kept: their resend issues a new link.
+	LinkSecret string
 	Version    int64
 }
+
+// ExpiredRetention is how long an expired invitation is kept: its link
+// answers "expired" (410) and it can be resent, until it is purged.
+const ExpiredRetention = 365 * 24 * time.Hour
 
 // Expired reports whether the invitation can no longer be accepted at now.
 func (i Invitation) Expired(now time.Time) bool { return !now.Before(i.ExpiryDate) }

@@ -54,8 +54,8 @@ type UserStore interface {
 	GetUserRole(ctx context.Context, userID, roleID int64) (UserRole, error)
 	GetUserRoleByID(ctx context.Context, id int64) (UserRole, error)
 	// UpdateUserRole replaces a membership whose stored version is
-	// ur.Version, with its audit entries, in one transaction.
-	UpdateUserRole(ctx context.Context, ur UserRole, audit []AuditEntry) error
+	// ur.Version, with its audit entries and deliveries, in one transaction.
+	UpdateUserRole(ctx context.Context, ur UserRole, audit []AuditEntry, deliveries []Delivery) error
 	ListUserRolesOfUser(ctx context.Context, userID int64) ([]UserRole, error)
 	// ListUserRolesOfRole pages through the memberships of a role; an empty
 	// next token means the last page.

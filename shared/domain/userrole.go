@@ -35,3 +35,9 @@ func (ur UserRole) DaysLeft(now time.Time) int {
 
 // Expired reports whether the membership has ended at now.
 func (ur UserRole) Expired(now time.Time) bool { return ur.EndDate != nil && !now.Before(*ur.EndDate) }
+
+// Provisioned reports whether the membership reaches the applications of its
+// role: only guests are provisioned, and holders of a higher authority only
+// when their membership includes the guest role. An inviter or manager who
+// is not also a guest is neither created at the SPs nor a group member there.
+func (ur UserRole) Provisioned() bool { return ur.Authority == Guest || ur.GuestRoleIncluded }

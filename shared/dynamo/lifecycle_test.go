@@ -152,8 +152,8 @@ func TestUpdateUserRoleByID(t *testing.T) {
 	}
 	end := testNow.AddDate(1, 0, 0)
 	ur.EndDate = &end
-	must(t, s.UpdateUserRole(ctx(t), ur, []domain.AuditEntry{{ID: 5000, UserID: 10, RoleID: 2, Action: domain.AuditUpdate, CreatedAt: testNow}}))
-	mustVersionConflict(t, s.UpdateUserRole(ctx(t), ur, nil))
+	must(t, s.UpdateUserRole(ctx(t), ur, []domain.AuditEntry{{ID: 5000, UserID: 10, RoleID: 2, Action: domain.AuditUpdate, CreatedAt: testNow}}, nil))
+	mustVersionConflict(t, s.UpdateUserRole(ctx(t), ur, nil, nil))
 	// The expiry index follows the new end date.
 	urs, err := s.ListUserRolesEndingBetween(ctx(t), end.Add(-time.Hour), end.Add(time.Hour), 10)
 	must(t, err)

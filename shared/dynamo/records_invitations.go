@@ -10,8 +10,10 @@ import (
 )
 
 // invitationRetention is how long an invitation is kept after it expires
-// (so that a late click reads "expired", not "unknown") before TTL removes it.
-const invitationRetention = 30 * 24 * time.Hour
+// (so that a late click reads "expired", not "unknown", and it can be
+// resent) before TTL removes it: the service's retention, after which the
+// cleanup job purges it, plus a margin, TTL being only the backstop.
+const invitationRetention = domain.ExpiredRetention + 30*24*time.Hour
 
 // invitationRecord is an invitation. gsi1 finds it by the digest of its
 // secret; gsi2 lists the invitations of an inviter.
@@ -43,6 +45,7 @@ type invitationRecord struct {
 	InviterName                   string  `dynamodbav:"inviterName,omitempty"`
 	InviterEmail                  string  `dynamodbav:"inviterEmail,omitempty"`
 	HashDigest                    string  `dynamodbav:"hashDigest"`
+	LinkSecret                    string  `dynamodbav:"linkSecret,omitempty"`
 	Version                       int64   `dynamodbav:"version"`
 }
 
@@ -96,6 +99,7 @@ func newInvitationRecord(inv domain.Invitation, version int64) invitationRecord 
 		InviterName:                   inv.InviterName,
 		InviterEmail:                  inv.InviterEmail,
 		HashDigest:                    inv.HashDigest,
+		LinkSecret:                    inv.LinkSecret,
 		Version:                       version,
 	}
 	if inv.Status == domain.InvitationOpen && !inv.ExpiryDate.IsZero() {
@@ -143,6 +147,7 @@ func (rec invitationRecord) domain() (domain.Invitation, error) {
 		InviterName:                   rec.InviterName,
 		InviterEmail:                  rec.InviterEmail,
 		HashDigest:                    rec.HashDigest,
+		LinkSecret:                    rec.LinkSecret,
 		Version:                       rec.Version,
 	}
 	return inv, p.err

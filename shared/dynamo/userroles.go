@@ -174,10 +174,11 @@ func (s *Store) GetUserRoleByID(ctx context.Context, userRoleID int64) (domain.U
 }
 
 // UpdateUserRole replaces a membership at its stored version, with audit.
-func (s *Store) UpdateUserRole(ctx context.Context, ur domain.UserRole, audit []domain.AuditEntry) error {
+func (s *Store) UpdateUserRole(ctx context.Context, ur domain.UserRole, audit []domain.AuditEntry, deliveries []domain.Delivery) error {
 	t := s.newTxn()
 	key := userRoleKey(ur.UserID, ur.RoleID)
 	t.putVersion(newUserRoleRecord(ur, ur.Version+1), ur.Version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
 	t.putAudit(audit)
+	t.putDeliveries(deliveries)
 	return t.commit(ctx)
 }

@@ -32,12 +32,13 @@ const (
 // Prefixes are the path prefixes API Gateway routes to each group's Lambda
 // (the CDK stack declares the same routes).
 var Prefixes = map[Group][]string{
-	GroupUsers:       {"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles"},
+	GroupUsers: {"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles",
+		"/api/external/v1/voot", "/api/external/v1/aa", "/api/external/v1/deprovision"},
 	GroupRoles:       {"/api/v1/roles", "/api/internal/roles", "/api/external/v1/roles", "/api/external/v1/internal/invite/roles"},
 	GroupInvitations: {"/api/v1/invitations", "/api/internal/invitations", "/api/external/v1/invitations", "/api/external/v1/internal/invite/invitations"},
 	GroupCRM:         {"/crm", "/api/profile", "/api/external/v1/invite/crm"},
 	GroupTokens:      {"/api/v1/tokens", "/api/v1/user_roles_audit"},
-	GroupSystem:      {"/api/v1/system", "/api/v1/manage", "/api/docs", "/health"},
+	GroupSystem:      {"/api/v1/system", "/api/v1/manage", "/api/docs", "/health", "/api/v1/validations", "/api/external/v1/validations"},
 }
 
 // Handler returns the handler of one resource group.

@@ -14,6 +14,7 @@ import (
 // auditRoutes serves /api/v1/user_roles_audit (A1).
 func (a *API) auditRoutes(mux *routes) {
 	mux.HandleFunc("GET /api/v1/user_roles_audit/search", a.searchAudit)
+	mux.HandleFunc("GET /api/v1/user_roles_audit/roles", a.auditRoles)
 }
 
 // AuditEntryJSON is an audit entry of spec 2.10. sp (the application's SCIM

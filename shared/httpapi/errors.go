@@ -31,6 +31,7 @@ var kindStatus = map[domain.ErrorKind]struct {
 	domain.KindConflict:        {http.StatusConflict, "ConflictException"},
 	domain.KindGone:            {http.StatusGone, "InvitationExpiredException"},
 	domain.KindUnavailable:     {http.StatusServiceUnavailable, "ServiceUnavailableException"},
+	domain.KindPrecondition:    {http.StatusPreconditionFailed, "InvitationEmailMatchingException"},
 }
 
 // writeError answers with the spec's error body. Domain errors carry a

@@ -13,6 +13,7 @@ func (a *API) invitationRoutes(mux *routes) {
 	mux.HandleFunc("POST /api/external/v1/internal/invite/invitations", a.invite(true))
 	mux.HandleFunc("POST /api/internal/invitations", a.invite(true))
 	mux.HandleFunc("GET /api/v1/invitations/public", a.openInvitation)
+	mux.HandleFunc("GET /api/external/v1/invitations/public", a.openInvitation)
 	mux.HandleFunc("POST /api/v1/invitations/accept", a.accept)
 	a.invitationManageRoutes(mux)
 }
@@ -76,7 +77,8 @@ func (a *API) invite(internal bool) http.HandlerFunc {
 		}
 		res, err := a.Service.Invite(r.Context(), p, in)
 		respond(w, r, http.StatusCreated,
-			map[string]any{"status": res.Status, "recipientInvitationURLs": mapSlice(res.URLs, recipientURLOf)}, err)
+			map[string]any{"status": res.Status, "recipientInvitationURLs": mapSlice(res.URLs, recipientURLOf),
+				"invitationIdentifiers": res.IDs}, err)
 	}
 }
 
@@ -97,6 +99,12 @@ func (a *API) accept(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if req.InvitationID == 0 {
+		// The reference answers an absent id as a wrong one: the hash and
+		// the id together name the invitation.
+		writeError(w, r, domain.NotFoundf("no invitation for this link"))
+		return
+	}
 	res, err := a.Service.Accept(r.Context(), p, req.Hash, req.InvitationID)
 	if err != nil {
 		writeError(w, r, err)
@@ -107,5 +115,5 @@ func (a *API) accept(w http.ResponseWriter, r *http.Request) {
 		role := res.Roles[ur.RoleID]
 		urs = append(urs, userRoleJSON(ur, &role))
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"userId": res.User.ID, "userRoles": urs})
+	writeJSON(w, http.StatusCreated, map[string]any{"status": "ok", "userId": res.User.ID, "userRoles": urs})
 }

@@ -14,11 +14,13 @@ func (a *API) invitationManageRoutes(mux *routes) {
 	mux.HandleFunc("GET /api/v1/invitations/search", a.searchInvitations)
 	mux.HandleFunc("GET /api/external/v1/invitations/search", a.searchInvitations)
 	mux.HandleFunc("GET /api/v1/invitations/all", a.allOpenInvitations)
+	mux.HandleFunc("GET /api/external/v1/invitations/all", a.allOpenInvitations)
 	mux.HandleFunc("GET /api/v1/invitations/roles/{roleId}", a.roleInvitations)
 	mux.HandleFunc("GET /api/external/v1/invitations/roles/{roleId}", a.roleInvitations)
 	mux.HandleFunc("GET /api/v1/invitations/mine", a.myInvitations)
 	mux.HandleFunc("PUT /api/v1/invitations/{id}", a.resendInvitation)
 	mux.HandleFunc("PUT /api/external/v1/invitations/{id}", a.resendInvitation)
+	mux.HandleFunc("PUT /api/external/v1/internal/invite/invitations/{id}", a.resendInvitation)
 	mux.HandleFunc("DELETE /api/v1/invitations/{id}", a.deleteInvitation)
 	mux.HandleFunc("DELETE /api/external/v1/invitations/{id}", a.deleteInvitation)
 }

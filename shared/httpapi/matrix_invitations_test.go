@@ -42,6 +42,8 @@ func init() {
 			want: w9(201, 201, 201, 201, 201, 201, 201, 403, 401)},
 		matrixCase{name: "resend invitation (tokens)", method: "PUT", path: "/api/external/v1/invitations/{invitationA}",
 			want: w9(201, 201, 201, 201, 201, 201, 201, 403, 401)},
+		matrixCase{name: "resend invitation (internal)", method: "PUT", path: "/api/external/v1/internal/invite/invitations/{invitationA}",
+			want: w9(201, 201, 201, 201, 201, 201, 201, 403, 401)},
 		matrixCase{name: "delete invitation", method: "DELETE", path: "/api/v1/invitations/{invitationA}",
 			want: w9(204, 204, 204, 204, 204, 204, 204, 403, 401)},
 		matrixCase{name: "delete invitation (tokens)", method: "DELETE", path: "/api/external/v1/invitations/{invitationA}",

@@ -9,13 +9,22 @@ func init() {
 		matrixCase{name: "R3 create role in own organization", method: "POST", path: "/api/v1/roles",
 			body: `{"name":"New","organizationGUID":"org-a","defaultExpiryDays":30,"applicationUsages":[{"application":{"manageId":"wiki","manageType":"SAML20_SP"}}]}`,
 			want: w9(201, 201, 201, 201, 403, 403, 403, 403, 401)},
+		// Callers of an organization create in their own, whatever the body
+		// says (TestRoleOrganizationIsTheCallers).
 		matrixCase{name: "R3 create role in another organization", method: "POST", path: "/api/v1/roles",
 			body: `{"name":"New","organizationGUID":"org-b","defaultExpiryDays":30,"applicationUsages":[{"application":{"manageId":"lms","manageType":"OIDC10_RP"}}]}`,
-			want: w9(201, 201, 403, 403, 403, 403, 403, 403, 401)},
+			want: w9(201, 201, 201, 201, 403, 403, 403, 403, 401)},
+		matrixCase{name: "R3 create role without organization", method: "POST", path: "/api/v1/roles",
+			body: `{"name":"New","defaultExpiryDays":30,"applicationUsages":[{"application":{"manageId":"lms","manageType":"OIDC10_RP"}}]}`,
+			want: w9(403, 403, 201, 201, 403, 403, 403, 403, 401)},
 		matrixCase{name: "R8 delete role", method: "DELETE", path: "/api/v1/roles/{roleA}",
 			want: w9(204, 204, 204, 204, 204, 204, 400, 400, 401)},
 		matrixCase{name: "R8 delete role of another organization", method: "DELETE", path: "/api/internal/roles/{roleB}",
-			want: w9(204, 204, 400, 400, 400, 400, 400, 400, 401)},
+			want: w9(204, 204, 403, 403, 400, 400, 400, 400, 401)},
+		matrixCase{name: "R8 delete role 0", method: "DELETE", path: "/api/v1/roles/0",
+			want: w9(404, 404, 404, 404, 404, 404, 404, 404, 401)},
+		matrixCase{name: "R8 delete unknown role", method: "DELETE", path: "/api/v1/roles/999999",
+			want: w9(404, 404, 404, 404, 404, 404, 404, 404, 401)},
 		matrixCase{name: "role provisioning status", method: "GET", path: "/api/v1/roles/{roleA}/provisioning",
 			want: w9(200, 200, 200, 200, 200, 200, 200, 200, 401)},
 	)
@@ -43,7 +52,7 @@ func init() {
 			want: w9(200, 200, 200, 200, 200, 200, 403, 403, 401)},
 		matrixCase{name: "R2 change the applications of role A", method: "PUT", path: "/api/external/v1/roles",
 			body: `{"id":{roleA},"name":"Role A","defaultExpiryDays":30,"applicationUsages":[{"application":{"manageId":"lms"}}]}`,
-			want: w9(200, 200, 200, 200, 200, 403, 403, 403, 401)},
+			want: w9(200, 200, 200, 200, 200, 200, 403, 403, 401)}, // a manager's change is ignored (TestRoleOrganizationIsTheCallers)
 		matrixCase{name: "R2 update a role of another organization", method: "PUT", path: "/api/external/v1/internal/invite/roles",
 			body: `{"id":{roleB},"name":"Role B renamed","defaultExpiryDays":30,"applicationUsages":[{"application":{"manageId":"lms"}}]}`,
 			want: w9(201, 201, 403, 403, 403, 403, 403, 403, 401)},

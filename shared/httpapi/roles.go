@@ -67,15 +67,22 @@ func (a *API) getRole(w http.ResponseWriter, r *http.Request) {
 }
 
 // deleteRole answers 204. A caller without access to the role gets 400, as
-// the reference does (spec 7).
+// the spec shows (spec 7), but a role of another organization 403 and role
+// id 0 404, as the reference answers them.
 func (a *API) deleteRole(w http.ResponseWriter, r *http.Request) {
+	if r.PathValue("id") == "0" {
+		if _, ok := requireCaller(w, r); ok {
+			writeError(w, r, domain.NotFoundf("role 0 does not exist"))
+		}
+		return
+	}
 	p, id, ok := callerAndID(w, r)
 	if !ok {
 		return
 	}
 	if err := a.Service.DeleteRole(r.Context(), p, id); err != nil {
 		var de *domain.Error
-		if errors.As(err, &de) && de.Kind == domain.KindForbidden {
+		if errors.As(err, &de) && de.Kind == domain.KindForbidden && !service.IsOtherOrganization(err) {
 			// The domain error's own message: a wrapper's text is not for the caller.
 			writeErrorStatus(w, r, http.StatusBadRequest, "UserRestrictionException", de.Message)
 			return

@@ -31,6 +31,8 @@ func (a *API) register(g Group, rt *routes) {
 	case GroupUsers:
 		a.userRoutes(rt)
 		a.userRoleRoutes(rt)
+		a.consoleUserRoutes(rt)
+		a.platformRoutes(rt)
 	case GroupRoles:
 		a.roleRoutes(rt)
 	case GroupInvitations:
@@ -42,6 +44,7 @@ func (a *API) register(g Group, rt *routes) {
 		a.auditRoutes(rt)
 	case GroupSystem:
 		a.systemRoutes(rt)
+		a.validationRoutes(rt)
 	}
 }
 

@@ -91,11 +91,15 @@ func (p *Provisioner) deleteGroup(ctx context.Context, c SCIMClient, sp domain.S
 // addMember puts a user in a role's group, creating either first when the
 // SP does not know it yet: a membership never reaches an SP before both.
 func (p *Provisioner) addMember(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID, userID int64) error {
-	if _, err := p.Store.GetUserRole(ctx, userID, roleID); err != nil {
+	ur, err := p.Store.GetUserRole(ctx, userID, roleID)
+	if err != nil {
 		if domain.IsNotFound(err) {
 			return nil // the membership ended before it was delivered
 		}
 		return err
+	}
+	if !ur.Provisioned() {
+		return nil // the guest part was taken away before it was delivered
 	}
 	// The membership goes in the user's line (PATCH) or the group's (PUT):
 	// the other resource is created in its own line only.
@@ -157,6 +161,9 @@ func (p *Provisioner) putGroup(ctx context.Context, c SCIMClient, sp domain.Serv
 				return err
 			}
 			for _, ur := range page {
+				if !ur.Provisioned() { // inviters and managers are not members at SPs
+					continue
+				}
 				_, remoteID, err := p.activeLink(ctx, domain.ResourceUser, ur.UserID, sp.ID)
 				if err != nil {
 					return err

@@ -30,6 +30,9 @@ func (p *Provisioner) updateGroup(ctx context.Context, c SCIMClient, sp domain.S
 			return err
 		}
 		for _, ur := range page {
+			if !ur.Provisioned() { // only guests are created at the SPs
+				continue
+			}
 			if err := p.ensureMemberFromGroupLine(ctx, c, sp, ur.UserID); err != nil {
 				return err
 			}

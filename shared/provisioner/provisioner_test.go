@@ -116,7 +116,7 @@ var superUser = &auth.Principal{Kind: auth.KindAPIToken, SuperUser: true, Name: 
 func (f *fixture) acceptedGuest(t *testing.T, email string) int64 {
 	t.Helper()
 	ctx := context.Background()
-	role, err := f.svc.CreateRole(ctx, superUser, service.RoleInput{Name: "Wiki editors " + email,
+	role, err := f.svc.CreateRole(ctx, superUser, service.RoleInput{OrganizationGUID: "org-test", Name: "Wiki editors " + email,
 		ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -298,7 +298,7 @@ func TestPutGroupReadsMembersAcrossPages(t *testing.T) {
 	f := newFixture(t, "PUT", "right-token")
 	f.prov.MembersPerPage = 2
 	ctx := context.Background()
-	role, err := f.svc.CreateRole(ctx, superUser, service.RoleInput{Name: "Big group", ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki"}}})
+	role, err := f.svc.CreateRole(ctx, superUser, service.RoleInput{OrganizationGUID: "org-test", Name: "Big group", ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,7 +376,7 @@ func TestTransientFailureOnTheLastReceiveIsDeadLetteredVisibly(t *testing.T) {
 func TestGroupDeletionFindsAGroupWhoseCreationAnswerWasLost(t *testing.T) {
 	f := newFixture(t, "PATCH", "right-token")
 	ctx := context.Background()
-	role, err := f.svc.CreateRole(ctx, superUser, service.RoleInput{Name: "Lost answer",
+	role, err := f.svc.CreateRole(ctx, superUser, service.RoleInput{OrganizationGUID: "org-test", Name: "Lost answer",
 		ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -452,5 +452,51 @@ func TestUserDeletionFindsAUserWhoseCreationAnswerWasLost(t *testing.T) {
 	}
 	if users := f.sp.Users(); len(users) != 0 {
 		t.Fatalf("users left at the SP: %+v", users)
+	}
+}
+
+// Only guests are group members at the SP (the rule of OpenConext-Invite):
+// a manager of the role who is known at the SP as a guest of another role
+// is left out of the group that a whole-group PUT sends.
+func TestPutGroupLeavesOutMembersWhoAreNotGuests(t *testing.T) {
+	f := newFixture(t, "PUT", "right-token")
+	ctx := context.Background()
+	mk := func(name string) int64 {
+		role, err := f.svc.CreateRole(ctx, superUser, service.RoleInput{OrganizationGUID: "org-test", Name: name,
+			ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return role.ID
+	}
+	editors, readers := mk("Editors"), mk("Readers")
+	expiry := time.Now().Add(time.Hour)
+	accept := func(email string, role int64, authority string) {
+		res, err := f.svc.Invite(ctx, superUser, service.InvitationInput{IntendedAuthority: authority, Invites: []string{email},
+			RoleIDs: []int64{role}, ExpiryDate: &expiry, SuppressSendingEmails: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		secret := res.URLs[0].InvitationURL[strings.Index(res.URLs[0].InvitationURL, "hash=")+5:]
+		person := &auth.Principal{Kind: auth.KindPerson, Person: &auth.Person{Sub: "sub-" + email, EduPersonPrincipalName: email, Email: email}}
+		if _, err := f.svc.Accept(ctx, person, secret, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	accept("mia@example.org", readers, "GUEST")   // known at the SP
+	accept("mia@example.org", editors, "MANAGER") // not a guest of editors
+	accept("gus@example.org", editors, "GUEST")   // the group's PUT lists the members
+	if resp, _ := f.prov.HandleSQS(ctx, batch(t, f.queue.take(), "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("failures: %v", resp.BatchItemFailures)
+	}
+	if n := len(f.sp.Users()); n != 2 {
+		t.Fatalf("SP has %d users, want 2 (both guests of some role)", n)
+	}
+	members := map[string]int{}
+	for _, g := range f.sp.Groups() {
+		members[g.DisplayName] = len(g.Members)
+	}
+	if members["Editors"] != 1 || members["Readers"] != 1 {
+		t.Fatalf("group members %v, want one guest in each", members)
 	}
 }

@@ -43,7 +43,7 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, secret string, 
 	}
 	switch acceptRefusal(inv, *p.Person) {
 	case BlockEmailMismatch:
-		return AcceptResult{}, domain.Forbiddenf("this invitation is for another e-mail address")
+		return AcceptResult{}, domain.Preconditionf("this invitation is for another e-mail address")
 	case BlockFederatedOnly:
 		return AcceptResult{}, domain.Forbiddenf("this invitation can only be accepted with a federated account")
 	}
@@ -67,22 +67,42 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, secret string, 
 		}
 	}
 
+	if inv.IntendedAuthority == domain.InstitutionAdmin && inv.OrganizationGUID != "" {
+		// The authority of an institution admin is the user's, not a
+		// membership's: it holds from the next request on.
+		user.InstitutionAdmin, user.InstitutionAdminByInvite = true, true
+		user.OrganizationGUID = inv.OrganizationGUID
+	}
 	acc := domain.Acceptance{User: user, NewUser: isNew}
 	acceptedAt := now
 	inv.Status, inv.AcceptedAt = domain.InvitationAccepted, &acceptedAt
 	acc.Invitation = inv
 	result := AcceptResult{User: user, Roles: map[int64]domain.Role{}}
-	var fresh []domain.Role
+	// fresh are the roles of new memberships; provisioned the roles whose
+	// membership reaches their applications now (UserRole.Provisioned).
+	var fresh, provisioned []domain.Role
 	for _, role := range roles {
 		result.Roles[role.ID] = role
 		endDate := membershipEnd(inv, role, now)
 		if ur, ok := existing[role.ID]; ok {
-			// Accepting again extends, never shortens, and never lowers the authority.
+			// Accepting again extends, never shortens, and never lowers the
+			// authority. A guest who becomes inviter or manager stays a guest
+			// (guestRoleIncluded), as does anyone accepting a guest invitation
+			// or one that includes the guest role; a membership that reaches
+			// the role's applications only now is added to their groups.
+			wasProvisioned := ur.Provisioned()
 			if ur.EndDate != nil && (endDate == nil || endDate.After(*ur.EndDate)) {
 				ur.EndDate = endDate
 			}
+			if ur.Authority != inv.IntendedAuthority &&
+				(ur.Authority == domain.Guest || inv.IntendedAuthority == domain.Guest || inv.GuestRoleIncluded) {
+				ur.GuestRoleIncluded = true
+			}
 			if inv.IntendedAuthority.Higher(ur.Authority) {
 				ur.Authority = inv.IntendedAuthority
+			}
+			if !wasProvisioned && ur.Provisioned() {
+				provisioned = append(provisioned, role)
 			}
 			acc.UpdatedUserRoles = append(acc.UpdatedUserRoles, ur)
 			acc.Audit = append(acc.Audit, s.auditEntry(ctx, p, ur, role, user.Email, domain.AuditUpdate))
@@ -93,6 +113,9 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, secret string, 
 			GuestRoleIncluded: inv.GuestRoleIncluded, Authority: inv.IntendedAuthority, Language: inv.Language}
 		acc.NewUserRoles = append(acc.NewUserRoles, ur)
 		fresh = append(fresh, role)
+		if ur.Provisioned() {
+			provisioned = append(provisioned, role)
+		}
 	}
 	if err := s.assignIDs(ctx, &acc); err != nil {
 		return AcceptResult{}, err
@@ -104,7 +127,7 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, secret string, 
 	if err := s.assignAuditIDs(ctx, acc.Audit); err != nil {
 		return AcceptResult{}, err
 	}
-	acc.Deliveries, err = s.acceptanceDeliveries(ctx, user, isNew, fresh)
+	acc.Deliveries, err = s.acceptanceDeliveries(ctx, user, isNew, provisioned)
 	if err != nil {
 		return AcceptResult{}, err
 	}
@@ -166,7 +189,9 @@ func membershipEnd(inv domain.Invitation, role domain.Role, now time.Time) *time
 }
 
 // acceptanceDeliveries orders, per SP, the user creation before the
-// memberships: the FIFO group of an SP delivers them in this order.
+// memberships: the FIFO group of an SP delivers them in this order. roles
+// are those of provisioned memberships only (UserRole.Provisioned): a user
+// is created only at the SPs of those.
 func (s *Service) acceptanceDeliveries(ctx context.Context, user domain.User, isNew bool, roles []domain.Role) ([]domain.Delivery, error) {
 	known := map[string]bool{}
 	if !isNew {

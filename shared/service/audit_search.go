@@ -18,7 +18,7 @@ const AuditSearchWindow = 1000
 
 // AuditSorts are the sort keys of the audit search; the first, createdAt,
 // is the default, newest first.
-var AuditSorts = []string{"createdAt", "userEmail", "roleName", "action", "authority", "id"}
+var AuditSorts = []string{"createdAt", "userEmail", "roleName", "action", "authority", "id", "endDate"}
 
 // SearchAudit is A1: audit entries of a role (roleID), or of all roles
 // (roleID 0, super users only). The query matches a case-insensitive
@@ -102,6 +102,13 @@ func sortAudit(entries []domain.AuditEntry, sort string, descending bool) {
 			return cmp.Compare(a.Authority, b.Authority)
 		case "id":
 			return cmp.Compare(a.ID, b.ID)
+		case "endDate": // no end date is the latest end
+			switch {
+			case a.EndDate == nil || b.EndDate == nil:
+				return cmp.Compare(boolRank(a.EndDate == nil), boolRank(b.EndDate == nil))
+			default:
+				return a.EndDate.Compare(*b.EndDate)
+			}
 		case "userEmail":
 			return cmp.Compare(strings.ToLower(a.UserEmail), strings.ToLower(b.UserEmail))
 		default:
@@ -115,4 +122,11 @@ func sortAudit(entries []domain.AuditEntry, sort string, descending bool) {
 		}
 		return c
 	})
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -45,6 +45,8 @@ type PlaceholderRecipient struct {
 type InvitationResult struct {
 	Status int
 	URLs   []RecipientURL
+	// IDs are the invitations' ids, in the order of URLs.
+	IDs []int64
 }
 
 // RecipientURL is where one recipient accepts.
@@ -88,10 +90,11 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 	default:
 		return InvitationResult{}, domain.Invalidf("language must be en or nl")
 	}
-	roles, err := s.rolesToInviteTo(ctx, p, in.RoleIDs, intended)
+	roles, org, err := s.invitationScope(ctx, p, in, intended)
 	if err != nil {
 		return InvitationResult{}, err
 	}
+	settings := invitationSettingsOf(in, roles)
 
 	first, err := s.Store.NextIDs(ctx, "invitation", len(recipients))
 	if err != nil {
@@ -104,12 +107,11 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 		secrets[i] = secret
 		invs[i] = domain.Invitation{
 			ID: first + int64(i), IntendedAuthority: intended, Language: lang, Status: domain.InvitationOpen,
-			Email: r.Email, Message: in.Message, RequestedAuthnContext: in.RequestedAuthnContext,
-			EnforceEmailEquality: boolOr(in.EnforceEmailEquality, anyRole(roles, func(r domain.Role) bool { return r.EnforceEmailEquality })),
-			FedIDOnly:            boolOr(in.FedIDOnly, anyRole(roles, func(r domain.Role) bool { return r.FedIDOnly })),
-			GuestRoleIncluded:    in.GuestRoleIncluded, CreatedAt: now, ExpiryDate: in.ExpiryDate.UTC(), RoleExpiryDate: in.RoleExpiryDate,
-			OrganizationGUID: firstNonEmpty(in.OrganizationGUID, p.OrganizationGUID), InternalPlaceholderIdentifier: r.InternalPlaceholderIdentifier,
-			RoleIDs: roleIDs(roles), InviterName: p.Name, HashDigest: digest,
+			Email: r.Email, Message: in.Message, RequestedAuthnContext: settings.requestedAuthnContext,
+			EnforceEmailEquality: settings.enforceEmailEquality, FedIDOnly: settings.fedIDOnly,
+			GuestRoleIncluded: in.GuestRoleIncluded, CreatedAt: now, ExpiryDate: in.ExpiryDate.UTC(), RoleExpiryDate: in.RoleExpiryDate,
+			OrganizationGUID: org, InternalPlaceholderIdentifier: r.InternalPlaceholderIdentifier,
+			RoleIDs: roleIDs(roles), InviterName: p.Name, HashDigest: digest, LinkSecret: secret,
 		}
 		if p.IsProgram() {
 			invs[i].RemoteAPIUser = p.Name
@@ -128,6 +130,7 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 	for i, inv := range invs {
 		link := s.invitationURL(secrets[i])
 		result.URLs = append(result.URLs, RecipientURL{Recipient: inv.Email, InvitationURL: link})
+		result.IDs = append(result.IDs, inv.ID)
 		if !in.SuppressSendingEmails {
 			if m, ok := s.queueInvitationMail(ctx, inv, roles, link); ok {
 				mails = append(mails, m)
@@ -138,15 +141,23 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 	return result, nil
 }
 
+// recipientsOf lists the recipients of both lists, as the reference does:
+// those with a placeholder id first, then the plain addresses; an address
+// in both lists is invited once, with its placeholder id.
 func recipientsOf(in InvitationInput) ([]PlaceholderRecipient, error) {
-	if len(in.Invites) > 0 && len(in.WithPlaceholders) > 0 {
-		return nil, domain.Invalidf("invites and invitesWithInternalPlaceholderIdentifiers are mutually exclusive")
+	out := append([]PlaceholderRecipient(nil), in.WithPlaceholders...)
+	withPlaceholder := map[string]bool{}
+	for _, r := range in.WithPlaceholders {
+		if email, err := normalizeEmail(r.Email); err == nil {
+			withPlaceholder[email] = true
+		}
 	}
-	var out []PlaceholderRecipient
 	for _, e := range in.Invites {
+		if email, err := normalizeEmail(e); err == nil && withPlaceholder[email] {
+			continue
+		}
 		out = append(out, PlaceholderRecipient{Email: e})
 	}
-	out = append(out, in.WithPlaceholders...)
 	if len(out) == 0 {
 		return nil, domain.Invalidf("at least one recipient is required")
 	}
@@ -165,7 +176,7 @@ func recipientsOf(in InvitationInput) ([]PlaceholderRecipient, error) {
 		seen[email] = true
 		out[i].Email = email
 		out[i].InternalPlaceholderIdentifier = strings.TrimSpace(r.InternalPlaceholderIdentifier)
-		if len(in.WithPlaceholders) > 0 && out[i].InternalPlaceholderIdentifier == "" {
+		if i < len(in.WithPlaceholders) && out[i].InternalPlaceholderIdentifier == "" {
 			return nil, domain.Invalidf("internalPlaceholderIdentifier is required for %q", email)
 		}
 	}
@@ -303,19 +314,10 @@ func boolOr(v *bool, def bool) bool {
 	return def
 }
 
-func anyRole(roles []domain.Role, f func(domain.Role) bool) bool {
-	for _, r := range roles {
-		if f(r) {
-			return true
-		}
-	}
-	return false
-}
-
 func roleIDs(roles []domain.Role) []int64 {
-	ids := make([]int64, len(roles))
-	for i, r := range roles {
-		ids[i] = r.ID
+	var ids []int64
+	for _, r := range roles {
+		ids = append(ids, r.ID)
 	}
 	return ids
 }
@@ -327,4 +329,60 @@ func firstNonEmpty(vs ...string) string {
 		}
 	}
 	return ""
+}
+
+// invitationScope checks the roles of an invitation and returns them with
+// the invitation's organization. Only INSTITUTION_ADMIN invitations may name
+// no role (409 for others, as in the reference): a super user names the
+// organization, an institution admin invites to their own.
+func (s *Service) invitationScope(ctx context.Context, p *auth.Principal, in InvitationInput, intended domain.Authority) ([]domain.Role, string, error) {
+	org := firstNonEmpty(in.OrganizationGUID, p.OrganizationGUID)
+	if len(in.RoleIDs) > 0 {
+		roles, err := s.rolesToInviteTo(ctx, p, in.RoleIDs, intended)
+		return roles, org, err
+	}
+	if intended != domain.InstitutionAdmin {
+		return nil, "", domain.Conflictf("an invitation for %s must name at least one role", intended)
+	}
+	switch {
+	case p.SuperUser:
+		if strings.TrimSpace(in.OrganizationGUID) == "" {
+			return nil, "", domain.Invalidf("organizationGUID is required for an institution admin invitation without roles")
+		}
+		return nil, strings.TrimSpace(in.OrganizationGUID), nil
+	case p.CanCreateRoleIn(p.OrganizationGUID) && p.Kind == auth.KindPerson:
+		return nil, p.OrganizationGUID, nil
+	}
+	return nil, "", domain.Forbiddenf("only super users and institution admins invite institution admins")
+}
+
+// invitationSettings are the acceptance conditions an invitation carries.
+type invitationSettings struct {
+	enforceEmailEquality, fedIDOnly bool
+	requestedAuthnContext           string
+}
+
+// invitationSettingsOf: the roles decide enforceEmailEquality, fedIDOnly
+// and requestedAuthnContext (each the strictest of the roles), unless
+// every role allows overriding them; only then does the request decide,
+// and what it leaves out still comes from the roles.
+func invitationSettingsOf(in InvitationInput, roles []domain.Role) invitationSettings {
+	override := len(roles) > 0
+	var fromRoles invitationSettings
+	for _, r := range roles {
+		override = override && r.OverrideSettingsAllowed
+		fromRoles.enforceEmailEquality = fromRoles.enforceEmailEquality || r.EnforceEmailEquality
+		fromRoles.fedIDOnly = fromRoles.fedIDOnly || r.FedIDOnly
+		fromRoles.requestedAuthnContext = firstNonEmpty(fromRoles.requestedAuthnContext, r.RequestedAuthnContext)
+	}
+	if !override {
+		if len(roles) == 0 { // a role-less INSTITUTION_ADMIN invitation
+			return invitationSettings{enforceEmailEquality: boolOr(in.EnforceEmailEquality, false),
+				fedIDOnly: boolOr(in.FedIDOnly, false), requestedAuthnContext: strings.TrimSpace(in.RequestedAuthnContext)}
+		}
+		return fromRoles
+	}
+	return invitationSettings{enforceEmailEquality: boolOr(in.EnforceEmailEquality, fromRoles.enforceEmailEquality),
+		fedIDOnly:             boolOr(in.FedIDOnly, fromRoles.fedIDOnly),
+		requestedAuthnContext: firstNonEmpty(strings.TrimSpace(in.RequestedAuthnContext), fromRoles.requestedAuthnContext)}
 }

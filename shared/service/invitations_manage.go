@@ -49,7 +49,9 @@ func (s *Service) RoleInvitations(ctx context.Context, p *auth.Principal, roleID
 
 // InvitationSorts are the sort keys of I4 besides the default "name"
 // (which, as invitations have no name, sorts by e-mail address).
-var InvitationSorts = []string{"email", "id", "createdAt", "expiryDate", "intendedAuthority"}
+// (and the names the reference's client sends: intended_authority,
+// created_at, expiry_date).
+var InvitationSorts = []string{"email", "id", "createdAt", "expiryDate", "intendedAuthority", "intended_authority", "created_at", "expiry_date"}
 
 // SearchInvitations is I4: a page of the open invitations of a role,
 // whose e-mail address or inviter name has words starting with every word
@@ -158,11 +160,11 @@ func sortInvitations(invs []domain.Invitation, by string, descending bool) {
 		switch by {
 		case "id":
 			c = 0
-		case "createdAt":
+		case "createdAt", "created_at":
 			c = a.CreatedAt.Compare(b.CreatedAt)
-		case "expiryDate":
+		case "expiryDate", "expiry_date":
 			c = a.ExpiryDate.Compare(b.ExpiryDate)
-		case "intendedAuthority":
+		case "intendedAuthority", "intended_authority":
 			c = strings.Compare(string(a.IntendedAuthority), string(b.IntendedAuthority))
 		default:
 			c = strings.Compare(strings.ToLower(a.Email), strings.ToLower(b.Email))
@@ -247,20 +249,23 @@ func (s *Service) manageableInvitation(ctx context.Context, p *auth.Principal, i
 	return inv, roles, nil
 }
 
-// ResendInvitation e-mails an open invitation again. Only the digest of
-// the link's secret is stored, so the mail needs a new secret: the
-// invitation gets a new link and the old one stops working. An invitation
-// that has expired is valid again for 14 days. The mail goes through the
-// mail outbox; the new link is also returned, for callers who send it
-// themselves.
+// ResendInvitation e-mails an open invitation again, with the same link
+// (an invitation made before links were kept gets a new one, and its old
+// link stops working). An invitation that has expired, and is kept for
+// domain.ExpiredRetention, is valid again for 14 days. The mail goes
+// through the mail outbox; the link is also returned, for callers who send
+// it themselves.
 func (s *Service) ResendInvitation(ctx context.Context, p *auth.Principal, id int64) (RecipientURL, error) {
 	inv, roles, err := s.manageableInvitation(ctx, p, id)
 	if err != nil {
 		return RecipientURL{}, err
 	}
 	now := s.now()
-	secret, digest := newInvitationSecret()
-	inv.HashDigest = digest
+	secret := inv.LinkSecret
+	if secret == "" || HashDigest(secret) != inv.HashDigest {
+		secret, inv.HashDigest = newInvitationSecret()
+		inv.LinkSecret = secret
+	}
 	if inv.Expired(now) {
 		inv.ExpiryDate = now.Add(resendExtension)
 	}

@@ -265,12 +265,13 @@ func (s *Service) Cleanup(ctx context.Context) (CleanupResult, error) {
 	return res, err
 }
 
-// CleanupInvitations deletes open invitations whose expiry date has passed
-// (the daily cleanup job). Accepted invitations stay, as the record of who
-// invited whom, until their TTL.
+// CleanupInvitations deletes open invitations that expired more than
+// domain.ExpiredRetention ago (the daily cleanup job): until then their link
+// answers "expired" and they can be resent, as in the reference. Accepted
+// invitations stay, as the record of who invited whom, until their TTL.
 func (s *Service) CleanupInvitations(ctx context.Context) (int, error) {
 	removed := 0
-	now := s.now()
+	now := s.now().Add(-domain.ExpiredRetention)
 	for {
 		invs, err := s.Store.ListInvitationsExpiringBetween(ctx, now.Add(-s.lookback()), now, jobBatch)
 		if err != nil {

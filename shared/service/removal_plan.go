@@ -48,7 +48,10 @@ func (s *Service) removeMemberships(ctx context.Context, r membershipRemoval) (r
 	var sps spSet
 	costs := make([]int, len(r.memberships))
 	for i, ur := range r.memberships {
-		targets := s.Registry.SPsOfRole(r.roles[ur.RoleID])
+		var targets []domain.ServiceProvider
+		if ur.Provisioned() { // others never reached the SPs
+			targets = s.Registry.SPsOfRole(r.roles[ur.RoleID])
+		}
 		for _, sp := range targets {
 			sps.add(sp.ID)
 		}
@@ -105,10 +108,12 @@ func (s *Service) addMembershipRemoval(ctx context.Context, removal *domain.Remo
 	}
 	removal.UserRoles = append(removal.UserRoles, ur)
 	removal.Audit = append(removal.Audit, s.auditEntry(ctx, r.by, ur, role, r.user.Email, domain.AuditDelete))
-	for _, sp := range s.Registry.SPsOfRole(role) {
-		d := s.newDelivery(ctx, sp, domain.DeliverMemberRemove, r.user.ID, role.ID)
-		d.UserEmail, d.RoleName = r.user.Email, role.Name // for the audit, should the user go first
-		removal.Deliveries = append(removal.Deliveries, d)
+	if ur.Provisioned() { // only guests are group members at the SPs
+		for _, sp := range s.Registry.SPsOfRole(role) {
+			d := s.newDelivery(ctx, sp, domain.DeliverMemberRemove, r.user.ID, role.ID)
+			d.UserEmail, d.RoleName = r.user.Email, role.Name // for the audit, should the user go first
+			removal.Deliveries = append(removal.Deliveries, d)
+		}
 	}
 	if r.notify && role.Name != "" && r.user.Email != "" && s.Renderer != nil {
 		email, err := s.Renderer.AccessEnded(mail.AccessEnded{Language: string(ur.Language), To: r.user.Email,

@@ -32,6 +32,11 @@ func (s *Service) ListRoles(ctx context.Context, p *auth.Principal, req domain.P
 		req = domain.PageRequest{Size: max(len(roles), 1), Sort: "name"}
 	} else {
 		roles = filterRoles(roles, req.Query)
+		if req.Sort == "userRoleCount" {
+			if err := s.countMembers(ctx, roles); err != nil {
+				return domain.Page[domain.Role]{}, req, err
+			}
+		}
 		sortRoles(roles, req.Sort, req.Descending)
 	}
 	total := int64(len(roles))
@@ -114,7 +119,9 @@ func filterRoles(roles []domain.Role, query string) []domain.Role {
 }
 
 // RoleSorts are the sort keys of R1 besides the default "name".
-var RoleSorts = []string{"id", "description", "createdAt"}
+// userRoleCount (the reference client's) counts the members of every role in
+// scope, one COUNT query each.
+var RoleSorts = []string{"id", "description", "createdAt", "userRoleCount"}
 
 func sortRoles(roles []domain.Role, by string, descending bool) {
 	slices.SortStableFunc(roles, func(a, b domain.Role) int {
@@ -126,6 +133,8 @@ func sortRoles(roles []domain.Role, by string, descending bool) {
 			c = cmp.Compare(strings.ToLower(a.Description), strings.ToLower(b.Description))
 		case "createdAt":
 			c = a.Auditable.CreatedAt.Compare(b.Auditable.CreatedAt)
+		case "userRoleCount":
+			c = cmp.Compare(a.UserRoleCount, b.UserRoleCount)
 		default:
 			c = cmp.Compare(domain.NormalizedRoleName(a.Name), domain.NormalizedRoleName(b.Name))
 		}

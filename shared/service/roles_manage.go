@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"errors"
-	"slices"
 	"strings"
 
 	"github.com/edu-invite/invite/shared/auth"
@@ -12,9 +11,9 @@ import (
 
 // UpdateRole changes a role (R2): name, description, application usages,
 // expiry defaults and flags. Who may: whoever may manage the role
-// (auth.CanManageRole); a caller whose only right is MANAGER on the role may
-// not change its applications; only super users move a role to another
-// organization. The role's id, short name, URN and identifier never change,
+// (auth.CanManageRole); the applications of a caller whose only right is
+// MANAGER on the role, and the organization of anyone but a super user, are
+// kept as they are. The role's id, short name, URN and identifier never change,
 // so the group keeps its externalId at every SP. SCIM effects, in the same
 // transaction: a rename sends group.update to every SP of the role; an SP
 // new to the role gets group.update (created with the current members); an
@@ -37,16 +36,15 @@ func (s *Service) UpdateRole(ctx context.Context, p *auth.Principal, id int64, i
 	if err != nil {
 		return domain.Role{}, err
 	}
-	switch org := strings.TrimSpace(in.OrganizationGUID); {
-	case org == "" || org == stored.OrganizationGUID:
-		updated.OrganizationGUID = stored.OrganizationGUID
-	case !p.SuperUser:
-		return domain.Role{}, domain.Forbiddenf("only super users move a role to another organization")
-	default:
+	// As in the reference, what a caller may not change is kept, not
+	// refused: only super users move a role to another organization, and a
+	// manager's change of the applications is ignored.
+	updated.OrganizationGUID = stored.OrganizationGUID
+	if org := strings.TrimSpace(in.OrganizationGUID); org != "" && p.SuperUser {
 		updated.OrganizationGUID = org
 	}
-	if !auth.MayChangeRoleApplications(p, stored) && !slices.Equal(stored.ManageIDs(), updated.ManageIDs()) {
-		return domain.Role{}, domain.Forbiddenf("a manager of role %d may not change its applications", id)
+	if !auth.MayChangeRoleApplications(p, stored) {
+		updated.ApplicationUsages = stored.ApplicationUsages
 	}
 	updated.ID, updated.ShortName, updated.URN, updated.Identifier = stored.ID, stored.ShortName, stored.URN, stored.Identifier
 	updated.TeamsOrigin, updated.RemoteAPIUser = stored.TeamsOrigin, stored.RemoteAPIUser

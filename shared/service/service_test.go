@@ -46,7 +46,7 @@ func newService(t *testing.T) (*service.Service, *recordingQueue) {
 var root = &auth.Principal{Kind: auth.KindAPIToken, SuperUser: true, Name: "root"}
 
 func wikiRole(name string) service.RoleInput {
-	return service.RoleInput{Name: name, ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki", ManageType: "SAML20_SP"}}}
+	return service.RoleInput{Name: name, OrganizationGUID: "org-test", ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki", ManageType: "SAML20_SP"}}}
 }
 
 func TestCreateRoleSendsGroupToEachSP(t *testing.T) {
@@ -63,7 +63,7 @@ func TestCreateRoleSendsGroupToEachSP(t *testing.T) {
 		t.Fatalf("deliveries = %+v, want group.create at sp-a and sp-b", q.got)
 	}
 	// A role of an application without SCIM target sends nothing.
-	if _, err := s.CreateRole(context.Background(), root, service.RoleInput{Name: "LMS",
+	if _, err := s.CreateRole(context.Background(), root, service.RoleInput{Name: "LMS", OrganizationGUID: "org-test",
 		ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "lms"}}}); err != nil || len(q.got) != 2 {
 		t.Fatalf("err %v, deliveries %d", err, len(q.got))
 	}
@@ -89,8 +89,9 @@ func TestCreateRoleRejectsBadInputAndChangesNothing(t *testing.T) {
 		{"unknown application", service.RoleInput{Name: "x", ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "nope"}}}, root, domain.KindInvalid},
 		{"wrong manage type", service.RoleInput{Name: "x", ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki", ManageType: "OIDC10_RP"}}}, root, domain.KindInvalid},
 		{"application twice", service.RoleInput{Name: "x", ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki"}, {ManageID: "wiki"}}}, root, domain.KindInvalid},
-		{"other organization", func() service.RoleInput { r := wikiRole("x"); r.OrganizationGUID = "org-b"; return r }(),
-			&auth.Principal{Kind: auth.KindAPIToken, OrganizationGUID: "org-a"}, domain.KindForbidden},
+		{"super user without organization", func() service.RoleInput { r := wikiRole("x"); r.OrganizationGUID = ""; return r }(),
+			root, domain.KindForbidden},
+		{"caller without organization", wikiRole("x"), &auth.Principal{Kind: auth.KindAPIToken}, domain.KindForbidden},
 		{"anonymous", wikiRole("x"), nil, domain.KindUnauthenticated},
 		{"taken name", wikiRole("EXISTING"), root, domain.KindConflict},
 	}
@@ -134,9 +135,9 @@ func TestInviteRejectsBadInputAndChangesNothing(t *testing.T) {
 		kind   domain.ErrorKind
 		reason string
 	}{
-		{"both recipient lists", func(in *service.InvitationInput) {
-			in.WithPlaceholders = []service.PlaceholderRecipient{{Email: "b@example.org", InternalPlaceholderIdentifier: "1"}}
-		}, root, domain.KindInvalid, "mutually exclusive"},
+		{"placeholder without id beside plain addresses", func(in *service.InvitationInput) {
+			in.WithPlaceholders = []service.PlaceholderRecipient{{Email: "b@example.org"}}
+		}, root, domain.KindInvalid, "internalPlaceholderIdentifier"},
 		{"no recipient", func(in *service.InvitationInput) { in.Invites = nil }, root, domain.KindInvalid, "at least one recipient"},
 		{"bad e-mail", func(in *service.InvitationInput) { in.Invites = []string{"not-an-address"} }, root, domain.KindInvalid, "valid e-mail"},
 		{"named address", func(in *service.InvitationInput) { in.Invites = []string{"Alice <a@example.org>"} }, root, domain.KindInvalid, "valid e-mail"},
@@ -150,7 +151,7 @@ func TestInviteRejectsBadInputAndChangesNothing(t *testing.T) {
 		{"past role expiry", func(in *service.InvitationInput) { in.RoleExpiryDate = &past }, root, domain.KindInvalid, "roleExpiryDate"},
 		{"unknown authority", func(in *service.InvitationInput) { in.IntendedAuthority = "OWNER" }, root, domain.KindInvalid, "authority"},
 		{"bad language", func(in *service.InvitationInput) { in.Language = "de" }, root, domain.KindInvalid, "language"},
-		{"no roles", func(in *service.InvitationInput) { in.RoleIDs = nil }, root, domain.KindInvalid, "roleIdentifiers"},
+		{"no roles", func(in *service.InvitationInput) { in.RoleIDs = nil }, root, domain.KindConflict, "at least one role"},
 		{"unknown role", func(in *service.InvitationInput) { in.RoleIDs = []int64{role.ID, 999} }, root, domain.KindInvalid, "999"},
 		{"not allowed", func(in *service.InvitationInput) {}, &auth.Principal{Kind: auth.KindAPIToken, OrganizationGUID: "other"}, domain.KindForbidden, "not allowed"},
 		{"anonymous", func(in *service.InvitationInput) {}, nil, domain.KindUnauthenticated, "authentication"},
@@ -238,8 +239,8 @@ func TestAcceptEnforcesEmailEquality(t *testing.T) {
 	before := len(q.got)
 	secret := res.URLs[0].InvitationURL[strings.Index(res.URLs[0].InvitationURL, "hash=")+5:]
 	other := &auth.Principal{Kind: auth.KindPerson, Person: &auth.Person{Sub: "mallory", Email: "mallory@example.org"}}
-	if _, err := s.Accept(context.Background(), other, secret, 0); domain.KindOf(err) != domain.KindForbidden {
-		t.Fatalf("err = %v, want forbidden", err)
+	if _, err := s.Accept(context.Background(), other, secret, 0); domain.KindOf(err) != domain.KindPrecondition {
+		t.Fatalf("err = %v, want a failed precondition (412)", err)
 	}
 	if len(q.got) != before {
 		t.Fatal("a refused acceptance sent deliveries")

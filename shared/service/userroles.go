@@ -16,7 +16,7 @@ func (s *Service) UpdateEndDate(ctx context.Context, p *auth.Principal, userRole
 		return domain.UserRole{}, domain.Unauthenticatedf("authentication required")
 	}
 	if endDate != nil && !endDate.After(s.now()) {
-		return domain.UserRole{}, domain.Invalidf("endDate must be in the future")
+		return domain.UserRole{}, domain.Conflictf("endDate must be in the future") // 409, as in the reference
 	}
 	ur, err := s.Store.GetUserRoleByID(ctx, userRoleID)
 	if err != nil {
@@ -40,7 +40,7 @@ func (s *Service) UpdateEndDate(ctx context.Context, p *auth.Principal, userRole
 	if err := s.assignAuditIDs(ctx, audit); err != nil {
 		return domain.UserRole{}, err
 	}
-	if err := s.Store.UpdateUserRole(ctx, ur, audit); err != nil {
+	if err := s.Store.UpdateUserRole(ctx, ur, audit, nil); err != nil {
 		return domain.UserRole{}, err
 	}
 	ur.Version++

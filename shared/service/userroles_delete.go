@@ -20,9 +20,10 @@ type RemovalOutcome struct {
 //
 // A membership of a higher authority that includes the guest role has two
 // parts, as in the reference: guestPart true takes the guest part away (the
-// authority stays, guestRoleIncluded is cleared), false the other part (the
-// member stays a guest). Either is an audited UPDATE; the member stays in
-// the group at every SP, so nothing is delivered. Any other membership goes
+// authority stays, guestRoleIncluded is cleared, and the member leaves the
+// role's group at every SP: only guests are provisioned), false the other
+// part (the member stays a guest and in the groups). Either is an audited
+// UPDATE. Any other membership goes
 // whole, whatever guestPart says: audited (DELETE), removed from the group
 // at each SP of the role; when it was the user's last membership the user
 // is deleted at every SP where they exist and in the service (super users
@@ -62,7 +63,19 @@ func (s *Service) RemoveUserRole(ctx context.Context, p *auth.Principal, userRol
 		if err := s.assignAuditIDs(ctx, audit); err != nil {
 			return RemovalOutcome{}, err
 		}
-		return RemovalOutcome{Partial: true}, s.Store.UpdateUserRole(ctx, ur, audit)
+		// Without its guest part the membership no longer reaches the
+		// role's applications: the member leaves the groups there.
+		var deliveries []domain.Delivery
+		if !ur.Provisioned() {
+			for _, sp := range s.Registry.SPsOfRole(role) {
+				deliveries = append(deliveries, s.newDelivery(ctx, sp, domain.DeliverMemberRemove, user.ID, role.ID))
+			}
+		}
+		if err := s.Store.UpdateUserRole(ctx, ur, audit, deliveries); err != nil {
+			return RemovalOutcome{}, err
+		}
+		s.dispatch(ctx, deliveries)
+		return RemovalOutcome{Partial: true}, nil
 	}
 
 	memberships, err := s.Store.ListUserRolesOfUser(ctx, ur.UserID)

@@ -51,7 +51,8 @@ const (
 )
 
 // MemberSorts are the sort fields SearchMembersOfRole accepts besides the default, name.
-var MemberSorts = []string{MemberSortEmail, MemberSortSchacHome, MemberSortAuthority, MemberSortEndDate, MemberSortCreatedAt}
+// end_date is the reference client's name of endDate.
+var MemberSorts = []string{MemberSortEmail, MemberSortSchacHome, MemberSortAuthority, MemberSortEndDate, MemberSortCreatedAt, "end_date"}
 
 // SearchMembersOfRole is U9: one page of a role's members, either its
 // guests (authority GUEST, or a higher authority that includes the guest
@@ -102,7 +103,7 @@ func memberOrder(field string, descending bool) func(a, b domain.Member) int {
 				return -1
 			}
 			return 0
-		case MemberSortEndDate:
+		case MemberSortEndDate, "end_date":
 			// No end date sorts last: it is the latest end.
 			switch ae, be := a.UserRole.EndDate, b.UserRole.EndDate; {
 			case ae == nil && be == nil:

@@ -113,6 +113,12 @@ func (s *Service) ProvisionUserRoles(ctx context.Context, p *auth.Principal, in 
 			Authority: intended, Language: domain.English})
 		fresh = append(fresh, role)
 	}
+	var provisioned []domain.Role // only guests reach the applications
+	for i, ur := range acc.NewUserRoles {
+		if ur.Provisioned() {
+			provisioned = append(provisioned, fresh[i])
+		}
+	}
 	if len(fresh) > 0 {
 		if err := s.assignIDs(ctx, &acc); err != nil {
 			return ProvisionedUser{}, err
@@ -123,7 +129,7 @@ func (s *Service) ProvisionUserRoles(ctx context.Context, p *auth.Principal, in 
 		if err := s.assignAuditIDs(ctx, acc.Audit); err != nil {
 			return ProvisionedUser{}, err
 		}
-		if acc.Deliveries, err = s.acceptanceDeliveries(ctx, user, isNew, fresh); err != nil {
+		if acc.Deliveries, err = s.acceptanceDeliveries(ctx, user, isNew, provisioned); err != nil {
 			return ProvisionedUser{}, err
 		}
 		if err := s.Store.SaveAcceptance(ctx, acc); err != nil {

@@ -1,0 +1,103 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+// Routes of OpenConext-Invite's console (issue 18) in the users group.
+func (a *API) consoleUserRoutes(mux *routes) {
+	for _, prefix := range []string{"/api/v1/user_roles", "/api/external/v1/user_roles"} {
+		mux.HandleFunc("GET "+prefix+"/managers/{roleId}", a.roleManagerEmails)
+		mux.HandleFunc("GET "+prefix+"/consequences/{roleId}", a.roleDeletionConsequences)
+	}
+	mux.HandleFunc("GET /api/v1/users/institutionAdmins", a.organizationInstitutionAdmins)
+	mux.HandleFunc("PUT /api/v1/users/removeInstitutionAdmin/{id}", a.removeInstitutionAdmin)
+}
+
+// validationRoutes are the console's format checks, in the system group.
+func (a *API) validationRoutes(mux *routes) {
+	mux.HandleFunc("POST /api/v1/validations/validate", a.validate)
+	mux.HandleFunc("POST /api/external/v1/validations/validate", a.validate)
+}
+
+func (a *API) roleManagerEmails(w http.ResponseWriter, r *http.Request) {
+	p, roleID, ok := callerAndPathID(w, r, "roleId")
+	if !ok {
+		return
+	}
+	emails, err := a.Service.RoleManagerEmails(r.Context(), p, roleID)
+	respond(w, r, http.StatusOK, emails, err)
+}
+
+// roleDeletionConsequence is one membership a role's deletion ends.
+type roleDeletionConsequence struct {
+	Authority domain.Authority `json:"authority"`
+	UserInfo  map[string]any   `json:"userInfo"`
+}
+
+func (a *API) roleDeletionConsequences(w http.ResponseWriter, r *http.Request) {
+	p, roleID, ok := callerAndPathID(w, r, "roleId")
+	if !ok {
+		return
+	}
+	members, err := a.Service.RoleDeletionConsequences(r.Context(), p, roleID)
+	respond(w, r, http.StatusOK, mapSlice(members, func(m domain.Member) roleDeletionConsequence {
+		return roleDeletionConsequence{Authority: m.UserRole.Authority, UserInfo: memberJSON(m).UserInfo}
+	}), err)
+}
+
+func (a *API) organizationInstitutionAdmins(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	users, err := a.Service.InstitutionAdmins(r.Context(), p, r.URL.Query().Get("organizationGUID"))
+	respond(w, r, http.StatusOK, mapSlice(users, func(u domain.User) UserJSON { return userJSON(u, true) }), err)
+}
+
+func (a *API) removeInstitutionAdmin(w http.ResponseWriter, r *http.Request) {
+	p, id, ok := callerAndID(w, r)
+	if !ok {
+		return
+	}
+	err := a.Service.RemoveInstitutionAdmin(r.Context(), p, id)
+	respond(w, r, http.StatusOK, map[string]int{"status": http.StatusOK}, err)
+}
+
+type validationRequest struct {
+	Type  string `json:"type"`
+	Value string `json:"value"`
+}
+
+// validate answers any authenticated caller (deny by default: nothing
+// anonymous in the API but the invitation link's own routes).
+func (a *API) validate(w http.ResponseWriter, r *http.Request) {
+	if _, ok := requireCaller(w, r); !ok {
+		return
+	}
+	var req validationRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	valid, err := service.Validate(req.Type, req.Value)
+	respond(w, r, http.StatusOK, map[string]bool{"valid": valid}, err)
+}
+
+// auditRole is one role of the audit search's filter.
+type auditRole struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+}
+
+// auditRoles lists the roles the caller may filter the audit search by.
+func (a *API) auditRoles(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	roles, err := a.Service.AuditRoles(r.Context(), p)
+	respond(w, r, http.StatusOK, mapSlice(roles, func(role domain.Role) auditRole { return auditRole{ID: role.ID, Name: role.Name} }), err)
+}
