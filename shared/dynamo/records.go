@@ -61,10 +61,21 @@ const (
 	entityAudit          = "AuditEntry"
 )
 
+// marshal converts a record to wire form. An empty list is left out, as
+// omitempty does for a nil slice: the SDK writes an empty non-nil slice as
+// L:[] despite omitempty, and minidyn (the embedded stack's table) hands
+// that back as a string, so that the item could no longer be read (a CRM
+// invitation without roles locked its contact out of C1-C7). Absent reads
+// back as an empty slice, so nothing is lost.
 func marshal(record any) (item, error) {
 	av, err := attributevalue.MarshalMap(record)
 	if err != nil {
 		return nil, fmt.Errorf("marshal %T: %w", record, err)
+	}
+	for name, v := range av {
+		if l, ok := v.(*types.AttributeValueMemberL); ok && len(l.Value) == 0 {
+			delete(av, name)
+		}
 	}
 	return av, nil
 }
