@@ -2,6 +2,8 @@ package dynamo
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -110,9 +112,34 @@ func parseTime(s string) (time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
+		if t, ok := parseLongYear(s); ok {
+			return t, nil
+		}
 		return time.Time{}, fmt.Errorf("stored time %q: %w", s, err)
 	}
 	return t, nil
+}
+
+// parseLongYear reads a time with a year beyond 9999, as Go writes it
+// ("56896-06-13T00:00:00Z"): before dates were bounded on input, an epoch
+// in milliseconds read as seconds was stored so. Such an item stays
+// readable, so that it can be listed and repaired (the date repair of the
+// maintenance API), instead of failing every read.
+func parseLongYear(s string) (time.Time, bool) {
+	yearEnd := strings.IndexByte(s[1:], '-') + 1
+	if yearEnd < 5 {
+		return time.Time{}, false
+	}
+	year, err := strconv.Atoi(s[:yearEnd])
+	if err != nil {
+		return time.Time{}, false
+	}
+	// 2000 is a leap year, so that 29 February parses too.
+	t, err := time.Parse(time.RFC3339Nano, "2000"+s[yearEnd:])
+	if err != nil {
+		return time.Time{}, false
+	}
+	return time.Date(year, t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC), true
 }
 
 func parseTimePtr(s string) (*time.Time, error) {

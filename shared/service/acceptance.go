@@ -150,20 +150,25 @@ func (s *Service) userForAcceptance(ctx context.Context, p *auth.Principal, inv 
 }
 
 // membershipEnd: the invitation's roleExpiryDate, else the role's fixed
-// date, else acceptance plus the role's default days, else no end.
+// date, else acceptance plus the role's default days, else no end. The
+// result is never later than domain.MaxDate, whatever a record written
+// before dates were bounded holds, so that it can be stored.
 func membershipEnd(inv domain.Invitation, role domain.Role, now time.Time) *time.Time {
+	var t time.Time
 	switch {
 	case inv.RoleExpiryDate != nil:
-		t := inv.RoleExpiryDate.UTC()
-		return &t
+		t = inv.RoleExpiryDate.UTC()
 	case role.DefaultExpiryDate != nil:
-		t := role.DefaultExpiryDate.UTC()
-		return &t
+		t = role.DefaultExpiryDate.UTC()
 	case role.DefaultExpiryDays > 0:
-		t := now.AddDate(0, 0, role.DefaultExpiryDays)
-		return &t
+		t = now.AddDate(0, 0, min(role.DefaultExpiryDays, domain.MaxExpiryDays))
+	default:
+		return nil
 	}
-	return nil
+	if t.After(domain.MaxDate) {
+		t = domain.MaxDate
+	}
+	return &t
 }
 
 // acceptanceDeliveries orders, per SP, the user creation before the

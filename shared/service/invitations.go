@@ -74,11 +74,11 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 	if in.ExpiryDate == nil {
 		return InvitationResult{}, domain.Invalidf("expiryDate is required")
 	}
-	if !in.ExpiryDate.After(now) {
-		return InvitationResult{}, domain.Invalidf("expiryDate must be in the future")
+	if err := domain.CheckFutureDate("expiryDate", in.ExpiryDate, now); err != nil {
+		return InvitationResult{}, err
 	}
-	if in.RoleExpiryDate != nil && !in.RoleExpiryDate.After(now) {
-		return InvitationResult{}, domain.Invalidf("roleExpiryDate must be in the future")
+	if err := domain.CheckFutureDate("roleExpiryDate", in.RoleExpiryDate, now); err != nil {
+		return InvitationResult{}, err
 	}
 	lang := domain.Language(in.Language)
 	switch lang {

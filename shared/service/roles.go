@@ -39,7 +39,7 @@ func (s *Service) CreateRole(ctx context.Context, p *auth.Principal, in RoleInpu
 	if p == nil {
 		return domain.Role{}, domain.Unauthenticatedf("authentication required")
 	}
-	role, err := s.roleFromInput(in)
+	role, err := s.roleFromInput(in, nil)
 	if err != nil {
 		return domain.Role{}, err
 	}
@@ -77,7 +77,10 @@ func (s *Service) CreateRole(ctx context.Context, p *auth.Principal, in RoleInpu
 	return role, nil
 }
 
-func (s *Service) roleFromInput(in RoleInput) (domain.Role, error) {
+// roleFromInput checks and converts a role's input. storedDate is the
+// stored defaultExpiryDate of an updated role: sent back unchanged (clients
+// send whole objects back), it is kept even when it has passed.
+func (s *Service) roleFromInput(in RoleInput, storedDate *time.Time) (domain.Role, error) {
 	name := strings.TrimSpace(in.Name)
 	if name == "" {
 		return domain.Role{}, domain.Invalidf("name is required")
@@ -88,8 +91,19 @@ func (s *Service) roleFromInput(in RoleInput) (domain.Role, error) {
 	if in.DefaultExpiryDays != 0 && in.DefaultExpiryDate != nil {
 		return domain.Role{}, domain.Invalidf("use defaultExpiryDays or defaultExpiryDate, not both")
 	}
-	if in.DefaultExpiryDays < 0 {
-		return domain.Role{}, domain.Invalidf("defaultExpiryDays must not be negative")
+	// Day counts and dates are bounded so that every membership end
+	// computed from them can be stored; a default date in the past (or
+	// 0, -1, 0001-01-01) is refused: null or absent means "none".
+	if err := domain.CheckExpiryDays("defaultExpiryDays", in.DefaultExpiryDays); err != nil {
+		return domain.Role{}, err
+	}
+	if err := domain.CheckDate("defaultExpiryDate", in.DefaultExpiryDate); err != nil {
+		return domain.Role{}, err
+	}
+	if unchanged := in.DefaultExpiryDate != nil && storedDate != nil && in.DefaultExpiryDate.Equal(*storedDate); !unchanged {
+		if err := domain.CheckFutureDate("defaultExpiryDate", in.DefaultExpiryDate, s.now()); err != nil {
+			return domain.Role{}, err
+		}
 	}
 	if len(in.ApplicationUsages) == 0 {
 		return domain.Role{}, domain.Invalidf("applicationUsages must name at least one application")

@@ -15,8 +15,8 @@ func (s *Service) UpdateEndDate(ctx context.Context, p *auth.Principal, userRole
 	if p == nil {
 		return domain.UserRole{}, domain.Unauthenticatedf("authentication required")
 	}
-	if endDate != nil && !endDate.After(s.now()) {
-		return domain.UserRole{}, domain.Invalidf("endDate must be in the future")
+	if err := domain.CheckFutureDate("endDate", endDate, s.now()); err != nil {
+		return domain.UserRole{}, err
 	}
 	ur, err := s.Store.GetUserRoleByID(ctx, userRoleID)
 	if err != nil {
