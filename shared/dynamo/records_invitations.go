@@ -42,6 +42,7 @@ type invitationRecord struct {
 	InviterUserID                 int64   `dynamodbav:"inviterUserId,omitempty"`
 	InviterName                   string  `dynamodbav:"inviterName,omitempty"`
 	InviterEmail                  string  `dynamodbav:"inviterEmail,omitempty"`
+	InviterAuthority              string  `dynamodbav:"inviterAuthority,omitempty"`
 	HashDigest                    string  `dynamodbav:"hashDigest"`
 	Version                       int64   `dynamodbav:"version"`
 }
@@ -95,6 +96,7 @@ func newInvitationRecord(inv domain.Invitation, version int64) invitationRecord 
 		InviterUserID:                 inv.InviterUserID,
 		InviterName:                   inv.InviterName,
 		InviterEmail:                  inv.InviterEmail,
+		InviterAuthority:              string(inv.InviterAuthority),
 		HashDigest:                    inv.HashDigest,
 		Version:                       version,
 	}
@@ -142,6 +144,7 @@ func (rec invitationRecord) domain() (domain.Invitation, error) {
 		InviterUserID:                 rec.InviterUserID,
 		InviterName:                   rec.InviterName,
 		InviterEmail:                  rec.InviterEmail,
+		InviterAuthority:              domain.Authority(rec.InviterAuthority),
 		HashDigest:                    rec.HashDigest,
 		Version:                       rec.Version,
 	}

@@ -41,6 +41,11 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, secret string, 
 	if err := checkOpen(inv, now); err != nil {
 		return AcceptResult{}, err
 	}
+	if !auth.AcceptanceWithinInviterAuthority(inv) {
+		// Checked again here, from what the invitation recorded: no path
+		// that wrote an invitation can make acceptance climb the ladder.
+		return AcceptResult{}, domain.Forbiddenf("this invitation grants %s, more than its inviter may grant", inv.IntendedAuthority)
+	}
 	person := *p.Person
 	if inv.EnforceEmailEquality && !strings.EqualFold(strings.TrimSpace(person.Email), inv.Email) {
 		return AcceptResult{}, domain.Forbiddenf("this invitation is for another e-mail address")

@@ -289,7 +289,7 @@ func (s *Service) newCRMInvitation(ctx context.Context, p *auth.Principal, organ
 	return domain.Invitation{ID: id, IntendedAuthority: domain.Guest, Language: domain.English, Status: domain.InvitationOpen,
 		Email: email, EnforceEmailEquality: true, CreatedAt: now, ExpiryDate: now.Add(crmInvitationValidity),
 		OrganizationGUID: organisationID, RemoteAPIUser: p.Name, CRMContactID: contactID, CRMOrganisationID: organisationID,
-		RoleIDs: roleIDs(roles), InviterName: p.Name, HashDigest: digest}, secret, nil
+		RoleIDs: roleIDs(roles), InviterName: p.Name, InviterAuthority: auth.CRMInviterAuthority, HashDigest: digest}, secret, nil
 }
 
 // crmInvite makes sure the contact has one open invitation to exactly the

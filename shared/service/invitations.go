@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"net/mail"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -88,7 +89,7 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 	default:
 		return InvitationResult{}, domain.Invalidf("language must be en or nl")
 	}
-	roles, err := s.rolesToInviteTo(ctx, p, in.RoleIDs, intended)
+	roles, inviterAuthority, err := s.rolesToInviteTo(ctx, p, in.RoleIDs, intended)
 	if err != nil {
 		return InvitationResult{}, err
 	}
@@ -109,7 +110,7 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 			FedIDOnly:            boolOr(in.FedIDOnly, anyRole(roles, func(r domain.Role) bool { return r.FedIDOnly })),
 			GuestRoleIncluded:    in.GuestRoleIncluded, CreatedAt: now, ExpiryDate: in.ExpiryDate.UTC(), RoleExpiryDate: in.RoleExpiryDate,
 			OrganizationGUID: firstNonEmpty(in.OrganizationGUID, p.OrganizationGUID), InternalPlaceholderIdentifier: r.InternalPlaceholderIdentifier,
-			RoleIDs: roleIDs(roles), InviterName: p.Name, HashDigest: digest,
+			RoleIDs: roleIDs(roles), InviterName: p.Name, InviterAuthority: inviterAuthority, HashDigest: digest,
 		}
 		if p.IsProgram() {
 			invs[i].RemoteAPIUser = p.Name
@@ -184,9 +185,13 @@ func normalizeEmail(s string) (string, error) {
 	return local + "@" + strings.ToLower(host), nil
 }
 
-func (s *Service) rolesToInviteTo(ctx context.Context, p *auth.Principal, ids []int64, intended domain.Authority) ([]domain.Role, error) {
+// rolesToInviteTo reads the roles of an invitation (or of U8) and checks
+// that the caller may grant the intended authority on each, by the ladder
+// of auth.MayGrant; it returns the roles and the inviter authority the
+// invitation records.
+func (s *Service) rolesToInviteTo(ctx context.Context, p *auth.Principal, ids []int64, intended domain.Authority) ([]domain.Role, domain.Authority, error) {
 	if len(ids) == 0 {
-		return nil, domain.Invalidf("roleIdentifiers must name at least one role")
+		return nil, "", domain.Invalidf("roleIdentifiers must name at least one role")
 	}
 	unique := map[int64]bool{}
 	for _, id := range ids {
@@ -194,7 +199,7 @@ func (s *Service) rolesToInviteTo(ctx context.Context, p *auth.Principal, ids []
 	}
 	roles, err := s.Store.GetRoles(ctx, ids)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if len(roles) != len(unique) {
 		found := map[int64]bool{}
@@ -207,14 +212,37 @@ func (s *Service) rolesToInviteTo(ctx context.Context, p *auth.Principal, ids []
 				missing = append(missing, itoa(id))
 			}
 		}
-		return nil, domain.Invalidf("unknown role ids: %s", strings.Join(missing, ", "))
+		return nil, "", domain.Invalidf("unknown role ids: %s", strings.Join(missing, ", "))
 	}
-	for _, r := range roles {
-		if !p.CanInvite(r, intended) {
-			return nil, domain.Forbiddenf("not allowed to invite %s to role %d", intended, r.ID)
+	var managed []domain.Role
+	if intended == domain.Guest && slices.ContainsFunc(roles, func(r domain.Role) bool { return !p.CanInvite(r, intended) }) {
+		// Only then the roles the caller manages are read: their
+		// applications may open other roles to the caller's guests.
+		if managed, err = s.managedRoles(ctx, p); err != nil {
+			return nil, "", err
 		}
 	}
-	return roles, nil
+	for _, r := range roles {
+		if !auth.MayGrant(p, r, intended, managed) {
+			return nil, "", domain.Forbiddenf("not allowed to grant %s on role %d", intended, r.ID)
+		}
+	}
+	return roles, auth.InviterAuthority(p, roles, managed), nil
+}
+
+// managedRoles reads the roles the caller holds MANAGER or higher on.
+func (s *Service) managedRoles(ctx context.Context, p *auth.Principal) ([]domain.Role, error) {
+	var ids []int64
+	for id, a := range p.Memberships {
+		if a.AtLeast(domain.Manager) {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	slices.Sort(ids)
+	return s.Store.GetRoles(ctx, ids)
 }
 
 // queueInvitationMail writes the invitation e-mail to the mail outbox.

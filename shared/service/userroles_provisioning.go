@@ -69,7 +69,7 @@ func (s *Service) ProvisionUserRoles(ctx context.Context, p *auth.Principal, in 
 	if err != nil {
 		return ProvisionedUser{}, err
 	}
-	roles, err := s.rolesToInviteTo(ctx, p, in.RoleIDs, intended)
+	roles, _, err := s.rolesToInviteTo(ctx, p, in.RoleIDs, intended)
 	if err != nil {
 		return ProvisionedUser{}, err
 	}
