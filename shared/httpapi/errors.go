@@ -37,6 +37,11 @@ var kindStatus = map[domain.ErrorKind]struct {
 // a status included) is logged and answered with a generic 500 so that
 // internals never leak.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var se *statusError
+	if errors.As(err, &se) {
+		writeErrorStatus(w, r, se.status, se.exception, se.message)
+		return
+	}
 	var de *domain.Error
 	if errors.As(err, &de) {
 		if m, ok := kindStatus[de.Kind]; ok {
@@ -54,3 +59,13 @@ func writeErrorStatus(w http.ResponseWriter, r *http.Request, status int, except
 		Exception: exception, Message: message, Path: r.URL.Path,
 	})
 }
+
+// statusError is an HTTP-level refusal that has no domain kind: an
+// unsupported media type (415), a wrong method (405), too many attempts
+// (429).
+type statusError struct {
+	status             int
+	exception, message string
+}
+
+func (e *statusError) Error() string { return e.message }

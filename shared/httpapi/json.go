@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"mime"
 	"net/http"
 	"reflect"
 	"slices"
@@ -31,6 +32,13 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // reference's clients send whole objects back, but types must match. Errors
 // name the field and the JSON type it needs, never a Go type.
 func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
+	if r.Method != http.MethodGet && !isJSONMediaType(r.Header.Get("Content-Type")) {
+		// A browser sends text/plain or a form across origins without a
+		// preflight, with the pages' cookies: a JSON write must say it is
+		// JSON. (The reference's CRM client sends a body with GET C6.)
+		return &statusError{status: http.StatusUnsupportedMediaType, exception: "HttpMediaTypeNotSupportedException",
+			message: "Content-Type must be application/json"}
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
@@ -264,4 +272,11 @@ func pathID(r *http.Request, name string) (int64, error) {
 		return 0, domain.Invalidf("%s must be a positive integer", name)
 	}
 	return id, nil
+}
+
+// isJSONMediaType reports whether a Content-Type is application/json (any
+// parameters, such as charset, allowed).
+func isJSONMediaType(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == "application/json"
 }
