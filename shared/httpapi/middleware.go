@@ -32,6 +32,10 @@ func (a *API) middleware(next http.Handler) http.Handler {
 			id = newCorrelationID()
 		}
 		w.Header().Set(CorrelationHeader, id)
+		// Every answer may carry personal data (names, addresses, who
+		// holds which role): no cache keeps it, no browser sniffs it.
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
 		ctx := domain.WithCorrelationID(r.Context(), id)
 		r = r.WithContext(ctx)
 		if a.Authenticator != nil {
