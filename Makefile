@@ -6,7 +6,7 @@ FUNCTIONS := $(notdir $(wildcard functions/*))
 BUILD_DIR := build
 NPM_DIR   := localstack
 
-.PHONY: job run test test-go test-faults test-infra vet build synth deploy-local npm clean
+.PHONY: job run test test-go test-faults test-fuzz test-infra vet build synth deploy-local npm clean
 
 ## run: the whole service on one machine (embedded local stack, PORT default 8080)
 run: npm
@@ -23,7 +23,7 @@ $(NPM_DIR)/node_modules/.package-lock.json: $(NPM_DIR)/package.json $(NPM_DIR)/p
 	cd $(NPM_DIR) && npm ci --no-audit --no-fund --loglevel=error
 
 ## test: vet and every test of the service module and of the CDK app
-test: vet test-go test-infra
+test: vet test-go test-fuzz test-infra
 
 vet:
 	$(GO) vet ./...
@@ -36,6 +36,16 @@ test-go: npm
 ## test-faults: the fault-injection test at the scale of issue 5 (1,000 guests, ~15 min; make test runs 200)
 test-faults: npm
 	FAULT_TEST_USERS=1000 $(GO) test -count=1 -timeout 40m -run TestDeliveryUnderFaults -v ./localstack/stack/
+
+## test-fuzz: a short run (FUZZTIME each, default 2s) of every fuzz target of the request decoders and dates (go test ./... runs their seed corpora)
+FUZZTIME ?= 2s
+FUZZ_PKGS := ./shared/httpapi
+test-fuzz:
+	@for pkg in $(FUZZ_PKGS); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
 
 test-infra:
 	$(MAKE) -C infra test

@@ -60,7 +60,7 @@ func decodeBody(body []byte, v any) error {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
 			if typeErr.Field == "" {
-				return domain.Invalidf("request body must be a JSON %s", jsonTypeName(typeErr.Type))
+				return domain.Invalidf("request body must be %s", jsonTypeName(typeErr.Type))
 			}
 			return domain.Invalidf("field %q must be %s", typeErr.Field, jsonTypeName(typeErr.Type))
 		}
