@@ -18,7 +18,7 @@ func TestAnonymousInvitationViewIsMinimal(t *testing.T) {
 	exp := w.Now.Add(7 * 24 * time.Hour)
 	res, err := w.Svc.Invite(context.Background(), root, service.InvitationInput{IntendedAuthority: "GUEST", SuppressSendingEmails: true,
 		WithPlaceholders: []service.PlaceholderRecipient{{Email: "p@example.org", InternalPlaceholderIdentifier: "staff-4711"}},
-		RoleIDs: []int64{w.RoleA}, ExpiryDate: &exp, OrganizationGUID: "org-a"})
+		RoleIDs:          []int64{w.RoleA}, ExpiryDate: &exp, OrganizationGUID: "org-a"})
 	if err != nil {
 		t.Fatal(err)
 	}
