@@ -8,6 +8,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/edu-invite/invite/shared/domain"
 )
 
 // item is one stored item in wire form.
@@ -79,7 +81,57 @@ func marshal(record any) (item, error) {
 			delete(av, name)
 		}
 	}
+	if size := itemSize(av); size > maxItemSize {
+		// The input bounds keep every item far below this; should one
+		// still grow past it, the caller gets a 400, not DynamoDB's 500.
+		return nil, domain.Invalidf("the change would make a record of %d bytes; at most %d are stored", size, maxItemSize)
+	}
 	return av, nil
+}
+
+// maxItemSize is DynamoDB's limit on one item.
+const maxItemSize = 400 * 1024
+
+// itemSize is an item's size as DynamoDB counts it (names plus values),
+// closely enough for the limit: numbers count their digits.
+func itemSize(av item) int {
+	n := 0
+	for name, v := range av {
+		n += len(name) + valueSize(v)
+	}
+	return n
+}
+
+func valueSize(v types.AttributeValue) int {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return len(v.Value)
+	case *types.AttributeValueMemberN:
+		return len(v.Value)
+	case *types.AttributeValueMemberB:
+		return len(v.Value)
+	case *types.AttributeValueMemberSS:
+		n := 0
+		for _, s := range v.Value {
+			n += len(s)
+		}
+		return n
+	case *types.AttributeValueMemberNS:
+		n := 0
+		for _, s := range v.Value {
+			n += len(s)
+		}
+		return n
+	case *types.AttributeValueMemberL:
+		n := 3
+		for _, e := range v.Value {
+			n += 1 + valueSize(e)
+		}
+		return n
+	case *types.AttributeValueMemberM:
+		return 3 + itemSize(v.Value)
+	}
+	return 1
 }
 
 func unmarshal(av item, record any) error {

@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -91,5 +92,16 @@ func TestLoggableKeyHidesNonNumericParts(t *testing.T) {
 		attrSK: &types.AttributeValueMemberS{Value: "USERROLE#42"}}
 	if got := loggableKey(av); got != "SUB#… USERROLE#42" {
 		t.Errorf("loggableKey = %q", got)
+	}
+}
+
+func TestMarshalRefusesItemsBeyond400KB(t *testing.T) {
+	inv := domain.Invitation{ID: 1, Message: strings.Repeat("x", maxItemSize)}
+	if _, err := marshal(newInvitationRecord(inv, 1)); domain.KindOf(err) != domain.KindInvalid {
+		t.Fatalf("err = %v, want invalid input", err)
+	}
+	inv.Message = strings.Repeat("x", 4000)
+	if _, err := marshal(newInvitationRecord(inv, 1)); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"net/mail"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -79,6 +80,10 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 		return InvitationResult{}, err
 	}
 	if err := domain.CheckFutureDate("roleExpiryDate", in.RoleExpiryDate, now); err != nil {
+		return InvitationResult{}, err
+	}
+	if err := checkTexts(prose("message", in.Message), line("requestedAuthnContext", in.RequestedAuthnContext),
+		line("organizationGUID", in.OrganizationGUID)); err != nil {
 		return InvitationResult{}, err
 	}
 	lang := domain.Language(in.Language)
@@ -160,12 +165,18 @@ func recipientsOf(in InvitationInput) ([]PlaceholderRecipient, error) {
 		if err != nil {
 			return nil, err
 		}
-		if seen[email] {
+		// Mailboxes are case-insensitive in practice: A@x.org and a@x.org
+		// are one recipient.
+		if key := strings.ToLower(email); seen[key] {
 			return nil, domain.Invalidf("recipient %q is listed twice", email)
+		} else {
+			seen[key] = true
 		}
-		seen[email] = true
 		out[i].Email = email
 		out[i].InternalPlaceholderIdentifier = strings.TrimSpace(r.InternalPlaceholderIdentifier)
+		if err := checkTexts(line("internalPlaceholderIdentifier", out[i].InternalPlaceholderIdentifier)); err != nil {
+			return nil, err
+		}
 		if len(in.WithPlaceholders) > 0 && out[i].InternalPlaceholderIdentifier == "" {
 			return nil, domain.Invalidf("internalPlaceholderIdentifier is required for %q", email)
 		}
@@ -173,15 +184,22 @@ func recipientsOf(in InvitationInput) ([]PlaceholderRecipient, error) {
 	return out, nil
 }
 
-// normalizeEmail accepts a bare address only ("Name <a@b>" is not an
-// address to invite) and lower-cases its domain.
+// normalizeEmail accepts a bare, deliverable address only ("Name <a@b>"
+// is not an address to invite, nor is a@localhost or a@1.2.3.4) and
+// lower-cases its domain. The refused value is quoted in ASCII and cut
+// short, so that the message cannot carry control characters.
 func normalizeEmail(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	addr, err := mail.ParseAddress(s)
-	if err != nil || addr.Address != s || addr.Name != "" {
-		return "", domain.Invalidf("%q is not a valid e-mail address", s)
-	}
 	local, host, _ := strings.Cut(s, "@")
+	if err != nil || addr.Address != s || addr.Name != "" || len(s) > domain.MaxEmailLength || !domain.CheckMailDomain(host) ||
+		domain.CheckText("e-mail address", s, domain.MaxEmailLength, false) != nil {
+		shown := s
+		if len(shown) > 60 {
+			shown = shown[:60] + "..."
+		}
+		return "", domain.Invalidf("%s is not a valid e-mail address", strconv.QuoteToASCII(shown))
+	}
 	return local + "@" + strings.ToLower(host), nil
 }
 

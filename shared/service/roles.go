@@ -85,8 +85,12 @@ func (s *Service) roleFromInput(in RoleInput, storedDate *time.Time) (domain.Rol
 	if name == "" {
 		return domain.Role{}, domain.Invalidf("name is required")
 	}
-	if len(name) > 255 {
-		return domain.Role{}, domain.Invalidf("name is longer than 255 characters")
+	if err := checkTexts(line("name", name), prose("description", in.Description), line("inviterDisplayName", in.InviterDisplayName),
+		line("requestedAuthnContext", in.RequestedAuthnContext), line("organizationGUID", in.OrganizationGUID)); err != nil {
+		return domain.Role{}, err
+	}
+	if len(in.ApplicationUsages) > maxApplicationUsages {
+		return domain.Role{}, domain.Invalidf("applicationUsages holds more than %d applications", maxApplicationUsages)
 	}
 	if in.DefaultExpiryDays != 0 && in.DefaultExpiryDate != nil {
 		return domain.Role{}, domain.Invalidf("use defaultExpiryDays or defaultExpiryDate, not both")
@@ -126,6 +130,9 @@ func (s *Service) roleFromInput(in RoleInput, storedDate *time.Time) (domain.Rol
 			return domain.Role{}, domain.Invalidf("application %q is listed twice", u.ManageID)
 		}
 		seen[u.ManageID] = true
+		if err := domain.CheckWebURL("landingPage", u.LandingPage); err != nil {
+			return domain.Role{}, err
+		}
 		landing := u.LandingPage
 		if landing == "" {
 			landing = app.LandingPage
