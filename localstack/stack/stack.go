@@ -64,11 +64,13 @@ type Options struct {
 type Stack struct {
 	URL            string
 	BootstrapToken string
-	App            *app.App
-	SP             *scimsp.SP
-	IdP            *idp.IdP
-	SES            *substitutes.SES
-	Poller         *lambdasqs.Poller
+	// BootstrapTokenChosen: the token came from BOOTSTRAP_API_TOKEN.
+	BootstrapTokenChosen bool
+	App                  *app.App
+	SP                   *scimsp.SP
+	IdP                  *idp.IdP
+	SES                  *substitutes.SES
+	Poller               *lambdasqs.Poller
 
 	clock  func() time.Time
 	server *http.Server
@@ -108,6 +110,9 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	setDefault("MAIL_FROM", "invite@localhost")
 	setDefault("OIDC_ISSUER", s.URL+"/idp")
 	setDefault("OIDC_AUDIENCE", "invite")
+	// A token the operator chose is never printed (it may be one they use
+	// elsewhere); only a generated one is shown on the banner.
+	s.BootstrapTokenChosen = strings.TrimSpace(os.Getenv("BOOTSTRAP_API_TOKEN")) != ""
 	s.BootstrapToken = setDefault("BOOTSTRAP_API_TOKEN", randomToken())
 	spToken := setDefault(sampleSPTokenEnv, randomToken())
 	if os.Getenv("APPLICATIONS_CONFIG") == "" && os.Getenv("APPLICATIONS_CONFIG_FILE") == "" {

@@ -16,6 +16,9 @@ import (
 type API struct {
 	Service       *service.Service
 	Authenticator *auth.Authenticator
+	// Throttle slows and refuses repeated authentication failures; nil
+	// turns it off (tests that are not about it).
+	Throttle *FailureThrottle
 }
 
 // Group names a resource group, i.e. one API Lambda.

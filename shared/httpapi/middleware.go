@@ -39,10 +39,23 @@ func (a *API) middleware(next http.Handler) http.Handler {
 		ctx := domain.WithCorrelationID(r.Context(), id)
 		r = r.WithContext(ctx)
 		if a.Authenticator != nil {
+			var keys []string
+			if a.Throttle != nil {
+				keys = throttleKeys(r)
+				if !a.Throttle.before(w, r, keys) {
+					return
+				}
+			}
 			p, err := a.Authenticator.Authenticate(r)
 			if err != nil {
+				if a.Throttle != nil && domain.KindOf(err) == domain.KindUnauthenticated {
+					a.Throttle.fail(keys)
+				}
 				writeError(w, r, err)
 				return
+			}
+			if a.Throttle != nil && p != nil {
+				a.Throttle.succeed(keys)
 			}
 			if p != nil {
 				r = r.WithContext(auth.WithPrincipal(ctx, p))
