@@ -39,7 +39,7 @@ test-faults: npm
 
 ## test-fuzz: a short run (FUZZTIME each, default 2s) of every fuzz target of the request decoders and dates (go test ./... runs their seed corpora)
 FUZZTIME ?= 2s
-FUZZ_PKGS := ./shared/httpapi
+FUZZ_PKGS := ./shared/httpapi ./shared/dynamo
 test-fuzz:
 	@for pkg in $(FUZZ_PKGS); do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
