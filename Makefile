@@ -7,7 +7,7 @@ BUILD_DIR := build
 NPM_DIR   := localstack
 APIDOCS_DIR := shared/httpapi/apidocs
 
-.PHONY: import-applications job run test test-go test-faults test-infra vet build synth deploy-local npm chromium api-docs-vendor clean bench
+.PHONY: import-applications job run test test-go test-faults test-fuzz test-infra vet build synth deploy-local npm chromium api-docs-vendor clean bench
 
 ## run: the whole service on one machine (embedded local stack, PORT default 8080)
 # Built, then run (not `go run`, which exits 1 on Ctrl-C): Ctrl-C stops the
@@ -46,7 +46,7 @@ api-docs-vendor: npm
 	   $(APIDOCS_DIR)/node_modules/swagger-ui-dist/swagger-ui.css $(APIDOCS_DIR)/assets/
 
 ## test: vet and every test of the service module and of the CDK app
-test: vet test-go test-infra
+test: vet test-go test-fuzz test-infra
 
 vet:
 	$(GO) vet ./...
@@ -67,6 +67,16 @@ test-go: npm chromium
 ## test-faults: the fault-injection test at the scale of issue 5 (1,000 guests, ~15 min; make test runs 200)
 test-faults: npm
 	FAULT_TEST_USERS=1000 $(GO) test -count=1 -timeout 40m -run TestDeliveryUnderFaults -v ./localstack/stack/
+
+## test-fuzz: a short run (FUZZTIME each, default 2s) of every fuzz target of the request decoders and dates (go test ./... runs their seed corpora)
+FUZZTIME ?= 2s
+FUZZ_PKGS := ./shared/httpapi ./shared/dynamo
+test-fuzz:
+	@for pkg in $(FUZZ_PKGS); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
 
 test-infra:
 	$(MAKE) -C infra test

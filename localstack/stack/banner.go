@@ -16,7 +16,13 @@ func (s *Stack) Banner() string {
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	row := func(what, where, note string) { fmt.Fprintf(w, "  %s\t%s\t%s\n", what, where, note) }
 	row("API", s.URL+"/api/v1/…", "health: "+s.URL+"/health")
-	row("API token", "X-API-TOKEN: "+s.BootstrapToken, "export BOOTSTRAP_API_TOKEN to choose it")
+	// A token the operator chose may be one they use elsewhere: never
+	// repeated; only a generated one is shown.
+	if s.BootstrapTokenChosen {
+		row("API token", "X-API-TOKEN: the value of BOOTSTRAP_API_TOKEN", "")
+	} else {
+		row("API token", "X-API-TOKEN: "+s.BootstrapToken, "export BOOTSTRAP_API_TOKEN to choose it")
+	}
 	row("API documentation", s.URL+"/api/docs", "the OpenAPI document: "+s.URL+"/api/docs/openapi.json")
 	row("Pages", s.URL+"/", "sign-in and invitation pages")
 	row("Development IdP", os.Getenv("OIDC_ISSUER"), "OIDC issuer; POST claims to /token for a bearer token")

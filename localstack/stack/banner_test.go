@@ -15,13 +15,20 @@ func TestBannerListsEveryEndpoint(t *testing.T) {
 	banner := s.Banner()
 	for _, want := range []string{
 		s.URL + "/health", s.URL + "/api/docs", s.URL + "/api/docs/openapi.json", s.URL + "/ ", s.URL + "/idp",
-		s.URL + "/scim-sp/v1", s.URL + "/scim-sp/state", s.URL + "/mail", "X-API-TOKEN: e2e-bootstrap-token",
+		s.URL + "/scim-sp/v1", s.URL + "/scim-sp/state", s.URL + "/mail", "X-API-TOKEN: the value of BOOTSTRAP_API_TOKEN",
 		"DynamoDB  " + os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"), "SQS       " + os.Getenv("AWS_ENDPOINT_URL_SQS"),
 		"SES v2    " + os.Getenv("AWS_ENDPOINT_URL_SESV2"), "in memory", "make job",
 	} {
 		if !strings.Contains(banner, want) {
 			t.Errorf("the banner lacks %q:\n%s", want, banner)
 		}
+	}
+	if strings.Contains(banner, s.BootstrapToken) {
+		t.Errorf("the banner repeats the token the operator chose:\n%s", banner)
+	}
+	s.BootstrapTokenChosen = false
+	if generated := s.Banner(); !strings.Contains(generated, "X-API-TOKEN: "+s.BootstrapToken) {
+		t.Errorf("a generated token is not shown:\n%s", generated)
 	}
 	for _, path := range []string{"/health", "/api/docs", "/api/docs/openapi.json", "/idp/.well-known/openid-configuration", "/scim-sp/state", "/mail"} {
 		resp, err := http.Get(s.URL + path)

@@ -85,8 +85,9 @@ func TestRefusedCredentialsDeadLetterAndReplay(t *testing.T) {
 	wantStatus(guest, userPath, map[string]string{"sp-a": "provisioned", "sp-b": "failed"}) // one's own status
 	wantStatus(f.admin, fmt.Sprintf("/api/v1/roles/%d/provisioning", roleB), map[string]string{"sp-b": "failed"})
 	var e errorBody
-	if got := f.c.do("GET", "/api/v1/users/999999/provisioning", guest, nil, &e); got != http.StatusForbidden {
-		t.Fatalf("someone else's status as a guest = %d, want 403", got)
+	// An unknown user is 404 for every caller (issue 21 item 7).
+	if got := f.c.do("GET", "/api/v1/users/999999/provisioning", guest, nil, &e); got != http.StatusNotFound {
+		t.Fatalf("an unknown user's status as a guest = %d, want 404", got)
 	}
 	if got := f.c.do("POST", "/api/v1/system/deliveries/replay", guest, map[string]any{"sp": "sp-b"}, &e); got != http.StatusForbidden {
 		t.Fatalf("replay by a guest = %d, want 403", got)

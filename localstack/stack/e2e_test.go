@@ -121,7 +121,7 @@ func startTestStack(t testing.TB, clock *testClock, appsConfig string) *Stack {
 // address, clock and job interval are the test's).
 func startTestStackWith(t testing.TB, clock *testClock, appsConfig string, opts Options) *Stack {
 	t.Helper()
-	t.Setenv("BOOTSTRAP_API_TOKEN", "e2e-bootstrap-token")
+	t.Setenv("BOOTSTRAP_API_TOKEN", "e2e-bootstrap-token-0123456789abcdef")
 	for _, k := range []string{"AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SQS", "AWS_ENDPOINT_URL_SESV2",
 		"AWS_ENDPOINT_URL_SECRETS_MANAGER", "OIDC_ISSUER", "PUBLIC_BASE_URL", "TABLE_NAME", "REMINDER_DAYS", sampleSPTokenEnv} {
 		t.Setenv(k, "")
@@ -143,7 +143,7 @@ func TestInviteAcceptProvisionEndToEnd(t *testing.T) {
 	clock := &testClock{}
 	s := startTestStack(t, clock, "")
 	c := client{t: t, base: s.URL}
-	admin := map[string]string{"X-API-TOKEN": "e2e-bootstrap-token"}
+	admin := map[string]string{"X-API-TOKEN": "e2e-bootstrap-token-0123456789abcdef"}
 
 	if got := c.do("GET", "/health", nil, nil, nil); got != 200 {
 		t.Fatalf("health = %d", got)

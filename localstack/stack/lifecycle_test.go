@@ -51,7 +51,7 @@ func newLifecycleFixtureWith(t testing.TB, wrapA func(http.Handler) http.Handler
 	    {"id": "sp-b", "baseUrl": %q, "membership": "PUT", "auth": {"method": "bearer", "token": "env:SP_B_TOKEN"}}
 	  ]}`, srvA.URL, srvB.URL))
 	return &lifecycleFixture{t: t, s: s, c: client{t: t, base: s.URL}, clock: clock, spA: spA, spB: spB,
-		admin: map[string]string{"X-API-TOKEN": "e2e-bootstrap-token"}, tokens: map[string]string{}}
+		admin: map[string]string{"X-API-TOKEN": "e2e-bootstrap-token-0123456789abcdef"}, tokens: map[string]string{}}
 }
 
 func (f *lifecycleFixture) createRole(name, app string, days int) int64 {
@@ -330,7 +330,7 @@ func TestMaintenanceEndpointsAndEndDateChange(t *testing.T) {
 	if got := f.c.do("PUT", "/api/v1/user_roles", f.admin, map[string]any{"userRoleId": expiring[0].ID, "endDate": "yesterday"}, &e); got != http.StatusBadRequest {
 		t.Fatalf("U7 with a bad date = %d, want 400", got)
 	}
-	if got := f.c.do("PUT", "/api/v1/user_roles", f.admin, body, nil); got != http.StatusCreated {
+	if got := f.c.do("PUT", "/api/v1/user_roles", f.admin, body, nil); got != http.StatusOK {
 		t.Fatalf("U7 = %d", got)
 	}
 	expiring = nil

@@ -20,7 +20,7 @@ func TestSESBounceIsRecordedOnTheOutboxMail(t *testing.T) {
 	clock := &testClock{}
 	s := startTestStack(t, clock, "")
 	c := client{t: t, base: s.URL}
-	admin := map[string]string{"X-API-TOKEN": "e2e-bootstrap-token"}
+	admin := map[string]string{"X-API-TOKEN": "e2e-bootstrap-token-0123456789abcdef"}
 	var role struct {
 		ID int64 `json:"id"`
 	}

@@ -84,12 +84,15 @@ type Options struct {
 type Stack struct {
 	URL            string
 	BootstrapToken string
-	App            *app.App
-	SP             *scimsp.SP
-	IdP            *idp.IdP
-	SES            *substitutes.SES
-	Secrets        *substitutes.SecretsManager
-	Poller         *lambdasqs.Poller
+	// BootstrapTokenChosen: the token came from BOOTSTRAP_API_TOKEN, and
+	// the banner does not repeat it.
+	BootstrapTokenChosen bool
+	App                  *app.App
+	SP                   *scimsp.SP
+	IdP                  *idp.IdP
+	SES                  *substitutes.SES
+	Secrets              *substitutes.SecretsManager
+	Poller               *lambdasqs.Poller
 
 	clock  func() time.Time
 	server *http.Server
@@ -140,6 +143,9 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	setDefault("OIDC_CLIENT_ID", "invite-web")
 	setDefault("OIDC_CLIENT_SECRET", "env:"+webClientSecretEnv)
 	webClientSecret := setDefault(webClientSecretEnv, randomToken())
+	// A token the operator chose is never printed (it may be one they use
+	// elsewhere); only a generated one is shown on the banner.
+	s.BootstrapTokenChosen = strings.TrimSpace(os.Getenv("BOOTSTRAP_API_TOKEN")) != ""
 	s.BootstrapToken = setDefault("BOOTSTRAP_API_TOKEN", randomToken())
 	spToken := setDefault(sampleSPTokenEnv, randomToken())
 	applications := opts.Applications

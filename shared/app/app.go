@@ -176,6 +176,9 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 	authn := &auth.Authenticator{Tokens: store, Users: store, SuperUsers: s.SuperUsers}
 	authn.OnLogin = svc // spec 3.1: attribute changes at login reach the SPs
 	if s.BootstrapToken != "" {
+		if len(s.BootstrapToken) < MinBootstrapTokenLength {
+			return nil, fmt.Errorf("BOOTSTRAP_API_TOKEN must be at least %d characters (a random value: openssl rand -hex 32)", MinBootstrapTokenLength)
+		}
 		authn.BootstrapTokenHash = auth.HashToken(s.BootstrapToken)
 	}
 	authn.Machines = loadMachineCallers(ctx, logger, secrets.NewResolver(secretsmanager.NewFromConfig(cfg), 5*time.Minute), s.MachineCallers)
@@ -195,10 +198,14 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 	}
 	a := &App{
 		Settings: s, Logger: logger, AWS: cfg, DynamoDB: ddb, SQS: sqsClient, Store: store, Registry: registry, Service: svc,
-		API: &httpapi.API{Service: svc, Authenticator: authn}, Provisioner: prov,
+		API: &httpapi.API{Service: svc, Authenticator: authn, Throttle: httpapi.NewFailureThrottle()}, Provisioner: prov,
 	}
 	if a.Pages, err = a.newPages(ctx, secrets.NewResolver(secretsmanager.NewFromConfig(cfg), 5*time.Minute)); err != nil {
 		return nil, err
 	}
 	return a, nil
 }
+
+// MinBootstrapTokenLength bounds the bootstrap token from below: it is a
+// super-user credential that can be guessed only if it is short.
+const MinBootstrapTokenLength = 32

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -90,11 +91,7 @@ func (a *Authenticator) apiToken(ctx context.Context, raw string) (*Principal, e
 	if err != nil {
 		return nil, err
 	}
-	name := t.Description
-	if t.Owner != "" {
-		name = t.Owner
-	}
-	return &Principal{Kind: KindAPIToken, SuperUser: t.SuperUserToken, OrganizationGUID: t.OrganizationGUID, Name: name}, nil
+	return &Principal{Kind: KindAPIToken, SuperUser: t.SuperUserToken, OrganizationGUID: t.OrganizationGUID, Name: TokenName(t)}, nil
 }
 
 func (a *Authenticator) person(ctx context.Context, raw string) (*Principal, error) {
@@ -150,4 +147,11 @@ func firstNonEmpty(vs ...string) string {
 		}
 	}
 	return ""
+}
+
+// TokenName is how a token's actions are attributed (audit, createdBy,
+// remoteApiUser, inviter): the token itself, by description and id, never
+// the person who created it (its Owner), who did not make the call.
+func TokenName(t domain.APIToken) string {
+	return fmt.Sprintf("%s (API token %d)", t.Description, t.ID)
 }

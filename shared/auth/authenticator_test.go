@@ -77,7 +77,7 @@ func TestAuthenticate(t *testing.T) {
 			}
 		}},
 		{name: "organization token", headers: map[string]string{APITokenHeader: "org-token"}, check: func(t *testing.T, p *Principal) {
-			if p.SuperUser || p.OrganizationGUID != "org-a" || p.Name != "CRM sync" {
+			if p.SuperUser || p.OrganizationGUID != "org-a" || p.Name != "CRM sync (API token 0)" {
 				t.Fatalf("%+v", p)
 			}
 		}},
@@ -123,5 +123,13 @@ func TestBearerRefusedWithoutIssuer(t *testing.T) {
 	r.Header.Set("Authorization", "Bearer x")
 	if _, err := a.Authenticate(r); domain.KindOf(err) != domain.KindUnauthenticated {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// Issue 21 item 5: a token's calls are the token's, not its creator's.
+func TestTokenActionsAreAttributedToTheToken(t *testing.T) {
+	got := TokenName(domain.APIToken{ID: 7, Description: "HR sync", Owner: "super@example.org"})
+	if got != "HR sync (API token 7)" {
+		t.Errorf("TokenName = %q", got)
 	}
 }

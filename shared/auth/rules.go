@@ -32,16 +32,9 @@ func (p *Principal) CanCreateRoleIn(organizationGUID string) bool {
 	}
 }
 
-// CanInvite reports whether the caller may invite someone to a role with
-// the intended authority: role managers of the organization always; others
-// need at least INVITER on the role and may only grant a lower authority.
+// CanInvite reports whether the caller may grant the intended authority on
+// a role by its own authority over that role: the ladder of MayGrant
+// (rules_grant.go), without the shared-application rule.
 func (p *Principal) CanInvite(r domain.Role, intended domain.Authority) bool {
-	if p == nil || !intended.Valid() {
-		return false
-	}
-	if p.CanManageRole(r) && (p.SuperUser || !intended.AtLeast(domain.InstitutionAdmin)) {
-		return true
-	}
-	own := p.Memberships[r.ID]
-	return own.AtLeast(domain.Inviter) && own.Higher(intended)
+	return MayGrant(p, r, intended, nil)
 }

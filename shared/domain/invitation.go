@@ -46,6 +46,10 @@ type Invitation struct {
 	InviterUserID int64
 	InviterName   string
 	InviterEmail  string
+	// InviterAuthority is the authority by which the inviter granted
+	// (auth.InviterAuthority); acceptance grants no more than it allows.
+	// Empty for invitations made before it was recorded.
+	InviterAuthority Authority
 	// HashDigest is the SHA-256 of the secret in the invitation link; the
 	// secret itself is only ever in the e-mail and the create response.
 	HashDigest string

@@ -103,7 +103,9 @@ func (s *Store) acceptedInvitationFailure(inv domain.Invitation) failure {
 		case err != nil:
 			return err
 		case stored.Status == domain.InvitationAccepted:
-			return domain.Gonef("invitation %d is already accepted", inv.ID)
+			// 409, as when the accepted invitation is read first: every
+			// loser of concurrent accepts gets the same answer.
+			return domain.Conflictf("invitation %d has already been accepted", inv.ID)
 		case stored.Status != domain.InvitationOpen:
 			return domain.Gonef("invitation %d is no longer open", inv.ID)
 		}

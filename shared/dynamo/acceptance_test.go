@@ -120,7 +120,7 @@ func TestSaveAcceptanceFailuresWriteNothing(t *testing.T) {
 				first.User, first.NewUserRoles, first.Audit, first.Deliveries = user(11, "sub-11"), nil, nil, nil
 				must(t, s.SaveAcceptance(ctx(t), first))
 			},
-			kind: domain.KindGone,
+			kind: domain.KindConflict, // every loser of concurrent accepts gets 409
 		},
 		{
 			name:   "stale invitation version",

@@ -107,3 +107,26 @@ func TestCRMInvitations(t *testing.T) {
 		t.Errorf("after cleanup: %+v %v", left, err)
 	}
 }
+
+// A CRM invitation without roles (C1 with suppressInvitation for a contact
+// none of whose CRM roles is known) holds an empty, non-nil role list. It
+// must read back, and the contact's invitations must list and delete: an
+// empty list used to be written as L:[], which the embedded table returns
+// as a string, and every CRM call for the contact answered 500.
+func TestCRMInvitationWithoutRolesReadsBack(t *testing.T) {
+	s := newStore(t)
+	inv := crmInvitation(21, "org-1", "c-1")
+	inv.RoleIDs = []int64{}
+	must(t, s.CreateCRMInvitation(ctx(t), inv))
+	got, err := s.ListCRMInvitations(ctx(t), "org-1", "c-1")
+	if err != nil || len(got) != 1 || got[0].ID != 21 || len(got[0].RoleIDs) != 0 {
+		t.Fatalf("invitations of c-1: %+v %v", got, err)
+	}
+	if all, err := s.ListCRMInvitations(ctx(t), "org-1", ""); err != nil || len(all) != 1 {
+		t.Fatalf("invitations of org-1: %+v %v", all, err)
+	}
+	must(t, s.DeleteCRMInvitations(ctx(t), got))
+	if left, err := s.ListCRMInvitations(ctx(t), "org-1", "c-1"); err != nil || len(left) != 0 {
+		t.Fatalf("after delete: %+v %v", left, err)
+	}
+}

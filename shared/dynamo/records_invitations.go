@@ -44,6 +44,7 @@ type invitationRecord struct {
 	InviterUserID                 int64   `dynamodbav:"inviterUserId,omitempty"`
 	InviterName                   string  `dynamodbav:"inviterName,omitempty"`
 	InviterEmail                  string  `dynamodbav:"inviterEmail,omitempty"`
+	InviterAuthority              string  `dynamodbav:"inviterAuthority,omitempty"`
 	HashDigest                    string  `dynamodbav:"hashDigest"`
 	LinkSecret                    string  `dynamodbav:"linkSecret,omitempty"`
 	Version                       int64   `dynamodbav:"version"`
@@ -98,6 +99,7 @@ func newInvitationRecord(inv domain.Invitation, version int64) invitationRecord 
 		InviterUserID:                 inv.InviterUserID,
 		InviterName:                   inv.InviterName,
 		InviterEmail:                  inv.InviterEmail,
+		InviterAuthority:              string(inv.InviterAuthority),
 		HashDigest:                    inv.HashDigest,
 		LinkSecret:                    inv.LinkSecret,
 		Version:                       version,
@@ -146,6 +148,7 @@ func (rec invitationRecord) domain() (domain.Invitation, error) {
 		InviterUserID:                 rec.InviterUserID,
 		InviterName:                   rec.InviterName,
 		InviterEmail:                  rec.InviterEmail,
+		InviterAuthority:              domain.Authority(rec.InviterAuthority),
 		HashDigest:                    rec.HashDigest,
 		LinkSecret:                    rec.LinkSecret,
 		Version:                       rec.Version,

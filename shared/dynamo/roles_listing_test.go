@@ -83,7 +83,7 @@ func TestInvitationsOfInviterAndReissue(t *testing.T) {
 	acc.Status = domain.InvitationAccepted
 	must(t, s.SaveAcceptance(ctx(t), domain.Acceptance{Invitation: acc, User: user(10, "sub-10"), NewUser: true}))
 	acc.Status, acc.HashDigest = domain.InvitationOpen, "digest-1-new"
-	mustKind(t, s.ReissueInvitation(ctx(t), acc), domain.KindGone)
+	mustKind(t, s.ReissueInvitation(ctx(t), acc), domain.KindConflict)
 	if stored, _ := s.GetInvitation(ctx(t), 1); stored.Status != domain.InvitationAccepted || stored.HashDigest != "digest-1" {
 		t.Errorf("accepted invitation changed by a refused reissue: %+v", stored)
 	}

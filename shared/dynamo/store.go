@@ -3,6 +3,8 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -127,7 +129,11 @@ func decodeAll[T any](items []item, decode func(item) (T, error)) ([]T, error) {
 	for _, av := range items {
 		v, err := decode(av)
 		if err != nil {
-			return nil, err
+			// One unreadable item never fails a whole listing: it is left
+			// out and logged by its key (no attribute values: personal
+			// data), for an operator to repair.
+			slog.Error("unreadable item left out of a listing", "key", loggableKey(av), "error", err)
+			continue
 		}
 		out = append(out, v)
 	}
@@ -195,4 +201,27 @@ func (s *Store) batchGetChunk(ctx context.Context, keys []item) ([]item, error) 
 		keys = out.UnprocessedKeys[s.table].Keys
 	}
 	return items, nil
+}
+
+// loggableKey is an item's key for a log line: the parts of pk and sk that
+// are entity prefixes or numeric ids; any other part (a sub, a hash digest,
+// an organization's id) is replaced by "…", as it may be personal.
+func loggableKey(av item) string {
+	part := func(name string) string {
+		v, ok := av[name].(*types.AttributeValueMemberS)
+		if !ok {
+			return "?"
+		}
+		segs := strings.Split(v.Value, "#")
+		for i, seg := range segs {
+			if i == 0 && strings.ToUpper(seg) == seg && !strings.ContainsAny(seg, "@:.") {
+				continue
+			}
+			if strings.Trim(seg, "0123456789") != "" {
+				segs[i] = "…"
+			}
+		}
+		return strings.Join(segs, "#")
+	}
+	return part(attrPK) + " " + part(attrSK)
 }

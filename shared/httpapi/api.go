@@ -6,6 +6,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/service"
@@ -15,6 +16,9 @@ import (
 type API struct {
 	Service       *service.Service
 	Authenticator *auth.Authenticator
+	// Throttle slows and refuses repeated authentication failures; nil
+	// turns it off (tests that are not about it).
+	Throttle *FailureThrottle
 }
 
 // Group names a resource group, i.e. one API Lambda.
@@ -45,8 +49,34 @@ var Prefixes = map[Group][]string{
 func (a *API) Handler(g Group) http.Handler {
 	mux := http.NewServeMux()
 	a.register(g, &routes{mux: mux})
-	mux.HandleFunc("/", notFound)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if allow := allowedMethods(mux, r); len(allow) > 0 {
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+			writeError(w, r, &statusError{status: http.StatusMethodNotAllowed, exception: "HttpRequestMethodNotSupportedException",
+				message: r.Method + " is not allowed on " + r.URL.Path + "; allowed: " + strings.Join(allow, ", ")})
+			return
+		}
+		notFound(w, r)
+	})
 	return a.middleware(mux)
+}
+
+// allowedMethods lists the methods a group serves on a request's path. The
+// mux would answer 405 itself, were it not for the catch-all that gives an
+// unknown path the spec's error body.
+func allowedMethods(mux *http.ServeMux, r *http.Request) []string {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if m == r.Method {
+			continue
+		}
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := mux.Handler(probe); pattern != "" && pattern != "/" {
+			allow = append(allow, m)
+		}
+	}
+	return allow
 }
 
 // Local mounts every group on one handler by prefix, as API Gateway does.

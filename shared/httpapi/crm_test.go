@@ -524,3 +524,15 @@ func TestBasicMachineCallerUsesTheInternalInviteAPI(t *testing.T) {
 		t.Errorf("invite to a role of another organisation: %d %s", rec.Code, rec.Body)
 	}
 }
+
+// Issue 21 item 3: a contact provisioned with suppressInvitation whose CRM
+// roles are all unknown (an invitation without roles) stays listable and
+// removable.
+func TestCRMContactWithoutKnownRolesIsRemovable(t *testing.T) {
+	w := newCRMWorld(t)
+	wantText(t, w.crm("crm", "POST", "/crm/profile", crmProfileBody("c-1", "jdoe", true, "unknown")), "created")
+	if rec := w.crm("crm", "GET", "/crm/api/v1/profiles", `{"org_guid":"`+crmOrg+`"}`); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"c-1"`) {
+		t.Fatalf("organisation lookup: %d %s", rec.Code, rec.Body.String())
+	}
+	wantText(t, w.crm("crm", "DELETE", "/crm/profile", crmProfileBody("c-1", "jdoe", true, "unknown")), "deleted")
+}

@@ -39,6 +39,11 @@ var kindStatus = map[domain.ErrorKind]struct {
 // a status included) is logged and answered with a generic 500 so that
 // internals never leak.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var se *statusError
+	if errors.As(err, &se) {
+		writeErrorStatus(w, r, se.status, se.exception, se.message)
+		return
+	}
 	var de *domain.Error
 	if errors.As(err, &de) {
 		if m, ok := kindStatus[de.Kind]; ok {
@@ -77,3 +82,13 @@ var emailLike = regexp.MustCompile(`[^\s"'<>()@,;:]+@[^\s"'<>()@,;:]+\.[A-Za-z]{
 // redactPersonalData removes e-mail addresses from an error's text before
 // it is logged; ids stay, they tie the line to the audit trail.
 func redactPersonalData(s string) string { return emailLike.ReplaceAllString(s, "<e-mail>") }
+
+// statusError is an HTTP-level refusal that has no domain kind: an
+// unsupported media type (415), a wrong method (405), too many attempts
+// (429).
+type statusError struct {
+	status             int
+	exception, message string
+}
+
+func (e *statusError) Error() string { return e.message }

@@ -85,7 +85,7 @@ func (a *API) invite(internal bool) http.HandlerFunc {
 // openInvitation is I6: anyone holding the link may read the invitation.
 func (a *API) openInvitation(w http.ResponseWriter, r *http.Request) {
 	inv, roles, err := a.Service.OpenInvitation(r.Context(), r.URL.Query().Get("hash"))
-	respond(w, r, http.StatusOK, invitationJSON(inv, roles), err)
+	respond(w, r, http.StatusOK, publicInvitationJSON(inv, roles), err)
 }
 
 type acceptRequest struct {

@@ -6,7 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"mime"
 	"net/http"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,8 +29,16 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // decodeJSON reads a JSON body into v. Unknown fields are ignored, as the
-// reference's clients send whole objects back, but types must match.
+// reference's clients send whole objects back, but types must match. Errors
+// name the field and the JSON type it needs, never a Go type.
 func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
+	if r.Method != http.MethodGet && !isJSONMediaType(r.Header.Get("Content-Type")) {
+		// A browser sends text/plain or a form across origins without a
+		// preflight, with the pages' cookies: a JSON write must say it is
+		// JSON. (The reference's CRM client sends a body with GET C6.)
+		return &statusError{status: http.StatusUnsupportedMediaType, exception: "HttpMediaTypeNotSupportedException",
+			message: "Content-Type must be application/json"}
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
@@ -35,31 +47,137 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 		}
 		return domain.Invalidf("cannot read request body")
 	}
+	return decodeBody(body, v)
+}
+
+// decodeBody is decodeJSON after the body is read: the part the fuzz tests
+// drive.
+func decodeBody(body []byte, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return domain.Invalidf("request body is required")
 	}
 	if err := json.Unmarshal(body, v); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
-			return domain.Invalidf("field %q must be of type %s", typeErr.Field, typeErr.Type.String())
+			if typeErr.Field == "" {
+				return domain.Invalidf("request body must be %s", jsonTypeName(typeErr.Type))
+			}
+			return domain.Invalidf("field %q must be %s", typeErr.Field, jsonTypeName(typeErr.Type))
 		}
 		var fieldErr *flexTimeError
 		if errors.As(err, &fieldErr) {
-			return domain.Invalidf("%s", fieldErr.Error())
+			return domain.Invalidf("%s", fieldErr.withField(dateField(body)).Error())
 		}
-		return domain.Invalidf("request body is not valid JSON: %s", err.Error())
+		var syntaxErr *json.SyntaxError
+		if errors.As(err, &syntaxErr) {
+			return domain.Invalidf("request body is not valid JSON (at byte %d)", syntaxErr.Offset)
+		}
+		return domain.Invalidf("request body is not valid JSON")
 	}
 	return nil
 }
 
-// FlexTime accepts a date-time as ISO 8601 (RFC 3339, or a plain date) or
-// as integer epoch seconds (spec 2.8's samples), and writes ISO 8601.
+// jsonTypeName says which JSON value a Go type reads, for error messages.
+func jsonTypeName(t reflect.Type) string {
+	if t == nil {
+		return "a valid value"
+	}
+	if t == reflect.TypeFor[FlexTime]() {
+		return "a date-time"
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer in range"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Pointer:
+		return jsonTypeName(t.Elem())
+	default:
+		return "an object"
+	}
+}
+
+// dateField finds the top-level field of a body whose value is not a
+// date-time: encoding/json does not say which field a custom decoder
+// refused, and every date of the API is a top-level field.
+func dateField(body []byte) string {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(body, &fields) != nil {
+		return ""
+	}
+	names := make([]string, 0, len(fields))
+	for name := range fields {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		raw := fields[name]
+		if raw[0] != '"' && (raw[0] < '0' || raw[0] > '9') && raw[0] != '-' {
+			continue
+		}
+		var t FlexTime
+		if err := t.UnmarshalJSON(raw); err != nil && looksLikeDateField(name) {
+			return name
+		}
+	}
+	return ""
+}
+
+// dateFields are the request fields read as FlexTime.
+var dateFields = map[string]bool{"expiryDate": true, "roleExpiryDate": true, "defaultExpiryDate": true, "endDate": true, "expiresAt": true}
+
+func looksLikeDateField(name string) bool { return dateFields[name] }
+
+// FlexTime accepts a date-time as ISO 8601 (RFC 3339, a local date-time
+// read as UTC, or a plain date) or as an epoch number: seconds (spec 2.8's
+// samples, fractions allowed), or milliseconds when its magnitude is at
+// least 1e11 (JavaScript's Date.now() and Java's toEpochMilli() are what
+// integrators send; 1e11 seconds would be the year 5138). Only dates
+// between domain.MinDate and domain.MaxDate are accepted. It writes RFC 3339.
 type FlexTime struct{ time.Time }
 
-type flexTimeError struct{ raw string }
+// epochMillisFrom is the magnitude from which an epoch number is read as
+// milliseconds.
+const epochMillisFrom = 1e11
+
+type flexTimeError struct {
+	raw   string
+	field string
+	why   string
+}
 
 func (e *flexTimeError) Error() string {
-	return fmt.Sprintf("%s is not a date-time: use ISO 8601 or epoch seconds", e.raw)
+	what := "date-time"
+	if e.field != "" {
+		what = strconv.Quote(e.field)
+	}
+	if e.why != "" {
+		return fmt.Sprintf("%s: %s %s", what, e.raw, e.why)
+	}
+	return fmt.Sprintf("%s: %s is not a date-time: use ISO 8601 (2030-01-31 or 2030-01-31T12:00:00Z) or epoch seconds (milliseconds from 1e11 on)", what, e.raw)
+}
+
+func (e *flexTimeError) withField(field string) *flexTimeError {
+	c := *e
+	c.field = field
+	return &c
+}
+
+// maxRawInError bounds how much of a refused value an error message repeats.
+const maxRawInError = 40
+
+func quoteRaw(s string) string {
+	if len(s) > maxRawInError {
+		s = s[:maxRawInError] + "..."
+	}
+	return strconv.QuoteToASCII(s)
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -69,20 +187,44 @@ func (t *FlexTime) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	if n, err := strconv.ParseFloat(s, 64); err == nil {
-		t.Time = time.Unix(int64(n), 0).UTC()
+		parsed, ok := epochTime(n)
+		if !ok {
+			return &flexTimeError{raw: quoteRaw(s), why: "is out of range: dates must lie between 1970-01-01 and 9999-12-31"}
+		}
+		t.Time = parsed
 		return nil
 	}
 	var str string
 	if err := json.Unmarshal(b, &str); err != nil {
-		return &flexTimeError{raw: s}
+		return &flexTimeError{raw: quoteRaw(s)}
 	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
 		if parsed, err := time.Parse(layout, str); err == nil {
-			t.Time = parsed.UTC()
+			parsed = parsed.UTC()
+			if !domain.DateInRange(parsed) {
+				return &flexTimeError{raw: quoteRaw(str), why: "is out of range: dates must lie between 1970-01-01 and 9999-12-31"}
+			}
+			t.Time = parsed
 			return nil
 		}
 	}
-	return &flexTimeError{raw: strconv.Quote(str)}
+	return &flexTimeError{raw: quoteRaw(str)}
+}
+
+// epochTime reads an epoch number as seconds or, from 1e11 on, as
+// milliseconds, and reports whether it is within the accepted range.
+func epochTime(n float64) (time.Time, bool) {
+	if math.IsNaN(n) || math.IsInf(n, 0) || n < 0 {
+		return time.Time{}, false
+	}
+	if n >= epochMillisFrom {
+		n /= 1000
+	}
+	if n > float64(domain.MaxDate.Unix()) {
+		return time.Time{}, false
+	}
+	sec, frac := math.Modf(n)
+	return time.Unix(int64(sec), int64(math.Round(frac*1e9))).UTC(), true
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -130,4 +272,11 @@ func pathID(r *http.Request, name string) (int64, error) {
 		return 0, domain.Invalidf("%s must be a positive integer", name)
 	}
 	return id, nil
+}
+
+// isJSONMediaType reports whether a Content-Type is application/json (any
+// parameters, such as charset, allowed).
+func isJSONMediaType(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == "application/json"
 }

@@ -93,7 +93,9 @@ func TestDecodeJSONRejectsWrongTypesAndEmptyBodies(t *testing.T) {
 	for name, body := range tests {
 		t.Run(name, func(t *testing.T) {
 			var req roleRequest
-			err := decodeJSON(httptest.NewRecorder(), httptest.NewRequest("POST", "/", strings.NewReader(body)), &req)
+			r := httptest.NewRequest("POST", "/", strings.NewReader(body))
+			r.Header.Set("Content-Type", "application/json")
+			err := decodeJSON(httptest.NewRecorder(), r, &req)
 			if domain.KindOf(err) != domain.KindInvalid {
 				t.Fatalf("err = %v, want an invalid-input error", err)
 			}

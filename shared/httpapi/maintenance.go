@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
 )
 
 // maintenanceRoutes serves the registry-based maintenance operations: S2,
@@ -11,6 +12,8 @@ import (
 func (a *API) maintenanceRoutes(mux *routes) {
 	mux.HandleFunc("GET /api/v1/system/unknown-roles", a.superUser(a.unknownRoles))
 	mux.HandleFunc("GET /api/v1/system/landing-page-fix", a.superUser(a.landingPageFix))
+	mux.HandleFunc("GET /api/v1/system/date-repair", a.superUser(a.dateRepair(false)))
+	mux.HandleFunc("POST /api/v1/system/date-repair", a.superUser(a.dateRepair(true)))
 	mux.HandleFunc("GET /api/v1/manage/provider/{type}/{id}", a.superUser(a.providerMetadata))
 	mux.HandleFunc("GET /api/v1/manage/applications", a.manageApplications)
 }
@@ -43,4 +46,17 @@ func (a *API) manageApplications(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := a.Service.Applications(r.Context(), p)
 	respond(w, r, http.StatusOK, res, err)
+}
+
+// dateRepair lists (GET) or repairs (POST) the stored dates written before
+// dates were bounded on input (issue 21): each with its entity, id, field,
+// stored and repaired value.
+func (a *API) dateRepair(apply bool) func(http.ResponseWriter, *http.Request, *auth.Principal) {
+	return func(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
+		repairs, err := a.Service.RepairDates(r.Context(), p, apply)
+		if repairs == nil {
+			repairs = []domain.DateRepair{}
+		}
+		respond(w, r, http.StatusOK, map[string]any{"applied": apply, "repairs": repairs}, err)
+	}
 }

@@ -6,6 +6,8 @@ func init() {
 	matrixCases = append(matrixCases,
 		matrixCase{name: "S2 unknown roles", method: "GET", path: "/api/v1/system/unknown-roles", want: su},
 		matrixCase{name: "S3 landing page fix", method: "GET", path: "/api/v1/system/landing-page-fix", want: su},
+		matrixCase{name: "date repair list", method: "GET", path: "/api/v1/system/date-repair", want: su},
+		matrixCase{name: "date repair apply", method: "POST", path: "/api/v1/system/date-repair", want: su},
 		matrixCase{name: "S7 application metadata", method: "GET", path: "/api/v1/manage/provider/SAML20_SP/wiki", want: su},
 		matrixCase{name: "S7 provisioning metadata", method: "GET", path: "/api/v1/manage/provider/PROVISIONING/sp-a", want: su},
 		matrixCase{name: "S7 unknown provider", method: "GET", path: "/api/v1/manage/provider/SAML20_IDP/idp", want: suOnly(404)},

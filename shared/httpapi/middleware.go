@@ -19,11 +19,28 @@ const CorrelationHeader = middleware.CorrelationHeader
 // or bodies.
 func (a *API) middleware(next http.Handler) http.Handler {
 	return middleware.Wrap(internalError, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Every answer may carry personal data (names, addresses, who
+		// holds which role): no cache keeps it, no browser sniffs it.
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
 		if a.Authenticator != nil {
+			var keys []string
+			if a.Throttle != nil {
+				keys = throttleKeys(r)
+				if !a.Throttle.before(w, r, keys) {
+					return
+				}
+			}
 			p, err := a.Authenticator.Authenticate(r)
 			if err != nil {
+				if a.Throttle != nil && domain.KindOf(err) == domain.KindUnauthenticated {
+					a.Throttle.fail(keys)
+				}
 				writeError(w, r, err)
 				return
+			}
+			if a.Throttle != nil && p != nil {
+				a.Throttle.succeed(keys)
 			}
 			if p != nil {
 				r = r.WithContext(auth.WithPrincipal(r.Context(), p))

@@ -22,8 +22,9 @@ func (a *API) roleManageRoutes(mux *routes) {
 	mux.HandleFunc("GET /api/external/v1/roles/application/{manageId}", a.rolesOfApplication)
 	mux.HandleFunc("GET /api/external/v1/internal/invite/roles", a.allVisibleRoles)
 	mux.HandleFunc("POST /api/external/v1/internal/invite/roles", a.createRole)
-	// The reference answers the internal update with 201.
-	mux.HandleFunc("PUT /api/external/v1/internal/invite/roles", a.updateRole(http.StatusCreated))
+	// The reference answers the internal update with 201; an update answers
+	// 200 on every path here (issue 21 item 7, a README decision).
+	mux.HandleFunc("PUT /api/external/v1/internal/invite/roles", a.updateRole(http.StatusOK))
 	mux.HandleFunc("GET /api/external/v1/internal/invite/roles/{id}", a.getRole)
 	mux.HandleFunc("DELETE /api/external/v1/internal/invite/roles/{id}", a.deleteRole)
 	mux.HandleFunc("GET /api/external/v1/internal/invite/roles/{organizationGUID}/{manageId}", a.rolesOfOrganizationApplication)

@@ -22,5 +22,5 @@ func (a *API) updateEndDate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, err := a.Service.UpdateEndDate(r.Context(), p, req.UserRoleID, req.EndDate.Ptr())
-	respond(w, r, http.StatusCreated, map[string]int{"status": http.StatusCreated}, err)
+	respond(w, r, http.StatusOK, map[string]int{"status": http.StatusOK}, err)
 }

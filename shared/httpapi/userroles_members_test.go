@@ -156,7 +156,7 @@ func TestProvisionUserRoles(t *testing.T) {
 		t.Fatalf("user %+v", got)
 	}
 	ur := got.UserRoles[0]
-	if ur.RoleID != w.RoleA || ur.Authority != "GUEST" || ur.Role.Name != "Role A" || ur.Inviter != "org-a" ||
+	if ur.RoleID != w.RoleA || ur.Authority != "GUEST" || ur.Role.Name != "Role A" || ur.Inviter != "org-a (API token 2)" ||
 		!strings.HasPrefix(ur.EndDate, "2027-11-23") {
 		t.Errorf("membership %+v (role A: 365 days by default, GUEST by default)", ur)
 	}

@@ -102,7 +102,7 @@ func TestSessionConfig(t *testing.T) {
 	}{
 		{"anonymous", "", false, "", nil},
 		{"guest", "", true, "Guest Tester", nil},
-		{"orgToken", "", true, "org-a", nil},
+		{"orgToken", "", true, "org-a (API token 2)", nil},
 		{"noMail", "", false, "No Mail", []string{"email", "schacHomeOrganization"}},
 		{"noMail", "?guest=true", false, "No Mail", []string{"email"}},
 	} {

@@ -41,6 +41,11 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, secret string, 
 	if err := checkOpen(inv, now); err != nil {
 		return AcceptResult{}, err
 	}
+	if !auth.AcceptanceWithinInviterAuthority(inv) {
+		// Checked again here, from what the invitation recorded: no path
+		// that wrote an invitation can make acceptance climb the ladder.
+		return AcceptResult{}, domain.Forbiddenf("this invitation grants %s, more than its inviter may grant", inv.IntendedAuthority)
+	}
 	switch acceptRefusal(inv, *p.Person) {
 	case BlockEmailMismatch:
 		return AcceptResult{}, domain.Preconditionf("this invitation is for another e-mail address")
@@ -172,20 +177,25 @@ func (s *Service) userForAcceptance(ctx context.Context, p *auth.Principal, inv 
 }
 
 // membershipEnd: the invitation's roleExpiryDate, else the role's fixed
-// date, else acceptance plus the role's default days, else no end.
+// date, else acceptance plus the role's default days, else no end. The
+// result is never later than domain.MaxDate, whatever a record written
+// before dates were bounded holds, so that it can be stored.
 func membershipEnd(inv domain.Invitation, role domain.Role, now time.Time) *time.Time {
+	var t time.Time
 	switch {
 	case inv.RoleExpiryDate != nil:
-		t := inv.RoleExpiryDate.UTC()
-		return &t
+		t = inv.RoleExpiryDate.UTC()
 	case role.DefaultExpiryDate != nil:
-		t := role.DefaultExpiryDate.UTC()
-		return &t
+		t = role.DefaultExpiryDate.UTC()
 	case role.DefaultExpiryDays > 0:
-		t := now.AddDate(0, 0, role.DefaultExpiryDays)
-		return &t
+		t = now.AddDate(0, 0, min(role.DefaultExpiryDays, domain.MaxExpiryDays))
+	default:
+		return nil
 	}
-	return nil
+	if t.After(domain.MaxDate) {
+		t = domain.MaxDate
+	}
+	return &t
 }
 
 // acceptanceDeliveries orders, per SP, the user creation before the

@@ -84,6 +84,11 @@ func (s *Service) CRMProfile(ctx context.Context, p *auth.Principal, in CRMProfi
 	if err := validCRMIDs(org.OrganisationID, in.ContactID); err != nil {
 		return "", err
 	}
+	if err := checkTexts(line("contactId", in.ContactID), line("uid", in.UID), line("schacHomeOrganisation", in.SchacHomeOrganisation),
+		line("firstname", in.Firstname), line("middlename", in.Middlename), line("surname", in.Surname),
+		line("organisation.name", org.Name), line("organisation.abbrev", org.Abbrev), line("organisation.organisationId", org.OrganisationID)); err != nil {
+		return "", err
+	}
 	provision := in.SuppressInvitation && strings.TrimSpace(in.UID) != "" && strings.TrimSpace(in.SchacHomeOrganisation) != ""
 	email := strings.TrimSpace(in.Email)
 	if email != "" || !provision {
@@ -289,7 +294,7 @@ func (s *Service) newCRMInvitation(ctx context.Context, p *auth.Principal, organ
 	return domain.Invitation{ID: id, IntendedAuthority: domain.Guest, Language: domain.English, Status: domain.InvitationOpen,
 		Email: email, EnforceEmailEquality: true, CreatedAt: now, ExpiryDate: now.Add(crmInvitationValidity),
 		OrganizationGUID: organisationID, RemoteAPIUser: p.Name, CRMContactID: contactID, CRMOrganisationID: organisationID,
-		RoleIDs: roleIDs(roles), InviterName: p.Name, HashDigest: digest}, secret, nil
+		RoleIDs: roleIDs(roles), InviterName: p.Name, InviterAuthority: auth.CRMInviterAuthority, HashDigest: digest}, secret, nil
 }
 
 // crmInvite makes sure the contact has one open invitation to exactly the

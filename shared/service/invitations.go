@@ -8,6 +8,8 @@ import (
 	"encoding/hex"
 	"net/mail"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -76,11 +78,15 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 	if in.ExpiryDate == nil {
 		return InvitationResult{}, domain.Invalidf("expiryDate is required")
 	}
-	if !in.ExpiryDate.After(now) {
-		return InvitationResult{}, domain.Invalidf("expiryDate must be in the future")
+	if err := domain.CheckFutureDate("expiryDate", in.ExpiryDate, now); err != nil {
+		return InvitationResult{}, err
 	}
-	if in.RoleExpiryDate != nil && !in.RoleExpiryDate.After(now) {
-		return InvitationResult{}, domain.Invalidf("roleExpiryDate must be in the future")
+	if err := domain.CheckFutureDate("roleExpiryDate", in.RoleExpiryDate, now); err != nil {
+		return InvitationResult{}, err
+	}
+	if err := checkTexts(prose("message", in.Message), line("requestedAuthnContext", in.RequestedAuthnContext),
+		line("organizationGUID", in.OrganizationGUID)); err != nil {
+		return InvitationResult{}, err
 	}
 	lang := domain.Language(in.Language)
 	switch lang {
@@ -90,7 +96,7 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 	default:
 		return InvitationResult{}, domain.Invalidf("language must be en or nl")
 	}
-	roles, org, err := s.invitationScope(ctx, p, in, intended)
+	roles, org, inviterAuthority, err := s.invitationScope(ctx, p, in, intended)
 	if err != nil {
 		return InvitationResult{}, err
 	}
@@ -111,7 +117,7 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 			EnforceEmailEquality: settings.enforceEmailEquality, FedIDOnly: settings.fedIDOnly,
 			GuestRoleIncluded: in.GuestRoleIncluded, CreatedAt: now, ExpiryDate: in.ExpiryDate.UTC(), RoleExpiryDate: in.RoleExpiryDate,
 			OrganizationGUID: org, InternalPlaceholderIdentifier: r.InternalPlaceholderIdentifier,
-			RoleIDs: roleIDs(roles), InviterName: p.Name, HashDigest: digest, LinkSecret: secret,
+			RoleIDs: roleIDs(roles), InviterName: p.Name, InviterAuthority: inviterAuthority, HashDigest: digest, LinkSecret: secret,
 		}
 		if p.IsProgram() {
 			invs[i].RemoteAPIUser = p.Name
@@ -170,12 +176,18 @@ func recipientsOf(in InvitationInput) ([]PlaceholderRecipient, error) {
 		if err != nil {
 			return nil, err
 		}
-		if seen[email] {
+		// Mailboxes are case-insensitive in practice: A@x.org and a@x.org
+		// are one recipient.
+		if key := strings.ToLower(email); seen[key] {
 			return nil, domain.Invalidf("recipient %q is listed twice", email)
+		} else {
+			seen[key] = true
 		}
-		seen[email] = true
 		out[i].Email = email
 		out[i].InternalPlaceholderIdentifier = strings.TrimSpace(r.InternalPlaceholderIdentifier)
+		if err := checkTexts(line("internalPlaceholderIdentifier", out[i].InternalPlaceholderIdentifier)); err != nil {
+			return nil, err
+		}
 		if i < len(in.WithPlaceholders) && out[i].InternalPlaceholderIdentifier == "" {
 			return nil, domain.Invalidf("internalPlaceholderIdentifier is required for %q", email)
 		}
@@ -183,21 +195,32 @@ func recipientsOf(in InvitationInput) ([]PlaceholderRecipient, error) {
 	return out, nil
 }
 
-// normalizeEmail accepts a bare address only ("Name <a@b>" is not an
-// address to invite) and lower-cases its domain.
+// normalizeEmail accepts a bare, deliverable address only ("Name <a@b>"
+// is not an address to invite, nor is a@localhost or a@1.2.3.4) and
+// lower-cases its domain. The refused value is quoted in ASCII and cut
+// short, so that the message cannot carry control characters.
 func normalizeEmail(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	addr, err := mail.ParseAddress(s)
-	if err != nil || addr.Address != s || addr.Name != "" {
-		return "", domain.Invalidf("%q is not a valid e-mail address", s)
-	}
 	local, host, _ := strings.Cut(s, "@")
+	if err != nil || addr.Address != s || addr.Name != "" || len(s) > domain.MaxEmailLength || !domain.CheckMailDomain(host) ||
+		domain.CheckText("e-mail address", s, domain.MaxEmailLength, false) != nil {
+		shown := s
+		if len(shown) > 60 {
+			shown = shown[:60] + "..."
+		}
+		return "", domain.Invalidf("%s is not a valid e-mail address", strconv.QuoteToASCII(shown))
+	}
 	return local + "@" + strings.ToLower(host), nil
 }
 
-func (s *Service) rolesToInviteTo(ctx context.Context, p *auth.Principal, ids []int64, intended domain.Authority) ([]domain.Role, error) {
+// rolesToInviteTo reads the roles of an invitation (or of U8) and checks
+// that the caller may grant the intended authority on each, by the ladder
+// of auth.MayGrant; it returns the roles and the inviter authority the
+// invitation records.
+func (s *Service) rolesToInviteTo(ctx context.Context, p *auth.Principal, ids []int64, intended domain.Authority) ([]domain.Role, domain.Authority, error) {
 	if len(ids) == 0 {
-		return nil, domain.Invalidf("roleIdentifiers must name at least one role")
+		return nil, "", domain.Invalidf("roleIdentifiers must name at least one role")
 	}
 	unique := map[int64]bool{}
 	for _, id := range ids {
@@ -205,7 +228,7 @@ func (s *Service) rolesToInviteTo(ctx context.Context, p *auth.Principal, ids []
 	}
 	roles, err := s.Store.GetRoles(ctx, ids)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if len(roles) != len(unique) {
 		found := map[int64]bool{}
@@ -218,14 +241,37 @@ func (s *Service) rolesToInviteTo(ctx context.Context, p *auth.Principal, ids []
 				missing = append(missing, itoa(id))
 			}
 		}
-		return nil, domain.Invalidf("unknown role ids: %s", strings.Join(missing, ", "))
+		return nil, "", domain.Invalidf("unknown role ids: %s", strings.Join(missing, ", "))
 	}
-	for _, r := range roles {
-		if !p.CanInvite(r, intended) {
-			return nil, domain.Forbiddenf("not allowed to invite %s to role %d", intended, r.ID)
+	var managed []domain.Role
+	if intended == domain.Guest && slices.ContainsFunc(roles, func(r domain.Role) bool { return !p.CanInvite(r, intended) }) {
+		// Only then the roles the caller manages are read: their
+		// applications may open other roles to the caller's guests.
+		if managed, err = s.managedRoles(ctx, p); err != nil {
+			return nil, "", err
 		}
 	}
-	return roles, nil
+	for _, r := range roles {
+		if !auth.MayGrant(p, r, intended, managed) {
+			return nil, "", domain.Forbiddenf("not allowed to grant %s on role %d", intended, r.ID)
+		}
+	}
+	return roles, auth.InviterAuthority(p, roles, managed), nil
+}
+
+// managedRoles reads the roles the caller holds MANAGER or higher on.
+func (s *Service) managedRoles(ctx context.Context, p *auth.Principal) ([]domain.Role, error) {
+	var ids []int64
+	for id, a := range p.Memberships {
+		if a.AtLeast(domain.Manager) {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	slices.Sort(ids)
+	return s.Store.GetRoles(ctx, ids)
 }
 
 // queueInvitationMail writes the invitation e-mail to the mail outbox.
@@ -335,25 +381,25 @@ func firstNonEmpty(vs ...string) string {
 // the invitation's organization. Only INSTITUTION_ADMIN invitations may name
 // no role (409 for others, as in the reference): a super user names the
 // organization, an institution admin invites to their own.
-func (s *Service) invitationScope(ctx context.Context, p *auth.Principal, in InvitationInput, intended domain.Authority) ([]domain.Role, string, error) {
+func (s *Service) invitationScope(ctx context.Context, p *auth.Principal, in InvitationInput, intended domain.Authority) ([]domain.Role, string, domain.Authority, error) {
 	org := firstNonEmpty(in.OrganizationGUID, p.OrganizationGUID)
 	if len(in.RoleIDs) > 0 {
-		roles, err := s.rolesToInviteTo(ctx, p, in.RoleIDs, intended)
-		return roles, org, err
+		roles, inviterAuthority, err := s.rolesToInviteTo(ctx, p, in.RoleIDs, intended)
+		return roles, org, inviterAuthority, err
 	}
 	if intended != domain.InstitutionAdmin {
-		return nil, "", domain.Conflictf("an invitation for %s must name at least one role", intended)
+		return nil, "", "", domain.Conflictf("an invitation for %s must name at least one role", intended)
 	}
 	switch {
 	case p.SuperUser:
 		if strings.TrimSpace(in.OrganizationGUID) == "" {
-			return nil, "", domain.Invalidf("organizationGUID is required for an institution admin invitation without roles")
+			return nil, "", "", domain.Invalidf("organizationGUID is required for an institution admin invitation without roles")
 		}
-		return nil, strings.TrimSpace(in.OrganizationGUID), nil
+		return nil, strings.TrimSpace(in.OrganizationGUID), auth.InviterAuthority(p, nil, nil), nil
 	case p.CanCreateRoleIn(p.OrganizationGUID) && p.Kind == auth.KindPerson:
-		return nil, p.OrganizationGUID, nil
+		return nil, p.OrganizationGUID, auth.InviterAuthority(p, nil, nil), nil
 	}
-	return nil, "", domain.Forbiddenf("only super users and institution admins invite institution admins")
+	return nil, "", "", domain.Forbiddenf("only super users and institution admins invite institution admins")
 }
 
 // invitationSettings are the acceptance conditions an invitation carries.

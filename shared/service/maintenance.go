@@ -186,3 +186,20 @@ func (s *Service) Applications(ctx context.Context, p *auth.Principal) (Applicat
 	}
 	return out, nil
 }
+
+// RepairDates lists (apply false) or repairs (apply true) the stored dates
+// that were written before dates were bounded on input: super users only.
+func (s *Service) RepairDates(ctx context.Context, p *auth.Principal, apply bool) ([]domain.DateRepair, error) {
+	if err := requireSuperUser(p); err != nil {
+		return nil, err
+	}
+	rs, ok := s.Store.(domain.DateRepairStore)
+	if !ok {
+		return nil, domain.Unavailablef("this store cannot repair dates")
+	}
+	repairs, err := rs.RepairDates(ctx, apply)
+	if err == nil && apply {
+		s.log().InfoContext(ctx, "stored dates repaired", "items", len(repairs), "by", p.Name)
+	}
+	return repairs, err
+}

@@ -27,6 +27,9 @@ func (s *Service) UserProvisioning(ctx context.Context, p *auth.Principal, userI
 	if p == nil {
 		return nil, domain.Unauthenticatedf("authentication required")
 	}
+	if _, err := s.Store.GetUser(ctx, userID); err != nil {
+		return nil, err // an unknown user is 404, for every caller
+	}
 	urs, err := s.Store.ListUserRolesOfUser(ctx, userID)
 	if err != nil {
 		return nil, err

@@ -40,7 +40,7 @@ func (s *Service) CreateRole(ctx context.Context, p *auth.Principal, in RoleInpu
 	if p == nil {
 		return domain.Role{}, domain.Unauthenticatedf("authentication required")
 	}
-	role, err := s.roleFromInput(in)
+	role, err := s.roleFromInput(in, nil)
 	if err != nil {
 		return domain.Role{}, err
 	}
@@ -83,19 +83,37 @@ func (s *Service) CreateRole(ctx context.Context, p *auth.Principal, in RoleInpu
 	return role, nil
 }
 
-func (s *Service) roleFromInput(in RoleInput) (domain.Role, error) {
+// roleFromInput checks and converts a role's input. storedDate is the
+// stored defaultExpiryDate of an updated role: sent back unchanged (clients
+// send whole objects back), it is kept even when it has passed.
+func (s *Service) roleFromInput(in RoleInput, storedDate *time.Time) (domain.Role, error) {
 	name := strings.TrimSpace(in.Name)
 	if name == "" {
 		return domain.Role{}, domain.Invalidf("name is required")
 	}
-	if len(name) > 255 {
-		return domain.Role{}, domain.Invalidf("name is longer than 255 characters")
+	if err := checkTexts(line("name", name), prose("description", in.Description), line("inviterDisplayName", in.InviterDisplayName),
+		line("requestedAuthnContext", in.RequestedAuthnContext), line("organizationGUID", in.OrganizationGUID)); err != nil {
+		return domain.Role{}, err
+	}
+	if len(in.ApplicationUsages) > maxApplicationUsages {
+		return domain.Role{}, domain.Invalidf("applicationUsages holds more than %d applications", maxApplicationUsages)
 	}
 	if in.DefaultExpiryDays != 0 && in.DefaultExpiryDate != nil {
 		return domain.Role{}, domain.Invalidf("use defaultExpiryDays or defaultExpiryDate, not both")
 	}
-	if in.DefaultExpiryDays < 0 {
-		return domain.Role{}, domain.Invalidf("defaultExpiryDays must not be negative")
+	// Day counts and dates are bounded so that every membership end
+	// computed from them can be stored; a default date in the past (or
+	// 0, -1, 0001-01-01) is refused: null or absent means "none".
+	if err := domain.CheckExpiryDays("defaultExpiryDays", in.DefaultExpiryDays); err != nil {
+		return domain.Role{}, err
+	}
+	if err := domain.CheckDate("defaultExpiryDate", in.DefaultExpiryDate); err != nil {
+		return domain.Role{}, err
+	}
+	if unchanged := in.DefaultExpiryDate != nil && storedDate != nil && in.DefaultExpiryDate.Equal(*storedDate); !unchanged {
+		if err := domain.CheckFutureDate("defaultExpiryDate", in.DefaultExpiryDate, s.now()); err != nil {
+			return domain.Role{}, err
+		}
 	}
 	if len(in.ApplicationUsages) == 0 {
 		return domain.Role{}, domain.Invalidf("applicationUsages must name at least one application")
@@ -118,6 +136,9 @@ func (s *Service) roleFromInput(in RoleInput) (domain.Role, error) {
 			return domain.Role{}, domain.Invalidf("application %q is listed twice", u.ManageID)
 		}
 		seen[u.ManageID] = true
+		if err := domain.CheckWebURL("landingPage", u.LandingPage); err != nil {
+			return domain.Role{}, err
+		}
 		landing := u.LandingPage
 		if landing == "" {
 			landing = app.LandingPage

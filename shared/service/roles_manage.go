@@ -32,7 +32,7 @@ func (s *Service) UpdateRole(ctx context.Context, p *auth.Principal, id int64, i
 	if !p.CanManageRole(stored) {
 		return domain.Role{}, domain.Forbiddenf("no access to role %d", id)
 	}
-	updated, err := s.roleFromInput(in)
+	updated, err := s.roleFromInput(in, stored.DefaultExpiryDate)
 	if err != nil {
 		return domain.Role{}, err
 	}

@@ -58,8 +58,11 @@ func (s *Service) CreateAPIToken(ctx context.Context, p *auth.Principal, in APIT
 	if tok.Description == "" {
 		return domain.APIToken{}, domain.Invalidf("description is required")
 	}
-	if tok.ExpiresAt != nil && !tok.ExpiresAt.After(tok.CreatedAt) {
-		return domain.APIToken{}, domain.Invalidf("expiresAt must be in the future")
+	if err := checkTexts(line("description", tok.Description), line("organizationGUID", tok.OrganizationGUID)); err != nil {
+		return domain.APIToken{}, err
+	}
+	if err := domain.CheckFutureDate("expiresAt", tok.ExpiresAt, tok.CreatedAt); err != nil {
+		return domain.APIToken{}, err
 	}
 	switch {
 	case p.SuperUser:

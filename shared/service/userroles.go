@@ -15,6 +15,9 @@ func (s *Service) UpdateEndDate(ctx context.Context, p *auth.Principal, userRole
 	if p == nil {
 		return domain.UserRole{}, domain.Unauthenticatedf("authentication required")
 	}
+	if err := domain.CheckDate("endDate", endDate); err != nil {
+		return domain.UserRole{}, err
+	}
 	if endDate != nil && !endDate.After(s.now()) {
 		return domain.UserRole{}, domain.Conflictf("endDate must be in the future") // 409, as in the reference
 	}

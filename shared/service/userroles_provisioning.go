@@ -51,6 +51,10 @@ func (s *Service) ProvisionUserRoles(ctx context.Context, p *auth.Principal, in 
 	if len(in.RoleIDs) == 0 {
 		return ProvisionedUser{}, domain.Invalidf("roleIdentifiers must name at least one role")
 	}
+	if err := checkTexts(line("sub", in.Sub), line("eduPersonPrincipalName", in.EduPersonPrincipalName), line("givenName", in.GivenName),
+		line("familyName", in.FamilyName), line("name", in.Name), line("schacHomeOrganization", in.SchacHomeOrganization)); err != nil {
+		return ProvisionedUser{}, err
+	}
 	if strings.TrimSpace(in.Email) == "" {
 		return ProvisionedUser{}, domain.Invalidf("email is required")
 	}
@@ -69,7 +73,7 @@ func (s *Service) ProvisionUserRoles(ctx context.Context, p *auth.Principal, in 
 	if err != nil {
 		return ProvisionedUser{}, err
 	}
-	roles, err := s.rolesToInviteTo(ctx, p, in.RoleIDs, intended)
+	roles, _, err := s.rolesToInviteTo(ctx, p, in.RoleIDs, intended)
 	if err != nil {
 		return ProvisionedUser{}, err
 	}
