@@ -23,7 +23,7 @@ var (
 	browser  context.Context
 	logPath  string
 	axeJS    string
-	adminKey = "browser-test-token"
+	adminKey = "browser-test-token-0123456789abcdef"
 )
 
 // testClock is wall time plus an offset a test may move (expired

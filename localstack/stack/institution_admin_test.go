@@ -13,7 +13,7 @@ func TestInstitutionAdminByInvitationProvisionsOnlyGuests(t *testing.T) {
 	clock := &testClock{}
 	s := startTestStack(t, clock, "")
 	c := client{t: t, base: s.URL}
-	super := map[string]string{"X-API-TOKEN": "e2e-bootstrap-token"}
+	super := map[string]string{"X-API-TOKEN": "e2e-bootstrap-token-0123456789abcdef"}
 	bearer := func(sub, email string) map[string]string {
 		tok, err := s.IdP.Mint(map[string]any{"sub": sub, "email": email, "eduperson_principal_name": email,
 			"given_name": "Given", "family_name": "Family"}, "invite", time.Hour)

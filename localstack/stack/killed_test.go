@@ -53,7 +53,7 @@ func TestKillDuringAcceptancesLosesNothing(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	run := &localRun{t: t, bin: bin, root: root, dataDir: filepath.Join(tmp, "data"), logPath: filepath.Join(tmp, "stack.log"), port: freePort(t)}
-	admin := map[string]string{"X-API-TOKEN": "kill-test-token"}
+	admin := map[string]string{"X-API-TOKEN": "kill-test-token-0123456789abcdef0123"}
 
 	began := time.Now()
 	run.start()
@@ -278,7 +278,7 @@ func (r *localRun) start() {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, fmt.Sprintf("PORT=%d", r.port), "LOCAL_DATA_DIR="+r.dataDir, "BOOTSTRAP_API_TOKEN=kill-test-token",
+	env = append(env, fmt.Sprintf("PORT=%d", r.port), "LOCAL_DATA_DIR="+r.dataDir, "BOOTSTRAP_API_TOKEN=kill-test-token-0123456789abcdef0123",
 		sampleSPTokenEnv+"=kill-test-sp-token", "LOG_LEVEL=warn")
 	cmd := exec.Command(r.bin)
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = r.root, env, logFile, logFile

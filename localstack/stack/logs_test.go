@@ -52,7 +52,7 @@ func TestLogIsJSONLinesWithCorrelationIDs(t *testing.T) {
 	clock := &testClock{}
 	s := startTestStackWith(t, clock, "", Options{VisibilityTimeout: time.Second, PollInterval: 200 * time.Millisecond, LogOutput: logs})
 	c := client{t: t, base: s.URL}
-	admin := map[string]string{"X-API-TOKEN": "e2e-bootstrap-token", "X-Correlation-Id": "log-test-create-role"}
+	admin := map[string]string{"X-API-TOKEN": "e2e-bootstrap-token-0123456789abcdef", "X-Correlation-Id": "log-test-create-role"}
 
 	roleBody := map[string]any{"name": "Loggers", "applicationUsages": []any{map[string]any{"landingPage": "https://wiki.example.org",
 		"application": map[string]any{"manageId": "sample-app", "manageType": "SAML20_SP"}}}}

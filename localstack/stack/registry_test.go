@@ -131,7 +131,7 @@ func TestApplicationRegisteredAtRunTime(t *testing.T) {
 			b = bytes.NewReader(raw)
 		}
 		req, _ := http.NewRequest(method, f.s.URL+path, b)
-		req.Header.Set("X-API-TOKEN", "e2e-bootstrap-token")
+		req.Header.Set("X-API-TOKEN", "e2e-bootstrap-token-0123456789abcdef")
 		req.Header.Set("Content-Type", "application/json")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {

@@ -13,7 +13,7 @@ import (
 // environment as a new process would have.
 func startPersistent(t *testing.T, dataDir string) *Stack {
 	t.Helper()
-	t.Setenv("BOOTSTRAP_API_TOKEN", "e2e-bootstrap-token")
+	t.Setenv("BOOTSTRAP_API_TOKEN", "e2e-bootstrap-token-0123456789abcdef")
 	for _, k := range []string{"AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SQS", "AWS_ENDPOINT_URL_SESV2",
 		"APPLICATIONS_CONFIG", "APPLICATIONS_CONFIG_FILE", "OIDC_ISSUER", "PUBLIC_BASE_URL", "TABLE_NAME", "REMINDER_DAYS", sampleSPTokenEnv} {
 		t.Setenv(k, "")
@@ -30,7 +30,7 @@ func startPersistent(t *testing.T, dataDir string) *Stack {
 // still holds its group.
 func TestRoleServedAfterRestart(t *testing.T) {
 	dataDir := t.TempDir()
-	admin := map[string]string{"X-API-TOKEN": "e2e-bootstrap-token"}
+	admin := map[string]string{"X-API-TOKEN": "e2e-bootstrap-token-0123456789abcdef"}
 	first := startPersistent(t, dataDir)
 	var role struct {
 		ID   int64  `json:"id"`
