@@ -86,7 +86,7 @@ func newRole(t *testing.T, name string, o roleOptions) int64 {
 	var role struct {
 		ID int64 `json:"id"`
 	}
-	body := map[string]any{"name": name, "description": "Wiki and files of the research group", "defaultExpiryDays": 365,
+	body := map[string]any{"name": name, "description": "Wiki and files of the research group", "organizationGUID": "org-browser", "defaultExpiryDays": 365,
 		"enforceEmailEquality": o.EnforceEmailEquality, "fedIDOnly": o.FedIDOnly,
 		"requestedAuthnContext": o.RequestedAuthnContext, "inviterDisplayName": o.InviterDisplayName,
 		"applicationUsages": []any{map[string]any{"landingPage": "https://wiki.example.org/start",

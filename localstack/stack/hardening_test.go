@@ -20,7 +20,7 @@ func TestPoisonedDatesAreRefusedAndListingsAnswer(t *testing.T) {
 	var role struct {
 		ID int64 `json:"id"`
 	}
-	if got := c.do("POST", "/api/v1/roles", admin, map[string]any{"name": "Hardened", "defaultExpiryDays": 30, "applicationUsages": app}, &role); got != http.StatusCreated {
+	if got := c.do("POST", "/api/v1/roles", admin, map[string]any{"name": "Hardened", "organizationGUID": "org-e2e", "defaultExpiryDays": 30, "applicationUsages": app}, &role); got != http.StatusCreated {
 		t.Fatalf("create role = %d", got)
 	}
 	future := time.Now().Add(30 * 24 * time.Hour)
@@ -35,9 +35,9 @@ func TestPoisonedDatesAreRefusedAndListingsAnswer(t *testing.T) {
 		method, path string
 		body         map[string]any
 	}{
-		"days 2^31":       {"POST", "/api/v1/roles", map[string]any{"name": "P1", "defaultExpiryDays": 2147483648, "applicationUsages": app}},
-		"days int64":      {"POST", "/api/v1/roles", map[string]any{"name": "P2", "defaultExpiryDays": int64(9223372036854775807), "applicationUsages": app}},
-		"default date -1": {"POST", "/api/v1/roles", map[string]any{"name": "P3", "defaultExpiryDate": -1, "applicationUsages": app}},
+		"days 2^31":       {"POST", "/api/v1/roles", map[string]any{"name": "P1", "organizationGUID": "org-e2e", "defaultExpiryDays": 2147483648, "applicationUsages": app}},
+		"days int64":      {"POST", "/api/v1/roles", map[string]any{"name": "P2", "organizationGUID": "org-e2e", "defaultExpiryDays": int64(9223372036854775807), "applicationUsages": app}},
+		"default date -1": {"POST", "/api/v1/roles", map[string]any{"name": "P3", "organizationGUID": "org-e2e", "defaultExpiryDate": -1, "applicationUsages": app}},
 		"expiry µs": {"POST", "/api/v1/invitations", map[string]any{"intendedAuthority": "GUEST", "invites": []string{"p@example.org"},
 			"roleIdentifiers": []int64{role.ID}, "expiryDate": future.UnixMilli() * 1000}},
 	} {

@@ -62,7 +62,7 @@ func TestKillDuringAcceptancesLosesNothing(t *testing.T) {
 	var role struct {
 		ID int64 `json:"id"`
 	}
-	if got := c.do("POST", "/api/v1/roles", admin, map[string]any{"name": "Burst", "defaultExpiryDays": 30,
+	if got := c.do("POST", "/api/v1/roles", admin, map[string]any{"name": "Burst", "organizationGUID": "org-e2e", "defaultExpiryDays": 30,
 		"applicationUsages": []any{map[string]any{"application": map[string]any{"manageId": "sample-app"}}}}, &role); got != http.StatusCreated {
 		t.Fatalf("create role = %d", got)
 	}

@@ -54,7 +54,7 @@ func TestLogIsJSONLinesWithCorrelationIDs(t *testing.T) {
 	c := client{t: t, base: s.URL}
 	admin := map[string]string{"X-API-TOKEN": "e2e-bootstrap-token-0123456789abcdef", "X-Correlation-Id": "log-test-create-role"}
 
-	roleBody := map[string]any{"name": "Loggers", "applicationUsages": []any{map[string]any{"landingPage": "https://wiki.example.org",
+	roleBody := map[string]any{"name": "Loggers", "organizationGUID": "org-e2e", "applicationUsages": []any{map[string]any{"landingPage": "https://wiki.example.org",
 		"application": map[string]any{"manageId": "sample-app", "manageType": "SAML20_SP"}}}}
 	if got := c.do("POST", "/api/v1/roles", admin, roleBody, nil); got != http.StatusCreated {
 		t.Fatalf("create role = %d", got)

@@ -37,7 +37,7 @@ func TestRoleServedAfterRestart(t *testing.T) {
 		Name string `json:"name"`
 	}
 	c := client{t: t, base: first.URL}
-	if got := c.do("POST", "/api/v1/roles", admin, map[string]any{"name": "Kept across restarts", "defaultExpiryDays": 30,
+	if got := c.do("POST", "/api/v1/roles", admin, map[string]any{"name": "Kept across restarts", "organizationGUID": "org-e2e", "defaultExpiryDays": 30,
 		"applicationUsages": []any{map[string]any{"application": map[string]any{"manageId": "sample-app"}}}}, &role); got != http.StatusCreated {
 		t.Fatalf("create role = %d", got)
 	}
