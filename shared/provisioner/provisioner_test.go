@@ -79,12 +79,19 @@ type fixture struct {
 	queue   *collectingQueue
 	dlq     *recordingDLQ
 	sp      *scimsp.SP
+	spURL   string
 	store   domain.Store
 }
 
 func newFixture(t *testing.T, membership string, spToken string) *fixture {
 	t.Helper()
-	sp := scimsp.New(scimsp.Options{BearerToken: "right-token"})
+	return newFixtureWith(t, membership, spToken, scimsp.FiltersAll)
+}
+
+// newFixtureWith is newFixture with an SP accepting only some filters.
+func newFixtureWith(t *testing.T, membership string, spToken string, filters scimsp.FilterSupport) *fixture {
+	t.Helper()
+	sp := scimsp.New(scimsp.Options{BearerToken: "right-token", Filters: filters})
 	srv := httptest.NewServer(sp.Handler())
 	t.Cleanup(srv.Close)
 	t.Setenv("TEST_SP_TOKEN", spToken)
@@ -106,7 +113,7 @@ func newFixture(t *testing.T, membership string, spToken string) *fixture {
 		svc:     &service.Service{Store: store, Queue: q, Registry: reg, PublicBaseURL: "http://invite.test"},
 		prov: &provisioner.Provisioner{Store: store, Clients: &provisioner.Targets{Registry: reg, Secrets: secrets.NewResolver(nil, 0)},
 			DeadLetters: dlq, Metrics: m},
-		queue: q, dlq: dlq, sp: sp, store: store,
+		queue: q, dlq: dlq, sp: sp, spURL: srv.URL, store: store,
 	}
 }
 
@@ -201,7 +208,14 @@ func TestDeliveriesReachTheSPOnceInEffectWhenRepeated(t *testing.T) {
 }
 
 func TestLostCreateAnswerIsResolvedByLookup(t *testing.T) {
-	f := newFixture(t, "PATCH", "right-token")
+	for name, filters := range map[string]scimsp.FilterSupport{"all filters": scimsp.FiltersAll,
+		"no externalId filter": scimsp.FiltersNoExternalID, "no filters": scimsp.FiltersNone} {
+		t.Run(name, func(t *testing.T) { testLostCreateAnswerIsResolvedByLookup(t, filters) })
+	}
+}
+
+func testLostCreateAnswerIsResolvedByLookup(t *testing.T, filters scimsp.FilterSupport) {
+	f := newFixtureWith(t, "PATCH", "right-token", filters)
 	roleID := f.acceptedGuest(t, "bob@example.org")
 	ds := f.queue.take()
 	if resp, _ := f.prov.HandleSQS(context.Background(), batch(t, ds, "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
@@ -230,6 +244,48 @@ func TestLostCreateAnswerIsResolvedByLookup(t *testing.T) {
 	again, err := f.store.GetLink(context.Background(), domain.ResourceGroup, roleID, "wiki-sp")
 	if err != nil || again.RemoteID != groupLink.RemoteID {
 		t.Fatalf("group link after lookup = %+v, %v; want remote id %s", again, err, groupLink.RemoteID)
+	}
+	if len(f.dlq.reasons) != 0 {
+		t.Fatalf("dead letters: %v", f.dlq.reasons)
+	}
+}
+
+// A first attempt only POSTs; a user that is at the SP already (created by
+// someone else) answers 409, which a look-up resolves, whatever filters the
+// SP refuses.
+func TestConflictOnCreateIsResolvedByLookup(t *testing.T) {
+	for name, filters := range map[string]scimsp.FilterSupport{"all filters": scimsp.FiltersAll,
+		"no externalId filter": scimsp.FiltersNoExternalID, "no filters": scimsp.FiltersNone} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixtureWith(t, "PATCH", "right-token", filters)
+			f.acceptedGuest(t, "carol@example.org")
+			ds := f.queue.take()
+			c := scim.NewClient(scim.Target{ID: "direct", BaseURL: f.spURL,
+				Credentials: scim.Credentials{Method: scim.AuthBearer, Token: "right-token"}}, nil)
+			existing, err := c.CreateUser(context.Background(), scim.User{UserName: "CAROL@example.org"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp, _ := f.prov.HandleSQS(context.Background(), batch(t, ds, "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
+				t.Fatalf("failures: %v, dead letters %v", resp.BatchItemFailures, f.dlq.reasons)
+			}
+			users, groups := f.sp.Users(), f.sp.Groups()
+			if len(users) != 1 || len(groups) != 1 || len(groups[0].Members) != 1 || groups[0].Members[0].Value != existing.ID {
+				t.Fatalf("SP users %+v groups %+v, want the existing user adopted as the member", users, groups)
+			}
+			var gets, conflicts int
+			for _, r := range f.sp.Requests() {
+				if r.Method == "GET" && strings.HasSuffix(r.Path, "/Users") {
+					gets++
+				}
+				if r.Status == 409 {
+					conflicts++
+				}
+			}
+			if conflicts != 1 || gets == 0 {
+				t.Fatalf("%d conflicts and %d user look-ups, want 1 and some: %+v", conflicts, gets, f.sp.Requests())
+			}
+		})
 	}
 }
 
