@@ -105,6 +105,8 @@ type ProvisioningStore interface {
 	GetLink(ctx context.Context, kind ResourceKind, localID int64, spID string) (SPLink, error)
 	PutLink(ctx context.Context, l SPLink) error
 	DeleteLink(ctx context.Context, kind ResourceKind, localID int64, spID string) error
+	// ListLinksOfSP lists the links of one kind to one SP (a reconcile run).
+	ListLinksOfSP(ctx context.Context, spID string, kind ResourceKind) ([]SPLink, error)
 	ListLinks(ctx context.Context, kind ResourceKind, localID int64) ([]SPLink, error)
 	// PutProvisioningAudit records provisioning outcomes (entries with a
 	// DeliveryID, in the partition of the delivery's role, or of the user).

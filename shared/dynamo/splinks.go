@@ -64,3 +64,17 @@ func (s *Store) ListLinks(ctx context.Context, kind domain.ResourceKind, localID
 	}
 	return decodeAll(items, decodeWith[spLinkRecord, domain.SPLink])
 }
+
+// ListLinksOfSP returns the links of one kind to one SP (gsi1), by local id
+// as text: what the service believes the SP holds, for a reconcile run.
+func (s *Store) ListLinksOfSP(ctx context.Context, spID string, kind domain.ResourceKind) ([]domain.SPLink, error) {
+	in, err := s.partitionQuery(indexGSI1, "SP#"+spID, sortKeyPrefix(string(kind)+"#"))
+	if err != nil {
+		return nil, err
+	}
+	items, err := s.queryAll(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return decodeAll(items, decodeWith[spLinkRecord, domain.SPLink])
+}

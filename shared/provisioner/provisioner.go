@@ -69,6 +69,10 @@ type Provisioner struct {
 	// reason and status, instead of being moved by SQS's redrive without
 	// a trace; 0 leaves it to the redrive.
 	MaxReceives int
+	// RoleSPs returns the SPs of a role's applications (the registry's
+	// SPsOfRole); a reconcile run deletes the group of a role that no
+	// longer uses the SP. Nil: every linked role still does.
+	RoleSPs func(domain.Role) []domain.ServiceProvider
 
 	caps    sync.Map // SP id -> *spCaps: what each SP supports for look-ups
 	healing sync.Map // resource at SP -> *sync.Mutex, see healLock
