@@ -169,6 +169,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	go s.every(runCtx, orDefault(opts.SweepInterval, 30*time.Second), "outbox-sweep")
 	if opts.JobInterval >= 0 {
 		go s.every(runCtx, orDefault(opts.JobInterval, time.Minute), "expiry", "cleanup")
+		go s.every(runCtx, time.Hour, "reconcile")
 	}
 	return s, nil
 }

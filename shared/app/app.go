@@ -56,6 +56,10 @@ type Settings struct {
 	// count, at which the provisioner dead-letters a delivery itself; 0
 	// (unset) leaves it to SQS.
 	MaxReceiveCount int
+	// ReconcileMaxDeleteShare from RECONCILE_MAX_DELETE_SHARE (0 to 1):
+	// the largest share of an SP's linked resources a reconcile run may
+	// delete; unset: domain.DefaultMaxDeleteShare.
+	ReconcileMaxDeleteShare float64
 }
 
 // SettingsFromEnv reads the settings; TABLE_NAME is the only one every
@@ -82,6 +86,13 @@ func SettingsFromEnv() (Settings, error) {
 			return s, fmt.Errorf("SCIM_MAX_RECEIVE_COUNT must be a positive integer, not %q", v)
 		}
 		s.MaxReceiveCount = n
+	}
+	if v := os.Getenv("RECONCILE_MAX_DELETE_SHARE"); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f <= 0 || f > 1 {
+			return s, fmt.Errorf("RECONCILE_MAX_DELETE_SHARE must be a number above 0 and at most 1, not %q", v)
+		}
+		s.ReconcileMaxDeleteShare = f
 	}
 	return s, nil
 }
@@ -159,7 +170,9 @@ func New(ctx context.Context, s Settings, cfg aws.Config, registry *config.Regis
 		DeadLetters: sqs.NewDeadLetters(sqsClient, s.DeadLetterURL),
 		Backoff:     sqs.NewVisibility(sqsClient, s.QueueURL),
 		MaxReceives: s.MaxReceiveCount,
+		RoleSPs:     registry.SPsOfRole,
 	}
+	svc.Reconciler, svc.ReconcileMaxDeleteShare = prov, s.ReconcileMaxDeleteShare
 	return &App{
 		Settings: s, Logger: logger, AWS: cfg, DynamoDB: ddb, SQS: sqsClient, Store: store, Registry: registry, Service: svc,
 		API: &httpapi.API{Service: svc, Authenticator: authn}, Provisioner: prov,

@@ -118,7 +118,7 @@ func newWorld(t testing.TB) *world {
 	clock := func() time.Time { return w.Now }
 	w.Store = dynamotest.NewStore(t, clock)
 	w.Svc = &service.Service{Store: w.Store, Queue: w.Queue, Registry: reg, Clock: clock, PublicBaseURL: "https://invite.example.org",
-		GroupURNPrefix: "urn:collab:group:example.org"}
+		GroupURNPrefix: "urn:collab:group:example.org", Reconciler: plannedReconciler{}}
 	ppl := people{}
 	for _, c := range callers {
 		ppl[c] = personOf(c)

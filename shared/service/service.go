@@ -45,6 +45,12 @@ type Service struct {
 	Lifecycle Lifecycle
 	// Session is the session configuration of U6 (users_config.go).
 	Session SessionSettings
+	// Reconciler compares SPs with the service and repairs them (the
+	// provisioner); nil: reconcile runs are refused as unavailable.
+	Reconciler domain.Reconciler
+	// ReconcileMaxDeleteShare is the default guard of reconcile runs (0:
+	// domain.DefaultMaxDeleteShare).
+	ReconcileMaxDeleteShare float64
 }
 
 func (s *Service) now() time.Time {

@@ -1,6 +1,6 @@
 // Command job runs one scheduled job of a running local stack on demand:
 //
-//	go run ./localstack/cmd/job expiry        (or cleanup, outbox-sweep)
+//	go run ./localstack/cmd/job expiry        (or cleanup, outbox-sweep, reconcile)
 //
 // It asks the stack at $INVITE_URL (default http://127.0.0.1:$PORT, PORT
 // default 8080) and prints what the job did.
@@ -15,7 +15,7 @@ import (
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: job expiry|cleanup|outbox-sweep")
+		fmt.Fprintln(os.Stderr, "usage: job expiry|cleanup|outbox-sweep|reconcile")
 		os.Exit(2)
 	}
 	base := os.Getenv("INVITE_URL")
