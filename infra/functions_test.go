@@ -13,7 +13,7 @@ import (
 // expectedFunctionNames are the directories under functions/.
 var expectedFunctionNames = []string{
 	"users", "roles", "invitations", "crm", "tokens", "system",
-	"provisioner", "expiry", "cleanup", "outbox-sweep", "mail-events",
+	"provisioner", "expiry", "cleanup", "outbox-sweep", "mail-events", "reconcile",
 }
 
 var apiFunctionNames = map[string]bool{"users": true, "roles": true, "invitations": true, "crm": true, "tokens": true, "system": true}
@@ -30,7 +30,7 @@ func TestOneFunctionPerDirectory(t *testing.T) {
 
 func TestFunctionRuntimeAndLimits(t *testing.T) {
 	s := defaultScenario.synth(t)
-	timeouts := map[string]float64{"provisioner": 60, "expiry": 300, "cleanup": 300, "outbox-sweep": 50, "mail-events": 30}
+	timeouts := map[string]float64{"provisioner": 60, "expiry": 300, "cleanup": 300, "outbox-sweep": 50, "mail-events": 30, "reconcile": 900}
 	for _, name := range expectedFunctionNames {
 		t.Run(name, func(t *testing.T) {
 			fn := s.function(t, name)
@@ -80,6 +80,7 @@ func TestFunctionEnvironment(t *testing.T) {
 		"provisioner":  join(common, []string{"SCIM_DLQ_URL", "SCIM_MAX_RECEIVE_COUNT", "APPLICATIONS_CONFIG"}),
 		"expiry":       join(common, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL"}),
 		"cleanup":      common,
+		"reconcile":    join(common, []string{"APPLICATIONS_CONFIG"}),
 		"outbox-sweep": join(common, mail, []string{"SCIM_QUEUE_URL"}),
 		"mail-events":  common,
 	}

@@ -95,6 +95,7 @@ var expectedGrants = map[string]grantSet{
 	"provisioner":  union(logsWrite, tableRead, provisionerKeys, queueConsume, deadLetterSend, spSecrets),
 	"expiry":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
 	"cleanup":      union(logsWrite, tableRead, tableWrite),
+	"reconcile":    union(logsWrite, tableRead, grants(wantTableWrites, leadingKeys("SPLINK#*")), spSecrets),
 	"outbox-sweep": union(logsWrite, tableRead, outboxKeys, queueSend, mailSend),
 	"mail-events":  union(logsWrite, tableRead, mailKeys),
 }
@@ -150,7 +151,7 @@ func TestTokensHasNoQueueMailOrSecretAccess(t *testing.T) {
 	}
 }
 
-func TestOnlyTheProvisionerReadsSPSecrets(t *testing.T) {
+func TestOnlyTheSPClientsReadSPSecrets(t *testing.T) {
 	s := customScenario.synth(t)
 	var readers []string
 	for _, name := range expectedFunctionNames {
@@ -161,8 +162,8 @@ func TestOnlyTheProvisionerReadsSPSecrets(t *testing.T) {
 			}
 		}
 	}
-	if len(readers) != 1 || readers[0] != "provisioner" {
-		t.Errorf("functions reading SP secrets: %v, want only provisioner", readers)
+	if strings.Join(readers, ",") != "provisioner,reconcile" {
+		t.Errorf("functions reading SP secrets: %v, want only provisioner and reconcile", readers)
 	}
 }
 
