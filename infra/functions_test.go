@@ -76,7 +76,7 @@ func TestFunctionEnvironment(t *testing.T) {
 		"invitations":  join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
 		"crm":          join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
 		"tokens":       join(common, oidc),
-		"system":       join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "PERFORMANCE_SEED_ALLOWED"}),
+		"system":       join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL", "PERFORMANCE_SEED_ALLOWED", "RECONCILE_FUNCTION_NAME"}),
 		"provisioner":  join(common, []string{"SCIM_DLQ_URL", "SCIM_MAX_RECEIVE_COUNT", "APPLICATIONS_CONFIG"}),
 		"expiry":       join(common, mail, []string{"SCIM_QUEUE_URL", "APPLICATIONS_CONFIG", "PUBLIC_BASE_URL"}),
 		"cleanup":      common,

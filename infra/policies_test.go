@@ -91,7 +91,7 @@ var expectedGrants = map[string]grantSet{
 	"invitations":  union(logsWrite, tableRead, tableWrite, queueSend, mailSend, machineCallers),
 	"crm":          union(logsWrite, tableRead, tableWrite, queueSend, mailSend, machineCallers),
 	"tokens":       union(logsWrite, tableRead, tableWrite),
-	"system":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
+	"system":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend, grants([]string{"lambda:InvokeFunction"}, "function invite reconcile")),
 	"provisioner":  union(logsWrite, tableRead, provisionerKeys, queueConsume, deadLetterSend, spSecrets),
 	"expiry":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
 	"cleanup":      union(logsWrite, tableRead, tableWrite),
@@ -281,6 +281,8 @@ func (s *scenario) classifyResource(resource any, ownLogGroup string) string {
 		switch res["Type"] {
 		case "AWS::DynamoDB::Table":
 			return lTable
+		case "AWS::Lambda::Function":
+			return "function " + fmt.Sprint(properties(res)["Description"])
 		case "AWS::SQS::Queue":
 			switch properties(res)["QueueName"] {
 			case scimQueueName:

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"strconv"
 	"time"
@@ -173,6 +174,10 @@ func New(ctx context.Context, s Settings, cfg aws.Config, registry *config.Regis
 		RoleSPs:     registry.SPsOfRole,
 	}
 	svc.Reconciler, svc.ReconcileMaxDeleteShare = prov, s.ReconcileMaxDeleteShare
+	if fn := os.Getenv("RECONCILE_FUNCTION_NAME"); fn != "" {
+		// An API function: the SPs' credentials are the reconcile function's.
+		svc.Reconciler = invokedReconciler{cfg: cfg, function: fn, hc: &http.Client{Timeout: 15 * time.Minute}}
+	}
 	return &App{
 		Settings: s, Logger: logger, AWS: cfg, DynamoDB: ddb, SQS: sqsClient, Store: store, Registry: registry, Service: svc,
 		API: &httpapi.API{Service: svc, Authenticator: authn}, Provisioner: prov,
