@@ -6,7 +6,7 @@ FUNCTIONS := $(notdir $(wildcard functions/*))
 BUILD_DIR := build
 NPM_DIR   := localstack
 
-.PHONY: job run test test-go test-faults test-infra vet build synth deploy-local npm clean
+.PHONY: job run test test-go test-faults test-infra vet build synth deploy-local npm clean bench
 
 ## run: the whole service on one machine (embedded local stack, PORT default 8080)
 run: npm
@@ -36,6 +36,12 @@ test-go: npm
 ## test-faults: the fault-injection test at the scale of issue 5 (1,000 guests, ~15 min; make test runs 200)
 test-faults: npm
 	FAULT_TEST_USERS=1000 $(GO) test -count=1 -timeout 40m -run TestDeliveryUnderFaults -v ./localstack/stack/
+
+# The delivery path's speed and cost (deliveries/s, SCIM requests per
+# acceptance, DynamoDB and SQS requests per delivery, p50/p95 acceptance to
+# membership at the SP); the README keeps the latest figures.
+bench: npm
+	LOG_LEVEL=error $(GO) test -count=1 -run '^$$' -bench . -benchtime 200x ./localstack/stack/
 
 test-infra:
 	$(MAKE) -C infra test

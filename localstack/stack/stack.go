@@ -25,6 +25,7 @@ import (
 	"sync"
 	"time"
 
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 
 	"github.com/edu-invite/invite/localstack/idp"
@@ -58,6 +59,9 @@ type Options struct {
 	// JobInterval of the expiry and cleanup jobs; 0 = every minute, negative
 	// = never (tests run them with RunJob).
 	JobInterval time.Duration
+	// CountAWS, if set, counts every AWS request of the stack's clients
+	// (benchmarks report DynamoDB and SQS requests per delivery).
+	CountAWS *AWSCalls
 }
 
 // Stack is a running local stack.
@@ -126,6 +130,9 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	cfg, err := awsconfig.LoadDefaultConfig(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if opts.CountAWS != nil {
+		cfg.HTTPClient = countingClient{inner: awshttp.NewBuildableClient(), calls: opts.CountAWS}
 	}
 	registry, err := config.Load()
 	if err != nil {
