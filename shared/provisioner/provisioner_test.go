@@ -510,3 +510,106 @@ func TestUserDeletionFindsAUserWhoseCreationAnswerWasLost(t *testing.T) {
 		t.Fatalf("users left at the SP: %+v", users)
 	}
 }
+
+// While a delivery is retried, the status of what it creates says pending,
+// with the attempts so far and the last reason; once delivered, provisioned
+// with neither.
+func TestRetriedCreationShowsPendingWithAttemptsAndReason(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, "PATCH", "right-token")
+	roleID := f.acceptedGuest(t, "fred@example.org")
+	ds := f.queue.take()
+	for attempt := 1; attempt <= 2; attempt++ {
+		resp, _ := f.prov.HandleSQS(ctx, batch(t, ds, "down-sp", attempt))
+		if len(resp.BatchItemFailures) == 0 {
+			t.Fatal("deliveries to an SP that refuses connections succeeded")
+		}
+		l, err := f.store.GetLink(ctx, domain.ResourceGroup, roleID, "down-sp")
+		if err != nil || l.Status != domain.StatusPending || l.Attempts != attempt || !strings.Contains(l.LastError, "connection refused") {
+			t.Fatalf("attempt %d: group link at down-sp %+v, %v; want pending with %d attempts and the reason", attempt, l, err, attempt)
+		}
+	}
+	statuses, err := f.svc.RoleProvisioning(ctx, superUser, roleID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var down, wiki *service.ProvisioningStatus
+	for i := range statuses {
+		switch statuses[i].SP {
+		case "down-sp":
+			down = &statuses[i]
+		case "wiki-sp":
+			wiki = &statuses[i]
+		}
+	}
+	if down == nil || down.Status != domain.StatusPending || down.Attempts != 2 || down.LastError == "" {
+		t.Fatalf("role status at down-sp %+v", down)
+	}
+	if resp, _ := f.prov.HandleSQS(ctx, batch(t, ds, "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("failures: %v", resp.BatchItemFailures)
+	}
+	statuses, _ = f.svc.RoleProvisioning(ctx, superUser, roleID)
+	for i := range statuses {
+		if statuses[i].SP == "wiki-sp" {
+			wiki = &statuses[i]
+		}
+	}
+	if wiki == nil || wiki.Status != domain.StatusProvisioned || wiki.Attempts != 0 || wiki.LastError != "" || wiki.RemoteID == "" {
+		t.Fatalf("role status at wiki-sp %+v", wiki)
+	}
+}
+
+// At a PUT SP a removal ends with a group PUT of the current members even
+// when the user's deletion (in the user's own line) ran first: the group
+// must not keep a member the SP no longer has.
+func TestRemovalAtAPutSPReplacesTheGroupAfterTheUsersDeletion(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, "PUT", "right-token")
+	f.acceptedGuest(t, "gina@example.org")
+	accepted := f.queue.take()
+	if resp, _ := f.prov.HandleSQS(ctx, batch(t, accepted, "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("failures: %v", resp.BatchItemFailures)
+	}
+	var userID int64
+	for _, d := range accepted {
+		if d.UserID != 0 {
+			userID = d.UserID
+		}
+	}
+	urs, err := f.store.ListUserRolesOfUser(ctx, userID)
+	if err != nil || len(urs) != 1 {
+		t.Fatalf("memberships %v, %v", urs, err)
+	}
+	if out, err := f.svc.RemoveUserRole(ctx, superUser, urs[0].ID, false); err != nil || !out.UserDeleted {
+		t.Fatalf("removal %+v, %v", out, err)
+	}
+	ds := f.queue.take()
+	var deletion, removal []domain.Delivery
+	for _, d := range ds {
+		switch d.Kind {
+		case domain.DeliverUserDelete:
+			deletion = append(deletion, d)
+		case domain.DeliverMemberRemove:
+			removal = append(removal, d)
+		}
+	}
+	if len(deletion) == 0 || len(removal) == 0 {
+		t.Fatalf("deliveries %+v", ds)
+	}
+	before := len(f.sp.Requests())
+	for _, part := range [][]domain.Delivery{deletion, removal} { // the user's line first
+		if resp, _ := f.prov.HandleSQS(ctx, batch(t, part, "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
+			t.Fatalf("failures: %v", resp.BatchItemFailures)
+		}
+	}
+	var got []string
+	for _, r := range f.sp.Requests()[before:] {
+		got = append(got, r.Method+" "+strings.Join(strings.Split(r.Path, "/")[:3], "/"))
+	}
+	if strings.Join(got, ", ") != "DELETE /v1/Users, PUT /v1/Groups" {
+		t.Fatalf("requests %v, want the user's DELETE, then the group's PUT", got)
+	}
+	if g := f.sp.Groups(); len(g) != 1 || len(g[0].Members) != 0 {
+		t.Fatalf("groups %+v", g)
+	}
+}
