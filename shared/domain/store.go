@@ -96,6 +96,11 @@ type ProvisioningStore interface {
 	GetDelivery(ctx context.Context, id string) (Delivery, error)
 	// UpdateDeliveryStatus records how a delivery stands.
 	UpdateDeliveryStatus(ctx context.Context, d Delivery) error
+	// FinishDelivery records the final status of a delivery held whole (the
+	// provisioner's, from its message) in one conditional write without a
+	// read; false when the stored item is not the one to overwrite (a newer
+	// replay, or gone): then UpdateDeliveryStatus decides.
+	FinishDelivery(ctx context.Context, d Delivery) (bool, error)
 	// ListUnsentDeliveries returns pending deliveries created before the time,
 	// oldest first, for the outbox sweep.
 	ListUnsentDeliveries(ctx context.Context, createdBefore time.Time, limit int) ([]Delivery, error)

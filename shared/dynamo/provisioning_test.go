@@ -139,3 +139,35 @@ func TestLateSentMarkDoesNotOverwriteFinalStatus(t *testing.T) {
 		})
 	}
 }
+
+func TestFinishDeliveryWritesOnceWithoutAReadUnlessAReplayIsNewer(t *testing.T) {
+	s := newStore(t)
+	d := delivery("d1", domain.DeliverGroupCreate, testNow.Add(-time.Hour))
+	must(t, s.CreateRole(ctx(t), role(1, "One"), []domain.Delivery{d}))
+
+	done := d
+	done.Status, done.Attempts, done.OrderKey = domain.DeliveryDelivered, 2, "sp-1/group/1"
+	ok, err := s.FinishDelivery(ctx(t), done)
+	must(t, err)
+	got, err := s.GetDelivery(ctx(t), "d1")
+	must(t, err)
+	if !ok || got.Status != domain.DeliveryDelivered || got.Attempts != 2 || got.SPID != "sp-1" || got.Kind != domain.DeliverGroupCreate {
+		t.Fatalf("finished: %v, stored %+v", ok, got)
+	}
+	// An operator replayed it meanwhile (replays 1): an old copy's outcome
+	// must not overwrite the replay's record.
+	must(t, s.UpdateDeliveryStatus(ctx(t), domain.Delivery{ID: "d1", Status: domain.DeliveryPending, Replays: 1}))
+	ok, err = s.FinishDelivery(ctx(t), done)
+	must(t, err)
+	if got, _ := s.GetDelivery(ctx(t), "d1"); ok || got.Status != domain.DeliveryPending || got.Replays != 1 {
+		t.Fatalf("an older copy finished a replayed delivery: %v, %+v", ok, got)
+	}
+	missing := done
+	missing.ID = "gone"
+	if ok, err := s.FinishDelivery(ctx(t), missing); ok || err != nil {
+		t.Fatalf("a missing delivery: %v, %v", ok, err)
+	}
+	if _, err := s.FinishDelivery(ctx(t), domain.Delivery{ID: "d1", Status: domain.DeliverySent}); err == nil {
+		t.Fatal("FinishDelivery took a non-final status")
+	}
+}

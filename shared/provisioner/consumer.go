@@ -83,6 +83,7 @@ func (p *Provisioner) handleMessage(ctx context.Context, m events.SQSMessage) er
 	d.OrderKey = m.Attributes["MessageGroupId"]
 	ctx = domain.WithCorrelationID(ctx, d.CorrelationID)
 	d.Attempts, _ = strconv.Atoi(m.Attributes["ApproximateReceiveCount"])
+	d.Replays = replaysOf(m.Attributes["MessageDeduplicationId"], d.ID)
 	log := p.log().With("delivery", d.ID, "sp", d.SPID, "kind", d.Kind, "attempt", d.Attempts)
 
 	started := time.Now()
@@ -93,8 +94,10 @@ func (p *Provisioner) handleMessage(ctx context.Context, m events.SQSMessage) er
 	switch {
 	case err == nil:
 		d.Status, d.LastError = domain.DeliveryDelivered, ""
-		if uerr := p.Store.UpdateDeliveryStatus(ctx, d); uerr != nil {
-			log.WarnContext(ctx, "delivered but status not recorded", "error", uerr)
+		if ok, uerr := p.Store.FinishDelivery(ctx, d); uerr != nil || !ok {
+			if uerr = p.Store.UpdateDeliveryStatus(ctx, d); uerr != nil {
+				log.WarnContext(ctx, "delivered but status not recorded", "error", uerr)
+			}
 		}
 		p.audit(ctx, d, domain.AuditProvisioned)
 		log.InfoContext(ctx, "delivered")
@@ -219,4 +222,18 @@ func (p *Provisioner) audit(ctx context.Context, d domain.Delivery, action domai
 	if err := p.Store.PutProvisioningAudit(ctx, []domain.AuditEntry{e}); err != nil {
 		p.log().WarnContext(ctx, "provisioning outcome not audited", "delivery", d.ID, "error", err)
 	}
+}
+
+// replaysOf reads the replay count from a message's deduplication id
+// (domain.Delivery.DeduplicationID: the id, then "-r<n>" once replayed).
+func replaysOf(dedup, id string) int {
+	rest, ok := strings.CutPrefix(dedup, id+"-r")
+	if !ok {
+		return 0
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
 }
