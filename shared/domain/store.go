@@ -112,6 +112,9 @@ type ProvisioningStore interface {
 	DeleteLink(ctx context.Context, kind ResourceKind, localID int64, spID string) error
 	// ListLinksOfSP lists the links of one kind to one SP (a reconcile run).
 	ListLinksOfSP(ctx context.Context, spID string, kind ResourceKind) ([]SPLink, error)
+	// GetLinksAt reads the links of many users or groups to one SP at
+	// once, by local id; ids without a link are absent.
+	GetLinksAt(ctx context.Context, kind ResourceKind, localIDs []int64, spID string) (map[int64]SPLink, error)
 	ListLinks(ctx context.Context, kind ResourceKind, localID int64) ([]SPLink, error)
 	// PutProvisioningAudit records provisioning outcomes (entries with a
 	// DeliveryID, in the partition of the delivery's role, or of the user).

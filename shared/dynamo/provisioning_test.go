@@ -1,6 +1,7 @@
 package dynamo_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -169,5 +170,35 @@ func TestFinishDeliveryWritesOnceWithoutAReadUnlessAReplayIsNewer(t *testing.T) 
 	}
 	if _, err := s.FinishDelivery(ctx(t), domain.Delivery{ID: "d1", Status: domain.DeliverySent}); err == nil {
 		t.Fatal("FinishDelivery took a non-final status")
+	}
+}
+
+func TestLinksOfAnSPListedAndReadInBatches(t *testing.T) {
+	s := newStore(t)
+	for id := int64(1); id <= 130; id++ { // more than one BatchGetItem
+		must(t, s.PutLink(ctx(t), domain.SPLink{Kind: domain.ResourceUser, LocalID: id, SPID: "sp-a",
+			RemoteID: fmt.Sprintf("u-%d", id), Status: domain.StatusProvisioned, UpdatedAt: testNow}))
+	}
+	must(t, s.PutLink(ctx(t), domain.SPLink{Kind: domain.ResourceUser, LocalID: 1, SPID: "sp-b", RemoteID: "other", Status: domain.StatusProvisioned}))
+	must(t, s.PutLink(ctx(t), domain.SPLink{Kind: domain.ResourceGroup, LocalID: 7, SPID: "sp-a", RemoteID: "g-7", Status: domain.StatusProvisioned}))
+
+	ids := []int64{999}
+	for id := int64(130); id >= 1; id-- {
+		ids = append(ids, id)
+	}
+	got, err := s.GetLinksAt(ctx(t), domain.ResourceUser, ids, "sp-a")
+	must(t, err)
+	if len(got) != 130 || got[1].RemoteID != "u-1" || got[130].RemoteID != "u-130" {
+		t.Fatalf("%d links, 1: %+v, 130: %+v", len(got), got[1], got[130])
+	}
+	if _, ok := got[999]; ok {
+		t.Fatal("a user without a link was read")
+	}
+	users, err := s.ListLinksOfSP(ctx(t), "sp-a", domain.ResourceUser)
+	must(t, err)
+	groups, err := s.ListLinksOfSP(ctx(t), "sp-a", domain.ResourceGroup)
+	must(t, err)
+	if len(users) != 130 || len(groups) != 1 || groups[0].RemoteID != "g-7" {
+		t.Fatalf("links of sp-a: %d users, groups %+v", len(users), groups)
 	}
 }

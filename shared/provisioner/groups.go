@@ -205,15 +205,21 @@ func (p *Provisioner) putGroup(ctx context.Context, c SCIMClient, sp domain.Serv
 			if err != nil {
 				return err
 			}
+			// One batched read of the page's links, not one read per member.
+			ids := make([]int64, len(page))
+			for i, ur := range page {
+				ids[i] = ur.UserID
+			}
+			links, err := p.Store.GetLinksAt(ctx, domain.ResourceUser, ids, sp.ID)
+			if err != nil {
+				return err
+			}
 			for _, ur := range page {
-				_, remoteID, err := p.activeLink(ctx, domain.ResourceUser, ur.UserID, sp.ID)
-				if err != nil {
-					return err
-				}
-				if remoteID == "" {
+				l, ok := links[ur.UserID]
+				if !ok || l.Status == domain.StatusDeprovisioned || l.RemoteID == "" {
 					continue
 				}
-				if err := emit(scim.Member{Value: remoteID, ExternalID: strconv.FormatInt(ur.UserID, 10)}); err != nil {
+				if err := emit(scim.Member{Value: l.RemoteID, ExternalID: strconv.FormatInt(ur.UserID, 10)}); err != nil {
 					return err
 				}
 			}
