@@ -147,6 +147,14 @@ var functionSpecs = []functionSpec{
 		Schedule: "rate(1 minute)",
 	},
 	{
+		// Daily: compares every SP with the service and repairs the
+		// difference (the reconcile job of shared/provisioner).
+		Name: "reconcile", Kind: scheduledJob, TimeoutSeconds: 900, MemoryMB: defaultMemoryMB,
+		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionSPLink},
+		ReadsSPSecrets: true, NeedsApplications: true,
+		Schedule: "cron(0 4 * * ? *)",
+	},
+	{
 		// Records bounces and complaints on the outbox mail they are about.
 		Name: "mail-events", Kind: mailEventConsumer, TimeoutSeconds: 30, MemoryMB: defaultMemoryMB,
 		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionMail},

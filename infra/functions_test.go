@@ -13,7 +13,7 @@ import (
 // expectedFunctionNames are the directories under functions/.
 var expectedFunctionNames = []string{
 	"users", "roles", "invitations", "crm", "tokens", "system", "web",
-	"provisioner", "expiry", "cleanup", "outbox-sweep", "mail-events",
+	"provisioner", "expiry", "cleanup", "outbox-sweep", "mail-events", "reconcile",
 }
 
 var apiFunctionNames = map[string]bool{"users": true, "roles": true, "invitations": true, "crm": true, "tokens": true, "system": true, "web": true}
@@ -30,7 +30,7 @@ func TestOneFunctionPerDirectory(t *testing.T) {
 
 func TestFunctionRuntimeAndLimits(t *testing.T) {
 	s := defaultScenario.synth(t)
-	timeouts := map[string]float64{"provisioner": 60, "expiry": 300, "cleanup": 300, "outbox-sweep": 50, "mail-events": 30}
+	timeouts := map[string]float64{"provisioner": 60, "expiry": 300, "cleanup": 300, "outbox-sweep": 50, "mail-events": 30, "reconcile": 900}
 	for _, name := range expectedFunctionNames {
 		t.Run(name, func(t *testing.T) {
 			fn := s.function(t, name)
@@ -76,12 +76,13 @@ func TestFunctionEnvironment(t *testing.T) {
 		"invitations": join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
 		"crm":         join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
 		"tokens":      join(common, oidc),
-		"system":      join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "PERFORMANCE_SEED_ALLOWED", "CONNECTION_SECRET_PREFIX"}),
+		"system":      join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "PERFORMANCE_SEED_ALLOWED", "CONNECTION_SECRET_PREFIX", "RECONCILE_FUNCTION_NAME"}),
 		"web": join(common, oidc, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL",
 			"OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET_ARN", "SESSION_IDLE_TIMEOUT"}),
 		"provisioner":  join(common, []string{"SCIM_DLQ_URL", "SCIM_MAX_RECEIVE_COUNT"}),
 		"expiry":       join(common, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL"}),
 		"cleanup":      common,
+		"reconcile":    common,
 		"outbox-sweep": join(common, mail, []string{"SCIM_QUEUE_URL"}),
 		"mail-events":  common,
 	}

@@ -96,11 +96,12 @@ var expectedGrants = map[string]grantSet{
 	"invitations":  union(logsWrite, tableRead, tableWrite, queueSend, mailSend, machineCallers),
 	"crm":          union(logsWrite, tableRead, tableWrite, queueSend, mailSend, machineCallers),
 	"tokens":       union(logsWrite, tableRead, tableWrite),
-	"system":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend, connSecrets),
+	"system":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend, connSecrets, grants([]string{"lambda:InvokeFunction"}, "function invite reconcile")),
 	"web":          union(logsWrite, tableRead, tableWrite, queueSend, oidcClient),
 	"provisioner":  union(logsWrite, tableRead, provisionerKeys, queueConsume, deadLetterSend, spSecrets),
 	"expiry":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
 	"cleanup":      union(logsWrite, tableRead, tableWrite),
+	"reconcile":    union(logsWrite, tableRead, grants(wantTableWrites, leadingKeys("SPLINK#*")), spSecrets),
 	"outbox-sweep": union(logsWrite, tableRead, outboxKeys, queueSend, mailSend),
 	"mail-events":  union(logsWrite, tableRead, mailKeys),
 }
@@ -156,7 +157,7 @@ func TestTokensHasNoQueueMailOrSecretAccess(t *testing.T) {
 	}
 }
 
-func TestOnlyTheProvisionerReadsSPSecrets(t *testing.T) {
+func TestOnlyTheSPClientsReadSPSecrets(t *testing.T) {
 	s := customScenario.synth(t)
 	var readers []string
 	for _, name := range expectedFunctionNames {
@@ -167,8 +168,8 @@ func TestOnlyTheProvisionerReadsSPSecrets(t *testing.T) {
 			}
 		}
 	}
-	if len(readers) != 1 || readers[0] != "provisioner" {
-		t.Errorf("functions reading SP secrets: %v, want only provisioner", readers)
+	if strings.Join(readers, ",") != "provisioner,reconcile" {
+		t.Errorf("functions reading SP secrets: %v, want only provisioner and reconcile", readers)
 	}
 }
 
@@ -286,6 +287,8 @@ func (s *scenario) classifyResource(resource any, ownLogGroup string) string {
 		switch res["Type"] {
 		case "AWS::DynamoDB::Table":
 			return lTable
+		case "AWS::Lambda::Function":
+			return "function " + fmt.Sprint(properties(res)["Description"])
 		case "AWS::SQS::Queue":
 			switch properties(res)["QueueName"] {
 			case scimQueueName:

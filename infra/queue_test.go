@@ -68,8 +68,8 @@ func TestQueueAlarmsNotifyTheAlarmTopic(t *testing.T) {
 			}
 		}
 		// Two queue alarms and one error alarm per background function.
-		expect(t, func() { s.template.ResourceCountIs(jsii.String("AWS::CloudWatch::Alarm"), jsii.Number(2+4)) })
-		for _, name := range []string{"expiry", "cleanup", "outbox-sweep", "mail-events"} {
+		expect(t, func() { s.template.ResourceCountIs(jsii.String("AWS::CloudWatch::Alarm"), jsii.Number(2+5)) })
+		for _, name := range []string{"expiry", "cleanup", "outbox-sweep", "mail-events", "reconcile"} {
 			id := s.functionID(t, name)
 			expect(t, func() {
 				s.template.HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), map[string]any{

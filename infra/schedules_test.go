@@ -9,11 +9,12 @@ import (
 
 func TestScheduledJobs(t *testing.T) {
 	s := defaultScenario.synth(t)
-	expect(t, func() { s.template.ResourceCountIs(jsii.String("AWS::Events::Rule"), jsii.Number(4)) })
+	expect(t, func() { s.template.ResourceCountIs(jsii.String("AWS::Events::Rule"), jsii.Number(5)) })
 	cases := []struct{ function, schedule string }{
 		{"expiry", "rate(1 hour)"},
 		{"cleanup", "cron(0 3 * * ? *)"}, // daily 03:00 UTC
 		{"outbox-sweep", "rate(1 minute)"},
+		{"reconcile", "cron(0 4 * * ? *)"}, // daily 04:00 UTC
 	}
 	for _, c := range cases {
 		t.Run(c.function, func(t *testing.T) {

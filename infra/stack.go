@@ -43,11 +43,13 @@ func NewInviteStack(scope constructs.Construct, id string, props *InviteStackPro
 		PublicBaseURL: publicBaseURL,
 	}
 
+	functions := map[string]serviceFunction{}
 	for _, spec := range functionSpecs {
 		fn, err := newServiceFunction(stack, spec, cfg, res)
 		if err != nil {
 			return nil, err
 		}
+		functions[spec.Name] = fn
 		addFunctionRoutes(api, fn)
 		addSchedule(stack, fn)
 		addMailEventRule(stack, fn, res.Mail)
@@ -61,6 +63,8 @@ func NewInviteStack(scope constructs.Construct, id string, props *InviteStackPro
 			}))
 		}
 	}
+
+	wireOnDemandReconcile(functions["system"], functions["reconcile"])
 
 	if cfg.OIDCIssuer == "" || cfg.OIDCAudience == "" {
 		awscdk.Annotations_Of(stack).AddWarningV2(jsii.String("invite:oidcUnset"), jsii.String(

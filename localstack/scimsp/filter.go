@@ -35,9 +35,12 @@ var (
 
 // parseEqFilter turns the filter the elimity server parsed into an
 // eqFilter; nil params mean no filter. Anything else is 400 invalidFilter.
-func parseEqFilter(params elimity.ListRequestParams, allowed []filterableAttribute) (*eqFilter, *filterableAttribute, error) {
+func parseEqFilter(params elimity.ListRequestParams, allowed []filterableAttribute, support FilterSupport) (*eqFilter, *filterableAttribute, error) {
 	if params.FilterValidator == nil {
 		return nil, nil, nil
+	}
+	if support == FiltersNone {
+		return nil, nil, unsupportedFilter()
 	}
 	expr, ok := params.FilterValidator.GetFilter().(*filter.AttributeExpression)
 	if !ok || expr.Operator != filter.EQ || expr.AttributePath.SubAttribute != nil {
@@ -49,6 +52,9 @@ func parseEqFilter(params elimity.ListRequestParams, allowed []filterableAttribu
 	}
 	for i := range allowed {
 		if strings.EqualFold(allowed[i].name, expr.AttributePath.AttributeName) {
+			if support == FiltersNoExternalID && allowed[i].name == "externalId" {
+				return nil, nil, unsupportedFilter()
+			}
 			return &eqFilter{attribute: allowed[i].name, value: unescapeFilterString(raw)}, &allowed[i], nil
 		}
 	}

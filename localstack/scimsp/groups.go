@@ -47,7 +47,7 @@ func (h groupHandler) Get(r *http.Request, id string) (elimity.Resource, error) 
 }
 
 func (h groupHandler) GetAll(r *http.Request, params elimity.ListRequestParams) (elimity.Page, error) {
-	f, attr, err := parseEqFilter(params, groupFilterAttributes)
+	f, attr, err := parseEqFilter(params, groupFilterAttributes, h.sp.opts.Filters)
 	if err != nil {
 		return elimity.Page{}, err
 	}
@@ -105,6 +105,10 @@ func (h groupHandler) Delete(r *http.Request, id string) error {
 // succeed: RFC 7644 3.5.2 makes a PATCH atomic.
 func (h groupHandler) Patch(r *http.Request, id string, ops []elimity.PatchOperation) (elimity.Resource, error) {
 	sp := h.sp
+	if sp.opts.NoPatch {
+		return elimity.Resource{}, scimerrors.ScimError{Status: http.StatusNotImplemented,
+			Detail: "This SP does not support PATCH; replace the group with PUT."}
+	}
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
 	g, ok := sp.groups[id]

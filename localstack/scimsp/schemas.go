@@ -11,13 +11,13 @@ import (
 // maxResults is the page size of list responses.
 const maxResults = 100
 
-func serviceProviderConfig(a authenticator) *elimity.ServiceProviderConfig {
+func serviceProviderConfig(a authenticator, o Options) *elimity.ServiceProviderConfig {
 	return &elimity.ServiceProviderConfig{
 		DocumentationURI:      optional.NewString("https://datatracker.ietf.org/doc/html/rfc7644"),
 		AuthenticationSchemes: a.authenticationSchemes(),
 		MaxResults:            maxResults,
-		SupportFiltering:      true,
-		SupportPatch:          true,
+		SupportFiltering:      o.Filters != FiltersNone,
+		SupportPatch:          !o.NoPatch,
 	}
 }
 

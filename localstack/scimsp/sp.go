@@ -14,11 +14,30 @@ type Options struct {
 	BasicUser     string
 	BasicPassword string
 	BearerToken   string
+	// Filters limits the list filters the SP accepts, to test the service
+	// against SPs that support little: FiltersAll (the default),
+	// FiltersNoExternalID (400 invalidFilter on externalId) or FiltersNone
+	// (400 invalidFilter on every filter, and /ServiceProviderConfig says
+	// filter.supported false).
+	Filters FilterSupport
+	// NoPatch refuses PATCH on Groups with 501 (and says so in
+	// /ServiceProviderConfig).
+	NoPatch bool
 }
+
+// FilterSupport is which list filters an SP accepts.
+type FilterSupport int
+
+const (
+	FiltersAll FilterSupport = iota
+	FiltersNoExternalID
+	FiltersNone
+)
 
 // SP is an in-memory SCIM Service Provider. It is safe for concurrent use.
 type SP struct {
 	auth    authenticator
+	opts    Options
 	handler http.Handler
 
 	saveMu sync.Mutex // serialises Save, which takes mu only to copy the state
@@ -39,12 +58,13 @@ func New(opts Options) *SP {
 	}
 	sp := &SP{
 		auth:   auth,
+		opts:   opts,
 		users:  map[string]*userRecord{},
 		groups: map[string]*groupRecord{},
 		now:    func() time.Time { return time.Now().UTC().Truncate(time.Second) },
 	}
 	server, err := elimity.NewServer(&elimity.ServerArgs{
-		ServiceProviderConfig: serviceProviderConfig(auth),
+		ServiceProviderConfig: serviceProviderConfig(auth, opts),
 		ResourceTypes:         resourceTypes(sp),
 	})
 	if err != nil {

@@ -39,7 +39,7 @@ func (h userHandler) Get(r *http.Request, id string) (elimity.Resource, error) {
 }
 
 func (h userHandler) GetAll(r *http.Request, params elimity.ListRequestParams) (elimity.Page, error) {
-	f, attr, err := parseEqFilter(params, userFilterAttributes)
+	f, attr, err := parseEqFilter(params, userFilterAttributes, h.sp.opts.Filters)
 	if err != nil {
 		return elimity.Page{}, err
 	}

@@ -26,7 +26,8 @@ func deliveryBenchSlowSP(h http.Handler) http.Handler {
 //
 //	go test -run '^$' -bench DeliveryPathThroughput -benchtime 200x ./localstack/stack/
 func BenchmarkDeliveryPathThroughput(b *testing.B) {
-	f := newLifecycleFixtureWith(b, deliveryBenchSlowSP)
+	calls := &AWSCalls{}
+	f := newLifecycleFixtureCounting(b, deliveryBenchSlowSP, calls)
 	role := f.createRole("Bench", "app-a", 30)
 	eventually(b, "the group at the SP", func() bool { return len(f.spA.Groups()) == 1 })
 	f.s.PauseConsumer()
@@ -34,6 +35,7 @@ func BenchmarkDeliveryPathThroughput(b *testing.B) {
 		f.inviteAndAccept(fmt.Sprintf("bench%d@example.org", i), "en", "", role)
 	}
 	before := len(f.spA.Requests())
+	awsBefore := calls.Snapshot()
 	b.ResetTimer()
 	start := time.Now()
 	f.s.ResumeConsumer()
@@ -41,9 +43,35 @@ func BenchmarkDeliveryPathThroughput(b *testing.B) {
 	elapsed := time.Since(start)
 	b.StopTimer()
 	requests := len(f.spA.Requests()) - before
+	deliveries := float64(2 * b.N) // user.create + member.add each
 	b.ReportMetric(float64(requests)/elapsed.Seconds(), "scim-requests/s")
-	b.ReportMetric(float64(2*b.N)/elapsed.Seconds(), "deliveries/s") // user.create + member.add each
+	b.ReportMetric(deliveries/elapsed.Seconds(), "deliveries/s")
 	b.ReportMetric(float64(requests)/float64(b.N), "requests/acceptance")
+	reportAWSCost(b, awsBefore, calls.Snapshot(), deliveries)
+}
+
+// reportAWSCost reports the DynamoDB and SQS requests per delivery made
+// by the consumer while the deliveries were brought in (the sends happened
+// before, with the acceptances), and what a million deliveries cost at
+// on-demand prices (eu-west-1, 2025: DynamoDB $1.4125 per million writes
+// and $0.283 per million reads of items under 1 KB; SQS FIFO $0.50 per
+// million requests). An empty receive of the idle poller counts too.
+func reportAWSCost(b *testing.B, before, after map[string]int, deliveries float64) {
+	delta := map[string]int{}
+	for k, v := range after {
+		delta[k] = v - before[k]
+	}
+	reads := Sum(delta, "DynamoDB_20120810.GetItem") + Sum(delta, "DynamoDB_20120810.Query") + Sum(delta, "DynamoDB_20120810.BatchGet")
+	writes := Sum(delta, "DynamoDB_20120810.") - reads
+	sqsCalls := Sum(delta, "AmazonSQS.")
+	b.ReportMetric(float64(reads)/deliveries, "ddb-reads/delivery")
+	b.ReportMetric(float64(writes)/deliveries, "ddb-writes/delivery")
+	b.ReportMetric(float64(sqsCalls)/deliveries, "sqs-requests/delivery")
+	perMillion := (float64(writes)*1.4125 + float64(reads)*0.283 + float64(sqsCalls)*0.50) / deliveries
+	b.ReportMetric(perMillion, "USD/1M-deliveries")
+	if testing.Verbose() {
+		b.Logf("AWS requests during delivery: %v", delta)
+	}
 }
 
 // BenchmarkAcceptedToMemberAtSP measures, one acceptance at a time, how

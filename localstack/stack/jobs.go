@@ -10,7 +10,7 @@ import (
 
 // Jobs are the scheduled functions, by the name of their Lambda; locally a
 // timer runs them, and `make job JOB=<name>` runs one on demand.
-var Jobs = []string{"expiry", "cleanup", "outbox-sweep"}
+var Jobs = []string{"expiry", "cleanup", "outbox-sweep", "reconcile"}
 
 // RunJob runs one scheduled job as its Lambda would.
 func (s *Stack) RunJob(ctx context.Context, name string) (any, error) {
@@ -31,6 +31,8 @@ func (s *Stack) RunJob(ctx context.Context, name string) (any, error) {
 		return map[string]int{"invitations": removed, "apiTokens": tokens}, err
 	case "outbox-sweep":
 		return s.App.Sweep(ctx, s.now())
+	case "reconcile":
+		return s.App.Service.ReconcileSPs(ctx, s.App.Registry.TargetIDs())
 	}
 	return nil, fmt.Errorf("unknown job %q (known: %v)", name, Jobs)
 }

@@ -34,6 +34,12 @@ func newLifecycleFixture(t *testing.T) *lifecycleFixture {
 // newLifecycleFixtureWith wraps SP A's handler, e.g. to slow it down.
 func newLifecycleFixtureWith(t testing.TB, wrapA func(http.Handler) http.Handler) *lifecycleFixture {
 	t.Helper()
+	return newLifecycleFixtureCounting(t, wrapA, nil)
+}
+
+// newLifecycleFixtureCounting also counts the stack's AWS requests in calls.
+func newLifecycleFixtureCounting(t testing.TB, wrapA func(http.Handler) http.Handler, calls *AWSCalls) *lifecycleFixture {
+	t.Helper()
 	spA, spB := scimsp.New(scimsp.Options{BearerToken: "token-a"}), scimsp.New(scimsp.Options{BearerToken: "token-b"})
 	srvA, srvB := httptest.NewServer(wrapA(spA.Handler())), httptest.NewServer(spB.Handler())
 	t.Cleanup(srvA.Close)
@@ -41,7 +47,7 @@ func newLifecycleFixtureWith(t testing.TB, wrapA func(http.Handler) http.Handler
 	t.Setenv("SP_A_TOKEN", "token-a")
 	t.Setenv("SP_B_TOKEN", "token-b")
 	clock := &testClock{}
-	s := startTestStack(t, clock, fmt.Sprintf(`{
+	s := startTestStackWith(t, clock, fmt.Sprintf(`{
 	  "applications": [
 	    {"manageId": "app-a", "manageType": "SAML20_SP", "name": "Wiki", "landingPage": "https://wiki.example.org", "provisionings": ["sp-a"]},
 	    {"manageId": "app-b", "manageType": "OIDC10_RP", "name": "Lab", "landingPage": "https://lab.example.org", "provisionings": ["sp-b"]}
@@ -49,7 +55,7 @@ func newLifecycleFixtureWith(t testing.TB, wrapA func(http.Handler) http.Handler
 	  "provisionings": [
 	    {"id": "sp-a", "baseUrl": %q, "ratePerSecond": 500, "auth": {"method": "bearer", "token": "env:SP_A_TOKEN"}},
 	    {"id": "sp-b", "baseUrl": %q, "membership": "PUT", "auth": {"method": "bearer", "token": "env:SP_B_TOKEN"}}
-	  ]}`, srvA.URL, srvB.URL))
+	  ]}`, srvA.URL, srvB.URL), Options{VisibilityTimeout: time.Second, PollInterval: 200 * time.Millisecond, CountAWS: calls})
 	return &lifecycleFixture{t: t, s: s, c: client{t: t, base: s.URL}, clock: clock, spA: spA, spB: spB,
 		admin: map[string]string{"X-API-TOKEN": "e2e-bootstrap-token-0123456789abcdef"}, tokens: map[string]string{}}
 }

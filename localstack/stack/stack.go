@@ -29,6 +29,7 @@ import (
 	"sync"
 	"time"
 
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 
 	"github.com/edu-invite/invite/localstack/idp"
@@ -78,6 +79,9 @@ type Options struct {
 	// so that both survive a restart (`make run`: .local/data). "" keeps
 	// them in memory, on the process's shared DynamoDB Local (tests).
 	DataDir string
+	// CountAWS, if set, counts every AWS request of the stack's clients
+	// (benchmarks report DynamoDB and SQS requests per delivery).
+	CountAWS *AWSCalls
 }
 
 // Stack is a running local stack.
@@ -178,6 +182,9 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.CountAWS != nil {
+		cfg.HTTPClient = countingClient{inner: awshttp.NewBuildableClient(), calls: opts.CountAWS}
+	}
 	if err := dynamo.CreateTable(ctx, awsDynamo(cfg), settings.TableName); err != nil {
 		return nil, fmt.Errorf("create table: %w", err)
 	}
@@ -234,6 +241,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	go s.every(runCtx, orDefault(opts.SweepInterval, 30*time.Second), "outbox-sweep")
 	if opts.JobInterval >= 0 {
 		go s.every(runCtx, orDefault(opts.JobInterval, time.Minute), "expiry", "cleanup")
+		go s.every(runCtx, time.Hour, "reconcile")
 	}
 	return s, nil
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -70,6 +71,10 @@ type Settings struct {
 	// ConnectionSecretPrefix from CONNECTION_SECRET_PREFIX: the name prefix
 	// of the SCIM connections' secrets (default secrets.DefaultConnectionPrefix).
 	ConnectionSecretPrefix string
+	// ReconcileMaxDeleteShare from RECONCILE_MAX_DELETE_SHARE (0 to 1):
+	// the largest share of an SP's linked resources a reconcile run may
+	// delete; unset: domain.DefaultMaxDeleteShare.
+	ReconcileMaxDeleteShare float64
 }
 
 // SettingsFromEnv reads the settings; TABLE_NAME is the only one every
@@ -97,6 +102,13 @@ func SettingsFromEnv() (Settings, error) {
 			return s, fmt.Errorf("SCIM_MAX_RECEIVE_COUNT must be a positive integer, not %q", v)
 		}
 		s.MaxReceiveCount = n
+	}
+	if v := os.Getenv("RECONCILE_MAX_DELETE_SHARE"); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f <= 0 || f > 1 {
+			return s, fmt.Errorf("RECONCILE_MAX_DELETE_SHARE must be a number above 0 and at most 1, not %q", v)
+		}
+		s.ReconcileMaxDeleteShare = f
 	}
 	return s, nil
 }
@@ -195,6 +207,12 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 		DeadLetters: sqs.NewDeadLetters(sqsClient, s.DeadLetterURL),
 		Backoff:     sqs.NewVisibility(sqsClient, s.QueueURL),
 		MaxReceives: s.MaxReceiveCount,
+		RoleSPs:     registry.SPsOfRole,
+	}
+	svc.Reconciler, svc.ReconcileMaxDeleteShare = prov, s.ReconcileMaxDeleteShare
+	if fn := os.Getenv("RECONCILE_FUNCTION_NAME"); fn != "" {
+		// An API function: the SPs' credentials are the reconcile function's.
+		svc.Reconciler = invokedReconciler{cfg: cfg, function: fn, hc: &http.Client{Timeout: 15 * time.Minute}}
 	}
 	a := &App{
 		Settings: s, Logger: logger, AWS: cfg, DynamoDB: ddb, SQS: sqsClient, Store: store, Registry: registry, Service: svc,

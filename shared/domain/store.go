@@ -96,6 +96,11 @@ type ProvisioningStore interface {
 	GetDelivery(ctx context.Context, id string) (Delivery, error)
 	// UpdateDeliveryStatus records how a delivery stands.
 	UpdateDeliveryStatus(ctx context.Context, d Delivery) error
+	// FinishDelivery records the final status of a delivery held whole (the
+	// provisioner's, from its message) in one conditional write without a
+	// read; false when the stored item is not the one to overwrite (a newer
+	// replay, or gone): then UpdateDeliveryStatus decides.
+	FinishDelivery(ctx context.Context, d Delivery) (bool, error)
 	// ListUnsentDeliveries returns pending deliveries created before the time,
 	// oldest first, for the outbox sweep.
 	ListUnsentDeliveries(ctx context.Context, createdBefore time.Time, limit int) ([]Delivery, error)
@@ -106,6 +111,11 @@ type ProvisioningStore interface {
 	GetLink(ctx context.Context, kind ResourceKind, localID int64, spID string) (SPLink, error)
 	PutLink(ctx context.Context, l SPLink) error
 	DeleteLink(ctx context.Context, kind ResourceKind, localID int64, spID string) error
+	// ListLinksOfSP lists the links of one kind to one SP (a reconcile run).
+	ListLinksOfSP(ctx context.Context, spID string, kind ResourceKind) ([]SPLink, error)
+	// GetLinksAt reads the links of many users or groups to one SP at
+	// once, by local id; ids without a link are absent.
+	GetLinksAt(ctx context.Context, kind ResourceKind, localIDs []int64, spID string) (map[int64]SPLink, error)
 	ListLinks(ctx context.Context, kind ResourceKind, localID int64) ([]SPLink, error)
 	// PutProvisioningAudit records provisioning outcomes (entries with a
 	// DeliveryID, in the partition of the delivery's role, or of the user).

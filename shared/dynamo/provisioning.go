@@ -64,6 +64,28 @@ func (s *Store) UpdateDeliveryStatus(ctx context.Context, d domain.Delivery) err
 	return nil
 }
 
+// FinishDelivery writes a delivered or failed delivery whole, from the
+// provisioner's copy, in one conditional write: the item must exist and
+// carry no more replays than this copy (a replay sent meanwhile is newer and
+// keeps its own record). It saves UpdateDeliveryStatus's read on every
+// delivery.
+func (s *Store) FinishDelivery(ctx context.Context, d domain.Delivery) (bool, error) {
+	if d.Status != domain.DeliveryDelivered && d.Status != domain.DeliveryFailed {
+		return false, domain.Invalidf("FinishDelivery records final statuses only, not %q", d.Status)
+	}
+	if d.UpdatedAt.IsZero() {
+		d.UpdatedAt = s.now()
+	}
+	cond := expression.AttributeExists(expression.Name(attrPK)).And(expression.Or(
+		expression.AttributeNotExists(expression.Name("replays")),
+		expression.Name("replays").LessThanEqual(expression.Value(d.Replays))))
+	held, err := s.putIf(ctx, s.deliveryRecord(d), cond)
+	if err != nil {
+		return false, fmt.Errorf("finish delivery %s: %w", d.ID, err)
+	}
+	return held, nil
+}
+
 // ListUnsentDeliveries returns up to limit pending deliveries created
 // strictly before createdBefore, oldest first (gsi1, eventually consistent:
 // the sweep runs well after the writes it looks for).

@@ -1,6 +1,7 @@
 package dynamo_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -137,5 +138,67 @@ func TestLateSentMarkDoesNotOverwriteFinalStatus(t *testing.T) {
 				t.Fatalf("status = %s after a late sent mark, want %s", d.Status, final)
 			}
 		})
+	}
+}
+
+func TestFinishDeliveryWritesOnceWithoutAReadUnlessAReplayIsNewer(t *testing.T) {
+	s := newStore(t)
+	d := delivery("d1", domain.DeliverGroupCreate, testNow.Add(-time.Hour))
+	must(t, s.CreateRole(ctx(t), role(1, "One"), []domain.Delivery{d}))
+
+	done := d
+	done.Status, done.Attempts, done.OrderKey = domain.DeliveryDelivered, 2, "sp-1/group/1"
+	ok, err := s.FinishDelivery(ctx(t), done)
+	must(t, err)
+	got, err := s.GetDelivery(ctx(t), "d1")
+	must(t, err)
+	if !ok || got.Status != domain.DeliveryDelivered || got.Attempts != 2 || got.SPID != "sp-1" || got.Kind != domain.DeliverGroupCreate {
+		t.Fatalf("finished: %v, stored %+v", ok, got)
+	}
+	// An operator replayed it meanwhile (replays 1): an old copy's outcome
+	// must not overwrite the replay's record.
+	must(t, s.UpdateDeliveryStatus(ctx(t), domain.Delivery{ID: "d1", Status: domain.DeliveryPending, Replays: 1}))
+	ok, err = s.FinishDelivery(ctx(t), done)
+	must(t, err)
+	if got, _ := s.GetDelivery(ctx(t), "d1"); ok || got.Status != domain.DeliveryPending || got.Replays != 1 {
+		t.Fatalf("an older copy finished a replayed delivery: %v, %+v", ok, got)
+	}
+	missing := done
+	missing.ID = "gone"
+	if ok, err := s.FinishDelivery(ctx(t), missing); ok || err != nil {
+		t.Fatalf("a missing delivery: %v, %v", ok, err)
+	}
+	if _, err := s.FinishDelivery(ctx(t), domain.Delivery{ID: "d1", Status: domain.DeliverySent}); err == nil {
+		t.Fatal("FinishDelivery took a non-final status")
+	}
+}
+
+func TestLinksOfAnSPListedAndReadInBatches(t *testing.T) {
+	s := newStore(t)
+	for id := int64(1); id <= 130; id++ { // more than one BatchGetItem
+		must(t, s.PutLink(ctx(t), domain.SPLink{Kind: domain.ResourceUser, LocalID: id, SPID: "sp-a",
+			RemoteID: fmt.Sprintf("u-%d", id), Status: domain.StatusProvisioned, UpdatedAt: testNow}))
+	}
+	must(t, s.PutLink(ctx(t), domain.SPLink{Kind: domain.ResourceUser, LocalID: 1, SPID: "sp-b", RemoteID: "other", Status: domain.StatusProvisioned}))
+	must(t, s.PutLink(ctx(t), domain.SPLink{Kind: domain.ResourceGroup, LocalID: 7, SPID: "sp-a", RemoteID: "g-7", Status: domain.StatusProvisioned}))
+
+	ids := []int64{999}
+	for id := int64(130); id >= 1; id-- {
+		ids = append(ids, id)
+	}
+	got, err := s.GetLinksAt(ctx(t), domain.ResourceUser, ids, "sp-a")
+	must(t, err)
+	if len(got) != 130 || got[1].RemoteID != "u-1" || got[130].RemoteID != "u-130" {
+		t.Fatalf("%d links, 1: %+v, 130: %+v", len(got), got[1], got[130])
+	}
+	if _, ok := got[999]; ok {
+		t.Fatal("a user without a link was read")
+	}
+	users, err := s.ListLinksOfSP(ctx(t), "sp-a", domain.ResourceUser)
+	must(t, err)
+	groups, err := s.ListLinksOfSP(ctx(t), "sp-a", domain.ResourceGroup)
+	must(t, err)
+	if len(users) != 130 || len(groups) != 1 || groups[0].RemoteID != "g-7" {
+		t.Fatalf("links of sp-a: %d users, groups %+v", len(users), groups)
 	}
 }

@@ -64,3 +64,44 @@ func (s *Store) ListLinks(ctx context.Context, kind domain.ResourceKind, localID
 	}
 	return decodeAll(items, decodeWith[spLinkRecord, domain.SPLink])
 }
+
+// ListLinksOfSP returns the links of one kind to one SP (gsi1), by local id
+// as text: what the service believes the SP holds, for a reconcile run.
+func (s *Store) ListLinksOfSP(ctx context.Context, spID string, kind domain.ResourceKind) ([]domain.SPLink, error) {
+	in, err := s.partitionQuery(indexGSI1, "SP#"+spID, sortKeyPrefix(string(kind)+"#"))
+	if err != nil {
+		return nil, err
+	}
+	items, err := s.queryAll(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return decodeAll(items, decodeWith[spLinkRecord, domain.SPLink])
+}
+
+// GetLinksAt reads the links of many users or groups to one SP in batches
+// (BatchGetItem, 100 keys a request), by local id; ids without a link are
+// absent from the map. A whole-group PUT reads its members' links so.
+func (s *Store) GetLinksAt(ctx context.Context, kind domain.ResourceKind, localIDs []int64, spID string) (map[int64]domain.SPLink, error) {
+	keys := make([]itemKey, 0, len(localIDs))
+	seen := make(map[int64]bool, len(localIDs))
+	for _, id := range localIDs {
+		if !seen[id] {
+			seen[id] = true
+			keys = append(keys, spLinkKey(kind, id, spID))
+		}
+	}
+	items, err := s.batchGet(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]domain.SPLink, len(items))
+	for _, av := range items {
+		l, err := decodeWith[spLinkRecord, domain.SPLink](av)
+		if err != nil {
+			return nil, err
+		}
+		out[l.LocalID] = l
+	}
+	return out, nil
+}

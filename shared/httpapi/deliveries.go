@@ -14,6 +14,7 @@ func (a *API) deliveryRoutes(mux *routes) {
 	mux.HandleFunc("GET /api/v1/system/deliveries/failed", a.superUser(a.failedDeliveries))
 	mux.HandleFunc("POST /api/v1/system/deliveries/replay", a.superUser(a.replayDeliveries))
 	mux.HandleFunc("POST /api/v1/system/deliveries/discard", a.superUser(a.discardDeliveries))
+	mux.HandleFunc("POST /api/v1/system/deliveries/reconcile", a.superUser(a.reconcileSP))
 }
 
 // DeliveryJSON is a dead letter as operators see it: ids, the reason and

@@ -1,5 +1,11 @@
 package httpapi_test
 
+import (
+	"context"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
 func init() {
 	su := w9(200, 200, 403, 403, 403, 403, 403, 403, 401)
 	matrixCases = append(matrixCases,
@@ -11,5 +17,14 @@ func init() {
 		matrixCase{name: "failed deliveries", method: "GET", path: "/api/v1/system/deliveries/failed?sp=sp-a", want: su},
 		matrixCase{name: "replay deliveries", method: "POST", path: "/api/v1/system/deliveries/replay", body: `{"sp":"sp-a"}`, want: su},
 		matrixCase{name: "discard deliveries", method: "POST", path: "/api/v1/system/deliveries/discard", body: `{"sp":"sp-a"}`, want: su},
+		matrixCase{name: "reconcile an SP (dry run)", method: "POST", path: "/api/v1/system/deliveries/reconcile", body: `{"sp":"sp-a"}`, want: su},
+		matrixCase{name: "reconcile an SP", method: "POST", path: "/api/v1/system/deliveries/reconcile", body: `{"sp":"sp-a","dryRun":false}`, want: su},
 	)
+}
+
+// plannedReconciler answers reconcile runs with an empty report of the SP.
+type plannedReconciler struct{}
+
+func (plannedReconciler) Reconcile(_ context.Context, spID string, opts domain.ReconcileOptions) (domain.ReconcileReport, error) {
+	return domain.ReconcileReport{SP: spID, DryRun: opts.DryRun, Repairs: []domain.Repair{}}, nil
 }

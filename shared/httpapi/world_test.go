@@ -117,7 +117,7 @@ func newWorld(t testing.TB) *world {
 	reg, admin, vault := worldRegistry(t, w.Store)
 	w.Vault = vault
 	w.Svc = &service.Service{Store: w.Store, Queue: w.Queue, Registry: reg, Clock: clock, PublicBaseURL: "https://invite.example.org",
-		GroupURNPrefix: "urn:collab:group:example.org", RegistryAdmin: admin}
+		GroupURNPrefix: "urn:collab:group:example.org", RegistryAdmin: admin, Reconciler: plannedReconciler{}}
 	ppl := people{}
 	for _, c := range callers {
 		ppl[c] = personOf(c)

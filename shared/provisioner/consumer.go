@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -83,6 +84,7 @@ func (p *Provisioner) handleMessage(ctx context.Context, m events.SQSMessage) er
 	d.OrderKey = m.Attributes["MessageGroupId"]
 	ctx = domain.WithCorrelationID(ctx, d.CorrelationID)
 	d.Attempts, _ = strconv.Atoi(m.Attributes["ApproximateReceiveCount"])
+	d.Replays = replaysOf(m.Attributes["MessageDeduplicationId"], d.ID)
 	log := p.log().With("delivery", d.ID, "sp", d.SPID, "kind", d.Kind, "attempt", d.Attempts)
 
 	started := time.Now()
@@ -93,8 +95,10 @@ func (p *Provisioner) handleMessage(ctx context.Context, m events.SQSMessage) er
 	switch {
 	case err == nil:
 		d.Status, d.LastError = domain.DeliveryDelivered, ""
-		if uerr := p.Store.UpdateDeliveryStatus(ctx, d); uerr != nil {
-			log.WarnContext(ctx, "delivered but status not recorded", "error", uerr)
+		if ok, uerr := p.Store.FinishDelivery(ctx, d); uerr != nil || !ok {
+			if uerr = p.Store.UpdateDeliveryStatus(ctx, d); uerr != nil {
+				log.WarnContext(ctx, "delivered but status not recorded", "error", uerr)
+			}
 		}
 		p.audit(ctx, d, domain.AuditProvisioned)
 		log.InfoContext(ctx, "delivered")
@@ -105,6 +109,9 @@ func (p *Provisioner) handleMessage(ctx context.Context, m events.SQSMessage) er
 		return p.deadLetter(ctx, d, fmt.Errorf("gave up after %d attempts: %w", d.Attempts, err), log)
 	default:
 		log.WarnContext(ctx, "delivery failed; will retry", "error", err)
+		if uerr := p.markPending(ctx, d, err); uerr != nil {
+			log.WarnContext(ctx, "provisioning status not recorded", "error", uerr)
+		}
 		return &retryLater{err: err, delay: p.delayRetry(ctx, m, d.Attempts, err)}
 	}
 }
@@ -150,21 +157,59 @@ func (p *Provisioner) record(sp string, err error, latency time.Duration) {
 	p.Metrics.Delivery(sp, outcome, latency)
 }
 
-// markFailed records on the user's (or, for group changes, the group's) SP
-// link that provisioning failed, with the reason, so that the status per
-// user and SP shows it until a replay succeeds.
-func (p *Provisioner) markFailed(ctx context.Context, d domain.Delivery, cause error) error {
+// linkOf is the SP link a delivery's outcome is recorded on: that of the
+// resource whose line (message group) the delivery is in, the one link the
+// line writes, so that no concurrent line's write is overwritten. That is
+// the group's for group changes and memberships at a PUT SP, else the
+// user's.
+func (p *Provisioner) linkOf(ctx context.Context, d domain.Delivery) (domain.SPLink, error) {
 	kind, localID := domain.ResourceUser, d.UserID
-	if d.Kind == domain.DeliverGroupCreate || d.Kind == domain.DeliverGroupDelete || d.Kind == domain.DeliverGroupUpdate {
+	if d.Kind == domain.DeliverGroupCreate || d.Kind == domain.DeliverGroupDelete || d.Kind == domain.DeliverGroupUpdate ||
+		(isMembership(d) && strings.Contains(d.OrderKey, "/group/")) {
 		kind, localID = domain.ResourceGroup, d.RoleID
 	}
 	l, err := p.Store.GetLink(ctx, kind, localID, d.SPID)
 	if domain.IsNotFound(err) {
-		l = domain.SPLink{Kind: kind, LocalID: localID, SPID: d.SPID}
-	} else if err != nil {
+		return domain.SPLink{Kind: kind, LocalID: localID, SPID: d.SPID}, nil
+	}
+	return l, err
+}
+
+// isMembership reports whether the delivery changes a membership only: its
+// failure says nothing about the user or group themselves.
+func isMembership(d domain.Delivery) bool {
+	return d.Kind == domain.DeliverMemberAdd || d.Kind == domain.DeliverMemberRemove
+}
+
+// markFailed records on the user's (or, for group changes, the group's) SP
+// link that provisioning failed, with the reason, so that the status per
+// user and SP shows it until a replay succeeds. A failed membership leaves
+// a user that is at the SP provisioned: only the membership failed (the
+// dead letter and the delivery's status say so).
+func (p *Provisioner) markFailed(ctx context.Context, d domain.Delivery, cause error) error {
+	l, err := p.linkOf(ctx, d)
+	if err != nil {
 		return err
 	}
+	if isMembership(d) && l.Status == domain.StatusProvisioned {
+		return nil
+	}
 	l.Status, l.LastError, l.Attempts, l.UpdatedAt = domain.StatusFailed, cause.Error(), d.Attempts, p.now()
+	return p.Store.PutLink(ctx, l)
+}
+
+// markPending records a retried failure on a resource that is not at the
+// SP yet: pending, with the attempts so far and the last reason. It also
+// tells a later attempt that an earlier one may have reached the SP.
+func (p *Provisioner) markPending(ctx context.Context, d domain.Delivery, cause error) error {
+	l, err := p.linkOf(ctx, d)
+	if err != nil {
+		return err
+	}
+	if l.Status == domain.StatusProvisioned || (isMembership(d) && l.Status != "") {
+		return nil
+	}
+	l.Status, l.LastError, l.Attempts, l.UpdatedAt = domain.StatusPending, cause.Error(), max(d.Attempts, 1), p.now()
 	return p.Store.PutLink(ctx, l)
 }
 
@@ -208,4 +253,18 @@ func (p *Provisioner) auditLabels(ctx context.Context, d domain.Delivery) (email
 		}
 	}
 	return email, roleName
+}
+
+// replaysOf reads the replay count from a message's deduplication id
+// (domain.Delivery.DeduplicationID: the id, then "-r<n>" once replayed).
+func replaysOf(dedup, id string) int {
+	rest, ok := strings.CutPrefix(dedup, id+"-r")
+	if !ok {
+		return 0
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
 }

@@ -14,6 +14,9 @@ func (p *Provisioner) Deliver(ctx context.Context, d domain.Delivery) error {
 	if err != nil {
 		return err
 	}
+	// A redelivery or a replay may follow an attempt whose creation reached
+	// the SP: only then do creations look the resource up first.
+	ctx = withRetry(ctx, d.Attempts > 1 || d.Replays > 0)
 	switch d.Kind {
 	case domain.DeliverGroupCreate:
 		_, _, err = p.ensureGroup(ctx, client, sp, d.RoleID, true)
@@ -58,7 +61,10 @@ func (p *Provisioner) activeLink(ctx context.Context, kind domain.ResourceKind, 
 
 func (p *Provisioner) storeProvisioned(ctx context.Context, l domain.SPLink, remoteID string) error {
 	now := p.now()
-	l.RemoteID, l.Status, l.ProvisionedAt, l.UpdatedAt, l.LastError = remoteID, domain.StatusProvisioned, &now, now, ""
+	if l.RemoteID != remoteID || l.ProvisionedAt == nil {
+		l.ProvisionedAt = &now
+	}
+	l.RemoteID, l.Status, l.UpdatedAt, l.LastError, l.Attempts = remoteID, domain.StatusProvisioned, now, "", 0
 	return p.Store.PutLink(ctx, l)
 }
 

@@ -3,6 +3,7 @@ package provisioner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 
@@ -13,12 +14,20 @@ import (
 // ensureGroup makes sure the role's group exists at the SP and returns its
 // SP-side id; ok is false when the role no longer exists in the service.
 // Only the group's own line (create) may create it: deliveries of other
-// lines run concurrently with it, and two look-ups that both find nothing
-// would create the group twice (SCIM does not make externalId unique). They
-// adopt the group once it is there and are retried until then.
+// lines run concurrently with it, and two of them would create the group
+// twice (SCIM does not make externalId unique). They wait for the link the
+// group's line stores and are retried until then.
 func (p *Provisioner) ensureGroup(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID int64, create bool) (string, bool, error) {
 	link, remoteID, err := p.activeLink(ctx, domain.ResourceGroup, roleID, sp.ID)
 	if err != nil || remoteID != "" {
+		return remoteID, err == nil, err
+	}
+	if !create {
+		if link.Status == domain.StatusFailed {
+			// Its creation was dead-lettered: a replay of it comes first.
+			return "", false, permanent("the group of role %d is not at the SP: its creation failed: %s", roleID, link.LastError)
+		}
+		remoteID, err = p.awaitLink(ctx, domain.ResourceGroup, roleID, sp.ID)
 		return remoteID, err == nil, err
 	}
 	role, err := p.Store.GetRole(ctx, roleID)
@@ -28,41 +37,64 @@ func (p *Provisioner) ensureGroup(ctx context.Context, c SCIMClient, sp domain.S
 	if err != nil {
 		return "", false, err
 	}
-	remoteID, err = p.findGroup(ctx, c, role.URN)
+	remoteID, err = p.createGroup(ctx, c, sp.ID, role, nil, mayExistAlready(ctx, link))
 	if err != nil {
 		return "", false, err
-	}
-	if remoteID == "" && !create {
-		remoteID, err = p.awaitLink(ctx, domain.ResourceGroup, roleID, sp.ID)
-		return remoteID, err == nil, err
-	}
-	if remoteID == "" {
-		created, err := c.CreateGroup(ctx, scim.Group{Schemas: []string{groupSchema}, ExternalID: role.URN,
-			DisplayName: role.Name, Members: []scim.Member{}})
-		switch {
-		case scim.IsConflict(err):
-			if remoteID, err = p.findGroup(ctx, c, role.URN); err == nil && remoteID == "" {
-				err = permanent("SP reports a conflict for group of role %d but no group has its externalId", roleID)
-			}
-		case err == nil:
-			remoteID = created.ID
-		}
-		if err != nil {
-			return "", false, err
-		}
-		if remoteID == "" {
-			return "", false, permanent("SP created the group of role %d without an id", roleID)
-		}
 	}
 	return remoteID, true, p.storeProvisioned(ctx, link, remoteID)
 }
 
-func (p *Provisioner) findGroup(ctx context.Context, c SCIMClient, urn string) (string, error) {
-	found, err := c.FindGroups(ctx, "externalId", urn)
-	if err != nil || len(found) == 0 {
+// createGroup POSTs the role's group with the given members and returns
+// its SP-side id. lookFirst looks it up first (an earlier attempt may have
+// created it); a 409 is resolved by a look-up, and the group found is then
+// given the members.
+func (p *Provisioner) createGroup(ctx context.Context, c SCIMClient, spID string, role domain.Role, members []scim.Member, lookFirst bool) (string, error) {
+	want := scim.Group{Schemas: []string{groupSchema}, ExternalID: role.URN, DisplayName: role.Name, Members: members}
+	if members == nil {
+		want.Members = []scim.Member{}
+	}
+	adopt := func(id string) (string, error) {
+		if len(members) == 0 {
+			return id, nil
+		}
+		return id, c.ReplaceGroupStreaming(ctx, id, want, func(emit func(scim.Member) error) error {
+			for _, m := range members {
+				if err := emit(m); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	if lookFirst {
+		id, err := p.lookupGroup(ctx, c, spID, role.URN, role.Name)
+		if err != nil && !errors.Is(err, errNoLookup) {
+			return "", err
+		}
+		if id != "" {
+			return adopt(id)
+		}
+	}
+	created, err := c.CreateGroup(ctx, want)
+	if scim.IsConflict(err) {
+		id, lerr := p.lookupGroup(ctx, c, spID, role.URN, role.Name)
+		switch {
+		case errors.Is(lerr, errNoLookup):
+			return "", fmt.Errorf("SP reports the group of role %d exists (409): %w", role.ID, lerr)
+		case lerr != nil:
+			return "", lerr
+		case id == "":
+			return "", permanent("SP reports a conflict for the group of role %d but no group has its externalId or name", role.ID)
+		}
+		return adopt(id)
+	}
+	if err != nil {
 		return "", err
 	}
-	return found[0].ID, nil
+	if created.ID == "" {
+		return "", permanent("SP created the group of role %d without an id", role.ID)
+	}
+	return created.ID, nil
 }
 
 // deleteGroup removes the group at the SP; a group already gone is done.
@@ -75,7 +107,12 @@ func (p *Provisioner) deleteGroup(ctx context.Context, c SCIMClient, sp domain.S
 		// No SP id stored: the group was never created there, or its
 		// creation's answer was lost and the role was deleted before the
 		// retry. Only a look-up tells, and leaves no orphan group behind.
-		if remoteID, err = p.findGroup(ctx, c, externalID); err != nil {
+		remoteID, err = p.lookupGroup(ctx, c, sp.ID, externalID, "")
+		if errors.Is(err, errNoLookup) {
+			p.log().WarnContext(ctx, "group deletion: no stored SP id and no way to look the group up", "sp", sp.ID, "role", roleID)
+			return nil
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -115,26 +152,38 @@ func (p *Provisioner) addMember(ctx context.Context, c SCIMClient, sp domain.Ser
 	if sp.MembershipMode == domain.MembershipPut {
 		return p.putGroup(ctx, c, sp, roleID, groupID)
 	}
-	return c.PatchGroupMembers(ctx, groupID, patchAdd, []scim.Member{{Value: userRemoteID}})
+	err = c.PatchGroupMembers(ctx, groupID, patchAdd, []scim.Member{{Value: userRemoteID}})
+	if isDrift(err) {
+		// The group or the user is gone at the SP: the group is made whole
+		// again, its lost members created anew, this user among them.
+		_, _, err = p.recreateGroup(ctx, c, sp, roleID, groupID)
+	}
+	return err
 }
 
-// removeMember takes a user out of a role's group at the SP.
+// removeMember takes a user out of a role's group at the SP. At a PUT SP
+// the group is replaced with its current members whether or not the user
+// is still at the SP: the user's deletion runs in its own line, and the
+// group must not keep a member the SP no longer has.
 func (p *Provisioner) removeMember(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID, userID int64) error {
 	_, groupID, err := p.activeLink(ctx, domain.ResourceGroup, roleID, sp.ID)
 	if err != nil || groupID == "" {
 		return err
 	}
+	if sp.MembershipMode == domain.MembershipPut {
+		return p.putGroup(ctx, c, sp, roleID, groupID)
+	}
 	_, userRemoteID, err := p.activeLink(ctx, domain.ResourceUser, userID, sp.ID)
 	if err != nil || userRemoteID == "" {
 		return err
 	}
-	if sp.MembershipMode == domain.MembershipPut {
-		return p.putGroup(ctx, c, sp, roleID, groupID)
-	}
 	err = c.PatchGroupMembers(ctx, groupID, patchRemove, []scim.Member{{Value: userRemoteID}})
-	if scim.IsNotFound(err) {
-		return nil
+	if !isDrift(err) {
+		return err
 	}
+	// The user or the group is gone at the SP. A lost group is created
+	// again with its current members (this user no longer among them).
+	_, _, err = p.recreateGroup(ctx, c, sp, roleID, groupID)
 	return err
 }
 
@@ -160,18 +209,24 @@ func (p *Provisioner) putGroup(ctx context.Context, c SCIMClient, sp domain.Serv
 			if err != nil {
 				return err
 			}
+			// One batched read of the page's links, not one read per member.
+			ids := make([]int64, len(page))
+			for i, ur := range page {
+				ids[i] = ur.UserID
+			}
+			links, err := p.Store.GetLinksAt(ctx, domain.ResourceUser, ids, sp.ID)
+			if err != nil {
+				return err
+			}
 			for _, ur := range page {
 				if !ur.Provisioned() { // inviters and managers are not members at SPs
 					continue
 				}
-				_, remoteID, err := p.activeLink(ctx, domain.ResourceUser, ur.UserID, sp.ID)
-				if err != nil {
-					return err
-				}
-				if remoteID == "" {
+				l, ok := links[ur.UserID]
+				if !ok || l.Status == domain.StatusDeprovisioned || l.RemoteID == "" {
 					continue
 				}
-				if err := emit(scim.Member{Value: remoteID, ExternalID: strconv.FormatInt(ur.UserID, 10)}); err != nil {
+				if err := emit(scim.Member{Value: l.RemoteID, ExternalID: strconv.FormatInt(ur.UserID, 10)}); err != nil {
 					return err
 				}
 			}
@@ -183,6 +238,11 @@ func (p *Provisioner) putGroup(ctx context.Context, c SCIMClient, sp domain.Serv
 	}
 	err = c.ReplaceGroupStreaming(ctx, groupID, scim.Group{Schemas: []string{groupSchema}, ExternalID: role.URN,
 		DisplayName: role.Name}, members)
+	if isDrift(err) {
+		// The group, or a member, is gone at the SP: the group is created
+		// again, or its members are checked and re-created where lost.
+		_, _, err = p.recreateGroup(ctx, c, sp, roleID, groupID)
+	}
 	var se *scim.Error
 	if errors.As(err, &se) && se.Status == http.StatusBadRequest && se.SCIMType == "invalidValue" {
 		// The members are read from the service while each member's own
@@ -192,7 +252,15 @@ func (p *Provisioner) putGroup(ctx context.Context, c SCIMClient, sp domain.Serv
 		// queue's last receive, with this reason.
 		return &stalePutError{err: err}
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	// The group's status shows when it last changed at the SP.
+	l, err := p.Store.GetLink(ctx, domain.ResourceGroup, roleID, sp.ID)
+	if err != nil || l.RemoteID != groupID {
+		return err
+	}
+	return p.storeProvisioned(ctx, l, groupID)
 }
 
 // stalePutError is a whole-group PUT refused for a member value: retryable,

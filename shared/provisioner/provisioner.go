@@ -9,6 +9,7 @@ package provisioner
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/edu-invite/invite/shared/domain"
@@ -26,6 +27,10 @@ type SCIMClient interface {
 	ReplaceGroupStreaming(ctx context.Context, id string, g scim.Group, members scim.MemberSource) error
 	DeleteGroup(ctx context.Context, id string) error
 	FindGroups(ctx context.Context, attribute, value string) ([]scim.Group, error)
+	GetUser(ctx context.Context, id string) (scim.User, error)
+	GetGroup(ctx context.Context, id string) (scim.Group, error)
+	ListUsers(ctx context.Context, startIndex, count int) (scim.Page[scim.User], error)
+	ListGroups(ctx context.Context, startIndex, count int) (scim.Page[scim.Group], error)
 	PatchGroupMembers(ctx context.Context, groupID string, op scim.PatchOp, members []scim.Member) error
 }
 
@@ -64,6 +69,13 @@ type Provisioner struct {
 	// reason and status, instead of being moved by SQS's redrive without
 	// a trace; 0 leaves it to the redrive.
 	MaxReceives int
+	// RoleSPs returns the SPs of a role's applications (the registry's
+	// SPsOfRole); a reconcile run deletes the group of a role that no
+	// longer uses the SP. Nil: every linked role still does.
+	RoleSPs func(domain.Role) []domain.ServiceProvider
+
+	caps    sync.Map // SP id -> *spCaps: what each SP supports for look-ups
+	healing sync.Map // resource at SP -> *sync.Mutex, see healLock
 }
 
 func (p *Provisioner) now() time.Time {

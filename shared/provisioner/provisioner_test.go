@@ -79,12 +79,19 @@ type fixture struct {
 	queue   *collectingQueue
 	dlq     *recordingDLQ
 	sp      *scimsp.SP
+	spURL   string
 	store   domain.Store
 }
 
 func newFixture(t *testing.T, membership string, spToken string) *fixture {
 	t.Helper()
-	sp := scimsp.New(scimsp.Options{BearerToken: "right-token"})
+	return newFixtureWith(t, membership, spToken, scimsp.FiltersAll)
+}
+
+// newFixtureWith is newFixture with an SP accepting only some filters.
+func newFixtureWith(t *testing.T, membership string, spToken string, filters scimsp.FilterSupport) *fixture {
+	t.Helper()
+	sp := scimsp.New(scimsp.Options{BearerToken: "right-token", Filters: filters})
 	srv := httptest.NewServer(sp.Handler())
 	t.Cleanup(srv.Close)
 	t.Setenv("TEST_SP_TOKEN", spToken)
@@ -106,7 +113,7 @@ func newFixture(t *testing.T, membership string, spToken string) *fixture {
 		svc:     &service.Service{Store: store, Queue: q, Registry: reg, PublicBaseURL: "http://invite.test"},
 		prov: &provisioner.Provisioner{Store: store, Clients: &provisioner.Targets{Registry: reg, Secrets: secrets.NewResolver(nil, 0)},
 			DeadLetters: dlq, Metrics: m},
-		queue: q, dlq: dlq, sp: sp, store: store,
+		queue: q, dlq: dlq, sp: sp, spURL: srv.URL, store: store,
 	}
 }
 
@@ -201,7 +208,14 @@ func TestDeliveriesReachTheSPOnceInEffectWhenRepeated(t *testing.T) {
 }
 
 func TestLostCreateAnswerIsResolvedByLookup(t *testing.T) {
-	f := newFixture(t, "PATCH", "right-token")
+	for name, filters := range map[string]scimsp.FilterSupport{"all filters": scimsp.FiltersAll,
+		"no externalId filter": scimsp.FiltersNoExternalID, "no filters": scimsp.FiltersNone} {
+		t.Run(name, func(t *testing.T) { testLostCreateAnswerIsResolvedByLookup(t, filters) })
+	}
+}
+
+func testLostCreateAnswerIsResolvedByLookup(t *testing.T, filters scimsp.FilterSupport) {
+	f := newFixtureWith(t, "PATCH", "right-token", filters)
 	roleID := f.acceptedGuest(t, "bob@example.org")
 	ds := f.queue.take()
 	if resp, _ := f.prov.HandleSQS(context.Background(), batch(t, ds, "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
@@ -230,6 +244,48 @@ func TestLostCreateAnswerIsResolvedByLookup(t *testing.T) {
 	again, err := f.store.GetLink(context.Background(), domain.ResourceGroup, roleID, "wiki-sp")
 	if err != nil || again.RemoteID != groupLink.RemoteID {
 		t.Fatalf("group link after lookup = %+v, %v; want remote id %s", again, err, groupLink.RemoteID)
+	}
+	if len(f.dlq.reasons) != 0 {
+		t.Fatalf("dead letters: %v", f.dlq.reasons)
+	}
+}
+
+// A first attempt only POSTs; a user that is at the SP already (created by
+// someone else) answers 409, which a look-up resolves, whatever filters the
+// SP refuses.
+func TestConflictOnCreateIsResolvedByLookup(t *testing.T) {
+	for name, filters := range map[string]scimsp.FilterSupport{"all filters": scimsp.FiltersAll,
+		"no externalId filter": scimsp.FiltersNoExternalID, "no filters": scimsp.FiltersNone} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixtureWith(t, "PATCH", "right-token", filters)
+			f.acceptedGuest(t, "carol@example.org")
+			ds := f.queue.take()
+			c := scim.NewClient(scim.Target{ID: "direct", BaseURL: f.spURL,
+				Credentials: scim.Credentials{Method: scim.AuthBearer, Token: "right-token"}}, nil)
+			existing, err := c.CreateUser(context.Background(), scim.User{UserName: "CAROL@example.org"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp, _ := f.prov.HandleSQS(context.Background(), batch(t, ds, "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
+				t.Fatalf("failures: %v, dead letters %v", resp.BatchItemFailures, f.dlq.reasons)
+			}
+			users, groups := f.sp.Users(), f.sp.Groups()
+			if len(users) != 1 || len(groups) != 1 || len(groups[0].Members) != 1 || groups[0].Members[0].Value != existing.ID {
+				t.Fatalf("SP users %+v groups %+v, want the existing user adopted as the member", users, groups)
+			}
+			var gets, conflicts int
+			for _, r := range f.sp.Requests() {
+				if r.Method == "GET" && strings.HasSuffix(r.Path, "/Users") {
+					gets++
+				}
+				if r.Status == 409 {
+					conflicts++
+				}
+			}
+			if conflicts != 1 || gets == 0 {
+				t.Fatalf("%d conflicts and %d user look-ups, want 1 and some: %+v", conflicts, gets, f.sp.Requests())
+			}
+		})
 	}
 }
 
@@ -498,5 +554,108 @@ func TestPutGroupLeavesOutMembersWhoAreNotGuests(t *testing.T) {
 	}
 	if members["Editors"] != 1 || members["Readers"] != 1 {
 		t.Fatalf("group members %v, want one guest in each", members)
+	}
+}
+
+// While a delivery is retried, the status of what it creates says pending,
+// with the attempts so far and the last reason; once delivered, provisioned
+// with neither.
+func TestRetriedCreationShowsPendingWithAttemptsAndReason(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, "PATCH", "right-token")
+	roleID := f.acceptedGuest(t, "fred@example.org")
+	ds := f.queue.take()
+	for attempt := 1; attempt <= 2; attempt++ {
+		resp, _ := f.prov.HandleSQS(ctx, batch(t, ds, "down-sp", attempt))
+		if len(resp.BatchItemFailures) == 0 {
+			t.Fatal("deliveries to an SP that refuses connections succeeded")
+		}
+		l, err := f.store.GetLink(ctx, domain.ResourceGroup, roleID, "down-sp")
+		if err != nil || l.Status != domain.StatusPending || l.Attempts != attempt || !strings.Contains(l.LastError, "connection refused") {
+			t.Fatalf("attempt %d: group link at down-sp %+v, %v; want pending with %d attempts and the reason", attempt, l, err, attempt)
+		}
+	}
+	statuses, err := f.svc.RoleProvisioning(ctx, superUser, roleID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var down, wiki *service.ProvisioningStatus
+	for i := range statuses {
+		switch statuses[i].SP {
+		case "down-sp":
+			down = &statuses[i]
+		case "wiki-sp":
+			wiki = &statuses[i]
+		}
+	}
+	if down == nil || down.Status != domain.StatusPending || down.Attempts != 2 || down.LastError == "" {
+		t.Fatalf("role status at down-sp %+v", down)
+	}
+	if resp, _ := f.prov.HandleSQS(ctx, batch(t, ds, "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("failures: %v", resp.BatchItemFailures)
+	}
+	statuses, _ = f.svc.RoleProvisioning(ctx, superUser, roleID)
+	for i := range statuses {
+		if statuses[i].SP == "wiki-sp" {
+			wiki = &statuses[i]
+		}
+	}
+	if wiki == nil || wiki.Status != domain.StatusProvisioned || wiki.Attempts != 0 || wiki.LastError != "" || wiki.RemoteID == "" {
+		t.Fatalf("role status at wiki-sp %+v", wiki)
+	}
+}
+
+// At a PUT SP a removal ends with a group PUT of the current members even
+// when the user's deletion (in the user's own line) ran first: the group
+// must not keep a member the SP no longer has.
+func TestRemovalAtAPutSPReplacesTheGroupAfterTheUsersDeletion(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, "PUT", "right-token")
+	f.acceptedGuest(t, "gina@example.org")
+	accepted := f.queue.take()
+	if resp, _ := f.prov.HandleSQS(ctx, batch(t, accepted, "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("failures: %v", resp.BatchItemFailures)
+	}
+	var userID int64
+	for _, d := range accepted {
+		if d.UserID != 0 {
+			userID = d.UserID
+		}
+	}
+	urs, err := f.store.ListUserRolesOfUser(ctx, userID)
+	if err != nil || len(urs) != 1 {
+		t.Fatalf("memberships %v, %v", urs, err)
+	}
+	if out, err := f.svc.RemoveUserRole(ctx, superUser, urs[0].ID, false); err != nil || !out.UserDeleted {
+		t.Fatalf("removal %+v, %v", out, err)
+	}
+	ds := f.queue.take()
+	var deletion, removal []domain.Delivery
+	for _, d := range ds {
+		switch d.Kind {
+		case domain.DeliverUserDelete:
+			deletion = append(deletion, d)
+		case domain.DeliverMemberRemove:
+			removal = append(removal, d)
+		}
+	}
+	if len(deletion) == 0 || len(removal) == 0 {
+		t.Fatalf("deliveries %+v", ds)
+	}
+	before := len(f.sp.Requests())
+	for _, part := range [][]domain.Delivery{deletion, removal} { // the user's line first
+		if resp, _ := f.prov.HandleSQS(ctx, batch(t, part, "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
+			t.Fatalf("failures: %v", resp.BatchItemFailures)
+		}
+	}
+	var got []string
+	for _, r := range f.sp.Requests()[before:] {
+		got = append(got, r.Method+" "+strings.Join(strings.Split(r.Path, "/")[:3], "/"))
+	}
+	if strings.Join(got, ", ") != "DELETE /v1/Users, PUT /v1/Groups" {
+		t.Fatalf("requests %v, want the user's DELETE, then the group's PUT", got)
+	}
+	if g := f.sp.Groups(); len(g) != 1 || len(g[0].Members) != 0 {
+		t.Fatalf("groups %+v", g)
 	}
 }

@@ -2,6 +2,8 @@ package provisioner
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/scim"
@@ -28,10 +30,19 @@ func scimUser(u domain.User, sp domain.ServiceProvider) scim.User {
 // ensureUser makes sure the user exists at the SP and returns its SP-side
 // id; ok is false when the user no longer exists in the service.
 // Like groups, users are created only in their own line (create), except
-// by a group.update to an SP new to the role (ensureMemberFromGroupLine).
+// by a group.update to an SP new to the role (ensureMemberFromGroupLine);
+// other lines wait for the link that line stores.
 func (p *Provisioner) ensureUser(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, userID int64, create bool) (string, bool, error) {
 	link, remoteID, err := p.activeLink(ctx, domain.ResourceUser, userID, sp.ID)
 	if err != nil || remoteID != "" {
+		return remoteID, err == nil, err
+	}
+	if !create {
+		if link.Status == domain.StatusFailed {
+			// Its creation was dead-lettered: a replay of it comes first.
+			return "", false, permanent("the user %d is not at the SP: its creation failed: %s", userID, link.LastError)
+		}
+		remoteID, err = p.awaitLink(ctx, domain.ResourceUser, userID, sp.ID)
 		return remoteID, err == nil, err
 	}
 	u, err := p.Store.GetUser(ctx, userID)
@@ -41,52 +52,47 @@ func (p *Provisioner) ensureUser(ctx context.Context, c SCIMClient, sp domain.Se
 	if err != nil {
 		return "", false, err
 	}
-	want := scimUser(u, sp)
-	remoteID, err = p.findUser(ctx, c, want)
+	remoteID, err = p.createUser(ctx, c, sp.ID, scimUser(u, sp), mayExistAlready(ctx, link))
 	if err != nil {
 		return "", false, err
-	}
-	if remoteID == "" && !create {
-		remoteID, err = p.awaitLink(ctx, domain.ResourceUser, userID, sp.ID)
-		return remoteID, err == nil, err
-	}
-	if remoteID == "" {
-		created, err := c.CreateUser(ctx, want)
-		switch {
-		case scim.IsConflict(err):
-			// Created meanwhile (or by someone else): adopt the existing one.
-			if remoteID, err = p.findUser(ctx, c, want); err == nil && remoteID == "" {
-				err = permanent("SP reports a conflict for user %d but no user matches its externalId or userName", userID)
-			}
-		case err == nil:
-			remoteID = created.ID
-		}
-		if err != nil {
-			return "", false, err
-		}
-		if remoteID == "" {
-			return "", false, permanent("SP created user %d without an id", userID)
-		}
 	}
 	return remoteID, true, p.storeProvisioned(ctx, link, remoteID)
 }
 
-// findUser looks a user up by externalId, then by userName, so that a
-// creation whose answer was lost is not repeated.
-func (p *Provisioner) findUser(ctx context.Context, c SCIMClient, u scim.User) (string, error) {
-	for _, q := range [][2]string{{"externalId", u.ExternalID}, {"userName", u.UserName}} {
-		if q[1] == "" {
-			continue
-		}
-		found, err := c.FindUsers(ctx, q[0], q[1])
-		if err != nil {
+// createUser POSTs the user and returns its SP-side id. lookFirst looks
+// the user up first (an earlier attempt may have created it); a 409 is
+// resolved by a look-up too.
+func (p *Provisioner) createUser(ctx context.Context, c SCIMClient, spID string, want scim.User, lookFirst bool) (string, error) {
+	if lookFirst {
+		id, err := p.lookupUser(ctx, c, spID, want)
+		if err != nil && !errors.Is(err, errNoLookup) {
 			return "", err
 		}
-		if len(found) > 0 {
-			return found[0].ID, nil
+		if id != "" {
+			return id, nil
 		}
 	}
-	return "", nil
+	created, err := c.CreateUser(ctx, want)
+	if scim.IsConflict(err) {
+		// Created meanwhile (or by someone else): adopt the existing one.
+		id, lerr := p.lookupUser(ctx, c, spID, want)
+		switch {
+		case errors.Is(lerr, errNoLookup):
+			return "", fmt.Errorf("SP reports user %s exists (409): %w", want.UserName, lerr)
+		case lerr != nil:
+			return "", lerr
+		case id == "":
+			return "", permanent("SP reports a conflict for user %s but no user matches its userName or externalId", want.UserName)
+		}
+		return id, nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if created.ID == "" {
+		return "", permanent("SP created user %s without an id", want.UserName)
+	}
+	return created.ID, nil
 }
 
 // updateUser sends the user's current attributes where the user is known.
@@ -105,6 +111,10 @@ func (p *Provisioner) updateUser(ctx context.Context, c SCIMClient, sp domain.Se
 	su := scimUser(u, sp)
 	su.ID = remoteID
 	_, err = c.ReplaceUser(ctx, remoteID, su)
+	if scim.IsNotFound(err) {
+		// Drift: the SP lost the user. Create it again, with its groups.
+		_, err = p.recreateUser(ctx, c, sp, userID, remoteID, true)
+	}
 	return err
 }
 
@@ -117,7 +127,12 @@ func (p *Provisioner) deleteUser(ctx context.Context, c SCIMClient, sp domain.Se
 	if remoteID == "" && externalID != "" && link.Status != domain.StatusDeprovisioned {
 		// No SP id stored: never created there, or the creation's answer
 		// was lost and the user left before the retry (see deleteGroup).
-		if remoteID, err = p.findUser(ctx, c, scim.User{ExternalID: externalID}); err != nil {
+		remoteID, err = p.lookupUser(ctx, c, sp.ID, scim.User{ExternalID: externalID})
+		if errors.Is(err, errNoLookup) {
+			p.log().WarnContext(ctx, "user deletion: no stored SP id and no way to look the user up", "sp", sp.ID, "user", userID)
+			return nil
+		}
+		if err != nil {
 			return err
 		}
 	}

@@ -48,6 +48,12 @@ type Service struct {
 	// RegistryAdmin manages applications and SCIM connections (nil: not
 	// managed here; registry_admin.go).
 	RegistryAdmin *RegistryAdmin
+	// Reconciler compares SPs with the service and repairs them (the
+	// provisioner); nil: reconcile runs are refused as unavailable.
+	Reconciler domain.Reconciler
+	// ReconcileMaxDeleteShare is the default guard of reconcile runs (0:
+	// domain.DefaultMaxDeleteShare).
+	ReconcileMaxDeleteShare float64
 }
 
 func (s *Service) now() time.Time {

@@ -1,6 +1,6 @@
 // Command job runs one scheduled job of a running local stack on demand:
 //
-//	go run ./localstack/cmd/job expiry        (or cleanup, outbox-sweep)
+//	go run ./localstack/cmd/job expiry        (or cleanup, outbox-sweep, reconcile)
 //
 // It asks the stack at $INVITE_URL; else at http://127.0.0.1:$PORT when
 // PORT is set; else at the URL the running `make run` wrote to
@@ -20,7 +20,7 @@ import (
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: job expiry|cleanup|outbox-sweep")
+		fmt.Fprintln(os.Stderr, "usage: job expiry|cleanup|outbox-sweep|reconcile")
 		os.Exit(2)
 	}
 	base := stackURL()

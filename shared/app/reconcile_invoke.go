@@ -1,0 +1,98 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// ReconcileRequest is the "detail" of an invocation of the reconcile
+// function for one SP (an on-demand run through the API); a scheduled
+// event has no sp and runs every SP.
+type ReconcileRequest struct {
+	SP             string  `json:"sp"`
+	DryRun         bool    `json:"dryRun"`
+	MaxDeleteShare float64 `json:"maxDeleteShare,omitempty"`
+}
+
+// invokedReconciler runs a reconcile in the reconcile function and waits
+// for its report. The API functions may not read SP credentials; the
+// reconcile function may (RECONCILE_FUNCTION_NAME names it). It calls the
+// Lambda Invoke API directly, signed with the SDK's SigV4 signer, so that
+// the service needs no further SDK module for one call.
+type invokedReconciler struct {
+	cfg      aws.Config
+	function string
+	hc       *http.Client
+}
+
+func (r invokedReconciler) Reconcile(ctx context.Context, spID string, opts domain.ReconcileOptions) (domain.ReconcileReport, error) {
+	var rep domain.ReconcileReport
+	body, err := json.Marshal(map[string]any{"detail-type": "reconcile",
+		"detail": ReconcileRequest{SP: spID, DryRun: opts.DryRun, MaxDeleteShare: opts.MaxDeleteShare}})
+	if err != nil {
+		return rep, err
+	}
+	endpoint := strings.TrimRight(lambdaEndpoint(r.cfg.Region), "/")
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost,
+		endpoint+"/2015-03-31/functions/"+url.PathEscape(r.function)+"/invocations", bytes.NewReader(body))
+	if err != nil {
+		return rep, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	creds, err := r.cfg.Credentials.Retrieve(ctx)
+	if err != nil {
+		return rep, fmt.Errorf("reconcile: AWS credentials: %w", err)
+	}
+	sum := sha256.Sum256(body)
+	if err := v4.NewSigner().SignHTTP(ctx, creds, req, hex.EncodeToString(sum[:]), "lambda", r.cfg.Region, time.Now()); err != nil {
+		return rep, err
+	}
+	resp, err := r.hc.Do(req)
+	if err != nil {
+		return rep, domain.Unavailablef("the reconcile function did not answer: %v", err)
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(io.LimitReader(resp.Body, 6<<20))
+	if err != nil {
+		return rep, err
+	}
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("X-Amz-Function-Error") != "" {
+		var fe struct {
+			ErrorMessage string `json:"errorMessage"`
+			Message      string `json:"message"`
+		}
+		_ = json.Unmarshal(out, &fe)
+		return rep, domain.Unavailablef("the reconcile function failed (%d): %s", resp.StatusCode, fe.ErrorMessage+fe.Message)
+	}
+	if err := json.Unmarshal(out, &rep); err != nil {
+		return rep, fmt.Errorf("reconcile: decode report: %w", err)
+	}
+	return rep, nil
+}
+
+// lambdaEndpoint follows the SDK's endpoint variables, else the regional
+// endpoint.
+func lambdaEndpoint(region string) string {
+	if v := os.Getenv("AWS_ENDPOINT_URL_LAMBDA"); v != "" {
+		return v
+	}
+	if v := os.Getenv("AWS_ENDPOINT_URL"); v != "" {
+		return v
+	}
+	return "https://lambda." + region + ".amazonaws.com"
+}

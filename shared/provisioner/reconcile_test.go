@@ -1,0 +1,109 @@
+package provisioner_test
+
+import (
+	"context"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/scim"
+)
+
+func TestReconcilePlansRepairsAndGuardsDeletions(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, "PATCH", "right-token")
+	role1 := f.acceptedGuest(t, "dana@example.org")
+	role2 := f.acceptedGuest(t, "erik@example.org")
+	if resp, _ := f.prov.HandleSQS(ctx, batch(t, f.queue.take(), "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("failures: %v", resp.BatchItemFailures)
+	}
+	// Drift: someone deletes dana and role 2's group at the SP.
+	c := scim.NewClient(scim.Target{ID: "direct", BaseURL: f.spURL,
+		Credentials: scim.Credentials{Method: scim.AuthBearer, Token: "right-token"}}, nil)
+	var danaID string
+	for _, u := range f.sp.Users() {
+		if u.UserName == "dana@example.org" {
+			danaID = u.ID
+		}
+	}
+	group2, err := f.store.GetLink(ctx, domain.ResourceGroup, role2, "wiki-sp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.DeleteUser(ctx, danaID); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.DeleteGroup(ctx, group2.RemoteID); err != nil {
+		t.Fatal(err)
+	}
+
+	plan, err := f.prov.Reconcile(ctx, "wiki-sp", domain.ReconcileOptions{DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := actions(plan); got != "create-group GROUP "+itoa(role2)+", create-user USER, replace-members GROUP "+itoa(role1) {
+		t.Fatalf("dry-run plan %s (%+v)", got, plan)
+	}
+	if plan.Users != 2 || plan.Groups != 2 || !plan.Listed || plan.Repaired != 0 {
+		t.Fatalf("dry-run report %+v", plan)
+	}
+	if n, g := len(f.sp.Users()), len(f.sp.Groups()); n != 1 || g != 1 {
+		t.Fatalf("the dry run changed the SP: %d users, %d groups", n, g)
+	}
+
+	done, err := f.prov.Reconcile(ctx, "wiki-sp", domain.ReconcileOptions{})
+	if err != nil || done.Failed != 0 || done.Repaired != 3 {
+		t.Fatalf("run: %+v, %v", done, err)
+	}
+	users, groups := f.sp.Users(), f.sp.Groups()
+	byID := map[string]string{}
+	for _, u := range users {
+		byID[u.ID] = u.UserName
+	}
+	var state []string
+	for _, g := range groups {
+		for _, m := range g.Members {
+			state = append(state, g.DisplayName+"="+byID[m.Value])
+		}
+	}
+	sort.Strings(state)
+	if len(users) != 2 || strings.Join(state, ",") != "Wiki editors dana@example.org=dana@example.org,Wiki editors erik@example.org=erik@example.org" {
+		t.Fatalf("after the run: users %+v, memberships %v", users, state)
+	}
+	again, err := f.prov.Reconcile(ctx, "wiki-sp", domain.ReconcileOptions{DryRun: true})
+	if err != nil || len(again.Repairs) != 0 {
+		t.Fatalf("a second plan after the repair: %+v, %v", again, err)
+	}
+
+	// The guard: if both roles no longer used the SP, the run would delete
+	// half of what the service holds there; it stops and changes nothing.
+	f.prov.RoleSPs = func(domain.Role) []domain.ServiceProvider { return nil }
+	stopped, err := f.prov.Reconcile(ctx, "wiki-sp", domain.ReconcileOptions{})
+	if err != nil || stopped.Stopped == "" || stopped.Repaired != 0 {
+		t.Fatalf("guarded run: %+v, %v", stopped, err)
+	}
+	if g := len(f.sp.Groups()); g != 2 {
+		t.Fatalf("the guard let %d groups be deleted", 2-g)
+	}
+	allowed, err := f.prov.Reconcile(ctx, "wiki-sp", domain.ReconcileOptions{MaxDeleteShare: 0.6})
+	if err != nil || allowed.Stopped != "" || allowed.Repaired != 2 || len(f.sp.Groups()) != 0 {
+		t.Fatalf("run with a larger share: %+v, %v, %d groups left", allowed, err, len(f.sp.Groups()))
+	}
+}
+
+func actions(r domain.ReconcileReport) string {
+	var out []string
+	for _, x := range r.Repairs {
+		s := string(x.Action) + " " + string(x.Kind)
+		if x.Kind == domain.ResourceGroup {
+			s += " " + itoa(x.LocalID)
+		}
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
