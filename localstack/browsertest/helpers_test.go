@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -320,7 +321,15 @@ func acceptWithBearer(t *testing.T, link, email string) {
 	tok, err := stk.IdP.Mint(map[string]any{"sub": "urn:collab:person:" + email, "email": email, "eduperson_principal_name": email}, "invite", time.Hour)
 	must(t, err)
 	remember(tok)
-	body, _ := json.Marshal(map[string]any{"hash": hash})
+	// The accept body names the invitation of the hash, as the reference's
+	// client does: read its id from the public view first.
+	var inv struct {
+		ID int64 `json:"id"`
+	}
+	if got := api(t, "GET", "/api/v1/invitations/public?hash="+url.QueryEscape(hash), nil, &inv); got != http.StatusOK || inv.ID == 0 {
+		t.Fatalf("public view of the invitation = %d, id %d", got, inv.ID)
+	}
+	body, _ := json.Marshal(map[string]any{"hash": hash, "invitationId": inv.ID})
 	req, _ := http.NewRequest("POST", stk.URL+"/api/v1/invitations/accept", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+tok)
