@@ -111,7 +111,7 @@ var functionSpecs = []functionSpec{
 		// The pages (shared/web): sign-in, the acceptance page, my access.
 		Name: "web", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, NeedsApplications: true, NeedsPublicURL: true, SignsInPeople: true,
-		Routes: []string{"/invitation", "/login", "/logout", "/my", "/static"}, RootRoute: true,
+		Routes: []string{"/invitation", "/login", "/logout", "/my", "/static", "/console"}, RootRoute: true,
 	},
 	{
 		Name: "provisioner", Kind: queueConsumer, TimeoutSeconds: provisionerTimeoutSeconds, MemoryMB: defaultMemoryMB,

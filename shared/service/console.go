@@ -1,0 +1,188 @@
+package service
+
+import (
+	"context"
+	"sort"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// The console's queries: what a signed-in person may do on a role, and the
+// state of a role's members at its SPs in one read. The console asks these
+// instead of copying the rules of shared/auth.
+
+// RoleRights is what a caller may do on one role; the console offers only
+// these actions, and every action is authorized again by its use case.
+type RoleRights struct {
+	SeeMembers         bool
+	Manage             bool
+	ChangeApplications bool
+	// Grantable are the authorities the caller may invite with, lowest
+	// first; empty when the caller may not invite to the role.
+	Grantable []domain.Authority
+}
+
+// inviteLadder is every authority an invitation to a role may carry.
+var inviteLadder = []domain.Authority{domain.Guest, domain.Inviter, domain.Manager, domain.ApplicationManager, domain.InstitutionAdmin}
+
+// RightsOn answers RoleRights for a caller and a role.
+func RightsOn(p *auth.Principal, r domain.Role) RoleRights {
+	if p == nil {
+		return RoleRights{}
+	}
+	out := RoleRights{SeeMembers: p.CanSeeMembers(r), Manage: p.CanManageRole(r), ChangeApplications: auth.MayChangeRoleApplications(p, r)}
+	for _, a := range inviteLadder {
+		if p.CanInvite(r, a) {
+			out.Grantable = append(out.Grantable, a)
+		}
+	}
+	return out
+}
+
+// MayRemove reports whether the caller may end a member's membership.
+func MayRemove(p *auth.Principal, r domain.Role, ur domain.UserRole) bool {
+	return p.CanRemoveMembership(r, ur, ur.Authority)
+}
+
+// MayCreateRoles reports whether the caller may create a role anywhere:
+// super users anywhere, institution admins in their organization.
+func MayCreateRoles(p *auth.Principal) bool {
+	return p != nil && (p.SuperUser || (p.OrganizationGUID != "" && p.CanCreateRoleIn(p.OrganizationGUID)))
+}
+
+// MayListRoles reports whether the caller has a role list at all.
+func MayListRoles(p *auth.Principal) bool { return auth.RoleListScopeOf(p) != auth.RolesNone }
+
+// MaySearchUsers reports whether the caller may search users.
+func MaySearchUsers(p *auth.Principal) bool {
+	_, _, ok := p.UserSearchScope()
+	return ok
+}
+
+// CheckRecipient answers the address as an invitation would store it, or
+// the reason it cannot be invited (the rule of Invite, one address).
+func CheckRecipient(s string) (string, error) { return normalizeEmail(s) }
+
+// ApplicationChoices are the applications a role may be linked to, by
+// name, for those who may change a role's applications.
+func (s *Service) ApplicationChoices() []domain.Application {
+	c := s.registryCatalogue()
+	if c == nil {
+		return nil
+	}
+	apps := c.Applications()
+	sort.Slice(apps, func(i, j int) bool { return apps[i].Name < apps[j].Name })
+	return apps
+}
+
+// SPName is the display name of an SP, its id when it has none.
+func (s *Service) SPName(id string) string {
+	if sp, ok := s.Registry.ServiceProvider(id); ok && sp.Name != "" {
+		return sp.Name
+	}
+	return id
+}
+
+// linkBatch is the optional one-request read of many resources' links
+// (shared/dynamo has it); without it each member is read on its own.
+type linkBatch interface {
+	GetLinksOf(ctx context.Context, kind domain.ResourceKind, localIDs []int64, spIDs []string) ([]domain.SPLink, error)
+}
+
+// MembersProvisioning is where each member of a role stands at each SP of
+// the role, by user id: pending where nothing was delivered yet. The
+// caller must be allowed to see the role's members.
+func (s *Service) MembersProvisioning(ctx context.Context, p *auth.Principal, role domain.Role, members []domain.Member) (map[int64][]ProvisioningStatus, error) {
+	if !p.CanSeeMembers(role) {
+		return nil, domain.Forbiddenf("no access to the members of role %d", role.ID)
+	}
+	var spIDs []string
+	for _, sp := range s.Registry.SPsOfRole(role) {
+		spIDs = append(spIDs, sp.ID)
+	}
+	out := make(map[int64][]ProvisioningStatus, len(members))
+	if len(spIDs) == 0 || len(members) == 0 {
+		return out, nil
+	}
+	ids := make([]int64, len(members))
+	for i, m := range members {
+		ids[i] = m.User.ID
+	}
+	byUser := map[int64][]domain.SPLink{}
+	if b, ok := s.Store.(linkBatch); ok {
+		links, err := b.GetLinksOf(ctx, domain.ResourceUser, ids, spIDs)
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range links {
+			byUser[l.LocalID] = append(byUser[l.LocalID], l)
+		}
+	} else {
+		for _, id := range ids {
+			links, err := s.Store.ListLinks(ctx, domain.ResourceUser, id)
+			if err != nil {
+				return nil, err
+			}
+			byUser[id] = links
+		}
+	}
+	for _, id := range ids {
+		expected := map[string]bool{}
+		for _, sp := range spIDs {
+			expected[sp] = true
+		}
+		var links []domain.SPLink
+		for _, l := range byUser[id] {
+			if expected[l.SPID] {
+				links = append(links, l)
+			}
+		}
+		out[id] = statuses(links, expected)
+	}
+	return out, nil
+}
+
+// MayChangeEndDate reports whether the caller may change when a membership
+// ends: role managers any membership of the role, others only memberships
+// below their own authority (at least INVITER).
+func MayChangeEndDate(p *auth.Principal, role domain.Role, ur domain.UserRole) bool {
+	if p == nil {
+		return false
+	}
+	own := p.Memberships[role.ID]
+	return p.CanManageRole(role) || (own.AtLeast(domain.Inviter) && own.Higher(ur.Authority))
+}
+
+// DeadLetterSummary is the dead letters of one SP: how many, since when,
+// and the deliveries themselves (oldest first).
+type DeadLetterSummary struct {
+	SPID       string
+	SPName     string
+	Deliveries []domain.Delivery
+}
+
+// DeadLetters lists the dead letters of every SP the applications
+// provision (super users only): one Query per SP.
+func (s *Service) DeadLetters(ctx context.Context, p *auth.Principal) ([]DeadLetterSummary, error) {
+	if err := requireSuperUser(p); err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var out []DeadLetterSummary
+	for _, app := range s.ApplicationChoices() {
+		for _, id := range app.ProvisioningIDs {
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			ds, err := s.FailedDeliveries(ctx, p, id)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, DeadLetterSummary{SPID: id, SPName: s.SPName(id), Deliveries: ds})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].SPName < out[j].SPName })
+	return out, nil
+}

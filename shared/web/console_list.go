@@ -1,0 +1,95 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/i18n"
+)
+
+// listState is a list's search, sort and page, all in the query string so
+// that every list view is a bookmark: q, sort, dir=desc, page (from 1).
+type listState struct {
+	Query string
+	Sort  string
+	Desc  bool
+	Page  int // 1-based
+	Size  int
+	path  string
+}
+
+// listStateOf reads the list's state; sort must be one of sorts (the first
+// is the default).
+func listStateOf(r *http.Request, sorts []string) listState {
+	q := r.URL.Query()
+	s := listState{Query: strings.TrimSpace(q.Get("q")), Sort: sorts[0], Desc: q.Get("dir") == "desc", Page: 1, Size: 25, path: r.URL.Path}
+	for _, v := range sorts {
+		if q.Get("sort") == v {
+			s.Sort = v
+		}
+	}
+	if n, err := strconv.Atoi(q.Get("page")); err == nil && n > 0 && n < 100000 {
+		s.Page = n
+	}
+	return s
+}
+
+func (s listState) request() domain.PageRequest {
+	return domain.PageRequest{Query: s.Query, Number: s.Page - 1, Size: s.Size, Sort: s.Sort, Descending: s.Desc}
+}
+
+func (s listState) url(page int, sort string, desc bool) string {
+	q := url.Values{}
+	if s.Query != "" {
+		q.Set("q", s.Query)
+	}
+	q.Set("sort", sort)
+	if desc {
+		q.Set("dir", "desc")
+	}
+	if page > 1 {
+		q.Set("page", strconv.Itoa(page))
+	}
+	return s.path + "?" + q.Encode()
+}
+
+// sortHeader is a column heading that sorts by its field: a link that
+// turns the direction when the list is already sorted by it.
+type sortHeader struct {
+	Label, Href string
+	// AriaSort is ascending/descending on the sorted column, else "".
+	AriaSort string
+}
+
+func (s listState) header(lang, key, field string) sortHeader {
+	h := sortHeader{Label: i18n.T(lang, key), Href: s.url(1, field, false)}
+	if s.Sort == field {
+		h.AriaSort = "ascending"
+		h.Href = s.url(1, field, !s.Desc)
+		if s.Desc {
+			h.AriaSort = "descending"
+		}
+	}
+	return h
+}
+
+// pager is the list's page links.
+type pager struct {
+	Summary    string
+	Prev, Next string
+}
+
+func (s listState) pager(lang string, total int64) pager {
+	pages := int((total + int64(s.Size) - 1) / int64(s.Size))
+	pg := pager{Summary: i18n.T(lang, "console.list.summary", total, s.Page, max(pages, 1))}
+	if s.Page > 1 {
+		pg.Prev = s.url(s.Page-1, s.Sort, s.Desc)
+	}
+	if s.Page < pages {
+		pg.Next = s.url(s.Page+1, s.Sort, s.Desc)
+	}
+	return pg
+}
