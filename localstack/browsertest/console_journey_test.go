@@ -9,8 +9,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/edu-invite/invite/shared/scim"
 	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/scim"
 )
 
 // TestConsoleJourney is the console's main path in Chromium: an
