@@ -70,6 +70,9 @@ func TestConsoleAuthorization(t *testing.T) {
 		{"/console/people", map[string]int{"guest": no, "inviter": no, "manager": no, "adminB": ok, "super": ok}},
 		{fmt.Sprintf("/console/people/%d", target.UserID), map[string]int{"guest": no, "inviter": no, "manager": ok, "adminB": no, "super": ok}},
 		{"/console/operations", map[string]int{"guest": no, "inviter": no, "manager": no, "adminB": no, "super": ok}},
+		{"/console/audit", map[string]int{"guest": no, "inviter": no, "manager": no, "adminB": no, "super": ok}},
+		{"/console/audit?role=" + a, map[string]int{"guest": no, "inviter": no, "manager": ok, "adminB": no, "super": ok}},
+		{"/console/tokens", map[string]int{"guest": no, "inviter": no, "manager": no, "adminB": ok, "super": ok}},
 	}
 	for _, pg := range pages {
 		for _, k := range kinds {
@@ -119,6 +122,12 @@ func TestConsoleAuthorization(t *testing.T) {
 		must(t, err)
 		return len(invs)
 	}
+	tokenCount := func() int {
+		toks, err := store.ListAPITokens(ctx, "")
+		must(t, err)
+		return len(toks)
+	}
+	tokensBefore := tokenCount()
 	inFuture := clock.Now().AddDate(0, 2, 0).Format(time.DateOnly)
 	posts := []struct {
 		path      string
@@ -142,6 +151,8 @@ func TestConsoleAuthorization(t *testing.T) {
 			must(t, err)
 			return inv.HashDigest == pending.HashDigest
 		}},
+		{"/console/tokens", url.Values{"description": {"sneaky"}}, []string{"guest", "inviter", "manager"}, func() bool { return tokenCount() == tokensBefore }},
+		{"/console/tokens", url.Values{"description": {"sneaky"}, "super": {"1"}}, []string{"guest", "inviter", "manager"}, func() bool { return tokenCount() == tokensBefore }},
 		{"/console/operations/replay", url.Values{"sp": {"sample-sp"}}, []string{"guest", "inviter", "manager", "adminB"}, nil},
 		{"/console/operations/discard", url.Values{"sp": {"sample-sp"}}, []string{"guest", "inviter", "manager", "adminB"}, nil},
 	}

@@ -196,6 +196,23 @@ func TestConsoleJourney(t *testing.T) {
 	if spUser("eve.late@example.org") == nil {
 		t.Error("the SP does not hold eve after the replay")
 	}
+
+	// The audit log says who removed dave, filtered by person and action;
+	// bob's page shows his history and where he stands.
+	open(t, s, stk.URL+"/console/audit?q=dave.lab&action=DELETE")
+	if got := text(t, s, "#audit tbody"); !strings.Contains(got, "Access ended") || !strings.Contains(got, "mia.manager@example.org") {
+		t.Errorf("audit of dave's removal = %q", got)
+	}
+	checkAxe(t, s)
+	open(t, s, rolePage)
+	click(t, s, `tr[data-member="bob.lab@example.org"] a`)
+	if got := text(t, s, "#person-audit"); !strings.Contains(got, "Access changed") || !strings.Contains(got, "Access given") {
+		t.Errorf("bob's history = %q", got)
+	}
+	if !exists(t, s, `#provisioning li[data-status="provisioned"]`) {
+		t.Error("bob's page does not show him provisioned")
+	}
+	checkAxe(t, s)
 }
 
 func roleIDOf(t *testing.T, rolePage string) int64 {

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"sort"
+	"time"
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
@@ -185,4 +186,84 @@ func (s *Service) DeadLetters(ctx context.Context, p *auth.Principal) ([]DeadLet
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].SPName < out[j].SPName })
 	return out, nil
+}
+
+// AuditFilter narrows the audit search of the console: an action and a
+// period on top of SearchAudit's query (person or role) and role.
+type AuditFilter struct {
+	Action   domain.AuditAction
+	From, To *time.Time
+	UserID   int64
+}
+
+// SearchAuditFiltered is SearchAudit (same authorization, same window of
+// the newest entries) with the console's filters applied before paging.
+func (s *Service) SearchAuditFiltered(ctx context.Context, p *auth.Principal, roleID int64, f AuditFilter, req domain.PageRequest) (domain.Page[domain.AuditEntry], error) {
+	all, err := s.SearchAudit(ctx, p, roleID, domain.PageRequest{Query: req.Query, Size: AuditSearchWindow, Sort: req.Sort, Descending: req.Descending})
+	if err != nil {
+		return all, err
+	}
+	kept := all.Items[:0]
+	for _, e := range all.Items {
+		switch {
+		case f.Action != "" && e.Action != f.Action:
+		case f.From != nil && e.CreatedAt.Before(*f.From):
+		case f.To != nil && e.CreatedAt.After(*f.To):
+		case f.UserID != 0 && e.UserID != f.UserID:
+		default:
+			kept = append(kept, e)
+		}
+	}
+	total := int64(len(kept))
+	from := min(req.Offset(), len(kept))
+	return domain.Page[domain.AuditEntry]{Items: kept[from:min(from+req.Size, len(kept))], Total: total}, nil
+}
+
+// MayAdministerTokens reports whether the caller has the API token page.
+func MayAdministerTokens(p *auth.Principal) bool { return p.CanAdministerTokens() }
+
+// CreateAPITokenValue generates a token value and persists it at once
+// (T1 in one step, for the console): the value is returned here only.
+func (s *Service) CreateAPITokenValue(ctx context.Context, p *auth.Principal, in APITokenInput) (domain.APIToken, string, error) {
+	raw, err := s.GenerateAPIToken(ctx, p)
+	if err != nil {
+		return domain.APIToken{}, "", err
+	}
+	tok, err := s.CreateAPIToken(ctx, p, in)
+	if err != nil {
+		return domain.APIToken{}, "", err
+	}
+	return tok, raw, nil
+}
+
+// PersonAudit is a person's history as the caller may read it: every
+// entry of the person for super users, else the entries in the roles
+// whose audit the caller may search; newest first, at most limit.
+func (s *Service) PersonAudit(ctx context.Context, p *auth.Principal, userID int64, roleIDs []int64, limit int) ([]domain.AuditEntry, error) {
+	f := AuditFilter{UserID: userID}
+	req := domain.PageRequest{Size: limit, Sort: "createdAt", Descending: true}
+	if p != nil && p.SuperUser {
+		page, err := s.SearchAuditFiltered(ctx, p, 0, f, req)
+		return page.Items, err
+	}
+	var out []domain.AuditEntry
+	for _, id := range roleIDs {
+		role, err := s.Store.GetRole(ctx, id)
+		if domain.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !p.CanSearchAudit(&role) {
+			continue
+		}
+		page, err := s.SearchAuditFiltered(ctx, p, id, f, req)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.Items...)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].CreatedAt.After(out[j].CreatedAt) })
+	return out[:min(len(out), limit)], nil
 }

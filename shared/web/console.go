@@ -24,7 +24,7 @@ import (
 var consoleTemplateFiles embed.FS
 
 // consolePageNames are the templates under templates/console/.
-var consolePageNames = []string{"roles", "role", "roleform", "roledelete", "invite", "invited", "people", "person", "operations", "home"}
+var consolePageNames = []string{"roles", "role", "roleform", "roledelete", "invite", "invited", "people", "person", "operations", "home", "audit", "tokens"}
 
 // addConsoleTemplates parses the console pages onto the layout, each as
 // "console/<name>", once at start-up.
@@ -64,9 +64,13 @@ func (p *Pages) consoleRoutes() []route {
 		{"POST /console/invitations/{id}/delete", http.HandlerFunc(p.consoleInvitationDelete)},    // withdraw
 		{"GET /console/people", http.HandlerFunc(p.consolePeople)},                                // user search within reach
 		{"GET /console/people/{id}", http.HandlerFunc(p.consolePerson)},                           // a person: memberships, provisioning
-		{"GET /console/operations", http.HandlerFunc(p.consoleOperations)},                        // dead letters, tokens (super users)
+		{"GET /console/operations", http.HandlerFunc(p.consoleOperations)},                        // dead letters (super users)
 		{"POST /console/operations/replay", http.HandlerFunc(p.consoleReplay)},                    // replay dead letters
 		{"POST /console/operations/discard", http.HandlerFunc(p.consoleDiscard)},                  // discard dead letters
+		{"GET /console/audit", http.HandlerFunc(p.consoleAudit)},                                  // audit log: person, role, action, period
+		{"GET /console/tokens", http.HandlerFunc(p.consoleTokens)},                                // API tokens
+		{"POST /console/tokens", http.HandlerFunc(p.consoleTokenCreate)},                          // a new token, its value shown once
+		{"POST /console/tokens/{id}/delete", http.HandlerFunc(p.consoleTokenDelete)},              // delete a token
 	}
 }
 
@@ -116,6 +120,10 @@ func (p *Pages) consoleBase(r *http.Request, pr *auth.Principal, lang, titleKey,
 	}
 	if pr.SuperUser {
 		add("console.nav.operations", "/console/operations", "operations")
+		add("console.nav.audit", "/console/audit", "audit")
+	}
+	if service.MayAdministerTokens(pr) {
+		add("console.nav.tokens", "/console/tokens", "tokens")
 	}
 	if f := r.URL.Query().Get("done"); f != "" && flashKeys[f] {
 		cp.Flash = i18n.T(lang, "console.done."+f)
@@ -125,7 +133,7 @@ func (p *Pages) consoleBase(r *http.Request, pr *auth.Principal, lang, titleKey,
 
 // flashKeys are the "done" messages a redirect after a form may name.
 var flashKeys = map[string]bool{"created": true, "updated": true, "deleted": true, "extended": true, "removed": true,
-	"resent": true, "withdrawn": true, "badDate": true, "replayed": true, "discarded": true}
+	"resent": true, "withdrawn": true, "badDate": true, "replayed": true, "discarded": true, "tokenDeleted": true}
 
 // refuse answers a use case's error: 403 and 404 as pages, anything else
 // as a server error. (Invalid input is shown on its form, never here.)

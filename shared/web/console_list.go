@@ -19,6 +19,8 @@ type listState struct {
 	Page  int // 1-based
 	Size  int
 	path  string
+	// extra are the list's own filters, kept in every link.
+	extra url.Values
 }
 
 // listStateOf reads the list's state; sort must be one of sorts (the first
@@ -43,6 +45,13 @@ func (s listState) request() domain.PageRequest {
 
 func (s listState) url(page int, sort string, desc bool) string {
 	q := url.Values{}
+	for k, vs := range s.extra {
+		for _, v := range vs {
+			if v != "" {
+				q.Add(k, v)
+			}
+		}
+	}
 	if s.Query != "" {
 		q.Set("q", s.Query)
 	}

@@ -63,6 +63,7 @@ type personPage struct {
 	Placeholder               string
 	Memberships               []personMembership
 	Statuses                  []statusView
+	Audit                     []auditRow
 }
 
 type personMembership struct {
@@ -99,6 +100,23 @@ func (p *Pages) consolePerson(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, st := range sts {
 		page.Statuses = append(page.Statuses, p.statusView(lang, st))
+	}
+	roleIDs := make([]int64, 0, len(u.UserRoles))
+	for _, ur := range u.UserRoles {
+		roleIDs = append(roleIDs, ur.RoleID)
+	}
+	entries, err := p.cfg.Service.PersonAudit(r.Context(), pr, id, roleIDs, 50)
+	if err != nil {
+		p.refuse(w, r, err)
+		return
+	}
+	for _, e := range entries {
+		row := auditRow{When: i18n.Date(lang, e.CreatedAt) + " " + e.CreatedAt.UTC().Format("15:04") + " UTC",
+			Action: i18n.T(lang, "console.audit.action."+string(e.Action)), Role: e.RoleName, By: e.CreatedBy}
+		if e.SP != "" {
+			row.Detail = p.cfg.Service.SPName(e.SP)
+		}
+		page.Audit = append(page.Audit, row)
 	}
 	p.render(w, r, http.StatusOK, "console/person", page)
 }
