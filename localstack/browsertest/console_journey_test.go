@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"context"
 	"net/http"
 	"os"
 	"strings"
@@ -189,7 +190,16 @@ func TestConsoleJourney(t *testing.T) {
 		open(t, s, rolePage)
 		return exists(t, s, `tr[data-member="eve.late@example.org"] li[data-status="provisioned"]`)
 	})
+	if _, err := stk.RunJob(context.Background(), "cleanup"); err != nil {
+		t.Fatal(err)
+	}
 	open(t, s, stk.URL+"/console/operations")
+	if got := text(t, s, `tr[data-job="cleanup"]`); !strings.Contains(got, "Succeeded") || !strings.Contains(got, "minutes ago") || !strings.Contains(got, `"invitations"`) {
+		t.Errorf("the cleanup job's last run = %q", got)
+	}
+	if got := text(t, s, `tr[data-job="expiry"]`); !strings.Contains(got, "Not run yet") {
+		t.Errorf("the expiry job's last run = %q", got)
+	}
 	if got := text(t, s, section+" .dead-count"); got != "Nothing failed." {
 		t.Errorf("after the replay the operations page says %q", got)
 	}

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"encoding/json"
 	"sort"
 	"time"
 
@@ -266,4 +267,61 @@ func (s *Service) PersonAudit(ctx context.Context, p *auth.Principal, userID int
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].CreatedAt.After(out[j].CreatedAt) })
 	return out[:min(len(out), limit)], nil
+}
+
+// ScheduledJobs are the scheduled functions whose last run the console
+// shows, by the name of their Lambda.
+var ScheduledJobs = []string{"expiry", "cleanup", "outbox-sweep"}
+
+// jobRunStore is the optional store of job runs (shared/dynamo has it).
+type jobRunStore interface {
+	PutJobRun(ctx context.Context, r domain.JobRun) error
+	GetJobRuns(ctx context.Context, names []string) ([]domain.JobRun, error)
+}
+
+// RecordJobRun stores how a scheduled job's run went. A failure to record
+// is logged, never the job's failure.
+func (s *Service) RecordJobRun(ctx context.Context, name string, started time.Time, result any, runErr error) {
+	st, ok := s.Store.(jobRunStore)
+	if !ok {
+		return
+	}
+	run := domain.JobRun{Name: name, StartedAt: started, FinishedAt: s.now(), Failed: runErr != nil}
+	if runErr != nil {
+		run.Summary = runErr.Error()
+	} else if raw, err := json.Marshal(result); err == nil {
+		run.Summary = string(raw)
+	}
+	if len(run.Summary) > 1000 {
+		run.Summary = run.Summary[:1000]
+	}
+	if err := st.PutJobRun(ctx, run); err != nil {
+		s.log().WarnContext(ctx, "job run not recorded", "job", name, "error", err)
+	}
+}
+
+// JobRuns are the last runs of the scheduled jobs (super users only), one
+// per job in ScheduledJobs' order; a job that never ran has a zero
+// StartedAt.
+func (s *Service) JobRuns(ctx context.Context, p *auth.Principal) ([]domain.JobRun, error) {
+	if err := requireSuperUser(p); err != nil {
+		return nil, err
+	}
+	byName := map[string]domain.JobRun{}
+	if st, ok := s.Store.(jobRunStore); ok {
+		runs, err := st.GetJobRuns(ctx, ScheduledJobs)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range runs {
+			byName[r.Name] = r
+		}
+	}
+	out := make([]domain.JobRun, len(ScheduledJobs))
+	for i, n := range ScheduledJobs {
+		r := byName[n]
+		r.Name = n
+		out[i] = r
+	}
+	return out, nil
 }

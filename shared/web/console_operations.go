@@ -14,7 +14,14 @@ import (
 // of each SP with their reasons and age, to replay or discard.
 type operationsPage struct {
 	consolePage
-	SPs []deadLetterView
+	SPs  []deadLetterView
+	Jobs []jobView
+}
+
+// jobView is the last run of a scheduled job.
+type jobView struct {
+	Name, When, State, Summary string
+	Failed                     bool
 }
 
 type deadLetterView struct {
@@ -67,6 +74,22 @@ func (p *Pages) consoleOperations(w http.ResponseWriter, r *http.Request) {
 		}
 		sort.Slice(v.Reasons, func(i, j int) bool { return v.Reasons[i].Count > v.Reasons[j].Count })
 		page.SPs = append(page.SPs, v)
+	}
+	runs, err := p.cfg.Service.JobRuns(r.Context(), pr)
+	if err != nil {
+		p.refuse(w, r, err)
+		return
+	}
+	for _, run := range runs {
+		v := jobView{Name: run.Name, When: i18n.T(lang, "console.jobs.never"), Failed: run.Failed, Summary: run.Summary}
+		if !run.StartedAt.IsZero() {
+			v.When = i18n.T(lang, "console.jobs.ago", age(lang, now.Sub(run.StartedAt)))
+			v.State = i18n.T(lang, "console.jobs.ok")
+			if run.Failed {
+				v.State = i18n.T(lang, "console.jobs.failed")
+			}
+		}
+		page.Jobs = append(page.Jobs, v)
 	}
 	p.render(w, r, http.StatusOK, "console/operations", page)
 }

@@ -32,12 +32,13 @@ func TestConsoleTemplatesRender(t *testing.T) {
 			"console/roledelete": roleDeletePage{consolePage: cp, RoleID: 1, Name: "Lab", Members: 2, Invitations: 1, SPs: []string{"SP"}},
 			"console/invite": invitePage{consolePage: cp, Roles: []roleChoice{{ID: 1, Name: "Lab", Checked: true}}, Authorities: []choice{{Value: "GUEST", Label: "Guest", Selected: true}},
 				LangChoices: []choice{{Value: "en", Label: "English"}}, Recipients: "a@b", Errors: map[string]string{"recipients": "x", "roles": "y", "expiry": "z", "endDate": "w", "authority": "v"}, RecipientErrors: []string{"bad"}},
-			"console/invited":    invitedPage{consolePage: cp, Recipients: []invitedRow{{Email: "a@b", Link: "https://x/invitation/accept?hash=h", MailState: "sent"}}, RoleHref: "/console/roles/1"},
-			"console/people":     peoplePage{consolePage: cp, List: st, Headers: []sortHeader{st.header(lang, "console.people.name", "name")}, People: []personRow{{Href: "/console/people/1", Name: "Bob"}}, Pager: st.pager(lang, 1)},
-			"console/person":     personPage{consolePage: cp, Name: "Bob", Email: "b@x", Placeholder: "P", Memberships: []personMembership{{RoleHref: "/console/roles/1", Role: "Lab"}}, Statuses: []statusView{{SP: "SP", Status: "provisioned", Text: "Ready"}}, Audit: []auditRow{{When: "now", Action: "Access given"}}},
-			"console/audit":      auditPage{consolePage: cp, List: st, Headers: []sortHeader{st.header(lang, "console.audit.when", "createdAt")}, Entries: []auditRow{{When: "now", Action: "ADD", Person: "a@b", Role: "Lab", Detail: "SP"}}, Pager: st.pager(lang, 1), Actions: []choice{{Value: "ADD", Label: "Added"}}, Error: "bad"},
-			"console/tokens":     tokensPage{consolePage: cp, Tokens: []tokenRow{{ID: 1, Description: "CI", Kind: "Org"}}, ShowOrganization: true, Super: true, NewValue: "secret", Errors: map[string]string{"description": "x", "organization": "y"}},
-			"console/operations": operationsPage{consolePage: cp, SPs: []deadLetterView{{SPID: "sp", Name: "SP", Count: 1, Oldest: "1 minute", Reasons: []reasonCount{{"401", 1}}, Items: []deadLetterItem{{ID: "d", Kind: "user.create", Reason: "401", Age: "1"}}}}},
+			"console/invited": invitedPage{consolePage: cp, Recipients: []invitedRow{{Email: "a@b", Link: "https://x/invitation/accept?hash=h", MailState: "sent"}}, RoleHref: "/console/roles/1"},
+			"console/people":  peoplePage{consolePage: cp, List: st, Headers: []sortHeader{st.header(lang, "console.people.name", "name")}, People: []personRow{{Href: "/console/people/1", Name: "Bob"}}, Pager: st.pager(lang, 1)},
+			"console/person":  personPage{consolePage: cp, Name: "Bob", Email: "b@x", Placeholder: "P", Memberships: []personMembership{{RoleHref: "/console/roles/1", Role: "Lab"}}, Statuses: []statusView{{SP: "SP", Status: "provisioned", Text: "Ready"}}, Audit: []auditRow{{When: "now", Action: "Access given"}}},
+			"console/audit":   auditPage{consolePage: cp, List: st, Headers: []sortHeader{st.header(lang, "console.audit.when", "createdAt")}, Entries: []auditRow{{When: "now", Action: "ADD", Person: "a@b", Role: "Lab", Detail: "SP"}}, Pager: st.pager(lang, 1), Actions: []choice{{Value: "ADD", Label: "Added"}}, Error: "bad"},
+			"console/tokens":  tokensPage{consolePage: cp, Tokens: []tokenRow{{ID: 1, Description: "CI", Kind: "Org"}}, ShowOrganization: true, Super: true, NewValue: "secret", Errors: map[string]string{"description": "x", "organization": "y"}},
+			"console/operations": operationsPage{consolePage: cp, SPs: []deadLetterView{{SPID: "sp", Name: "SP", Count: 1, Oldest: "1 minute", Reasons: []reasonCount{{"401", 1}}, Items: []deadLetterItem{{ID: "d", Kind: "user.create", Reason: "401", Age: "1"}}}},
+				Jobs: []jobView{{Name: "expiry", When: "1 minute ago", State: "OK", Summary: "{}"}, {Name: "cleanup", When: "never"}}},
 		}
 		for _, name := range consolePageNames {
 			page, ok := pages["console/"+name]
