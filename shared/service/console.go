@@ -325,3 +325,23 @@ func (s *Service) JobRuns(ctx context.Context, p *auth.Principal) ([]domain.JobR
 	}
 	return out, nil
 }
+
+// InvitableRoles are the roles of the caller's list scope that the caller
+// may invite to, by name, without member counts (the invite form needs
+// none: one or two Query requests, not a COUNT per role).
+func (s *Service) InvitableRoles(ctx context.Context, p *auth.Principal) ([]domain.Role, error) {
+	if p == nil {
+		return nil, domain.Unauthenticatedf("authentication required")
+	}
+	roles, err := s.rolesInScope(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	out := roles[:0]
+	for _, r := range roles {
+		if len(RightsOn(p, r).Grantable) > 0 {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}

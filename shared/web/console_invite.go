@@ -89,7 +89,7 @@ func (p *Pages) invitePage(w http.ResponseWriter, r *http.Request, pr *auth.Prin
 		p.forbidden(w, r)
 		return page, false
 	}
-	res, _, err := p.cfg.Service.ListRoles(r.Context(), pr, domain.PageRequest{}, true)
+	roles, err := p.cfg.Service.InvitableRoles(r.Context(), pr)
 	if err != nil {
 		p.refuse(w, r, err)
 		return page, false
@@ -99,7 +99,7 @@ func (p *Pages) invitePage(w http.ResponseWriter, r *http.Request, pr *auth.Prin
 		chosen[id] = true
 	}
 	grantable := map[domain.Authority]bool{}
-	for _, role := range res.Items {
+	for _, role := range roles {
 		rights := service.RightsOn(pr, role)
 		if len(rights.Grantable) == 0 {
 			continue
