@@ -29,8 +29,8 @@ func TestConsolePagesAccessible(t *testing.T) {
 			ctx := consoleSignIn(t, super.person, lang)
 			pages := []string{"/console", "/console/roles", "/console/roles?q=access&sort=name&dir=desc", fmt.Sprintf("/console/roles/%d", role),
 				fmt.Sprintf("/console/roles/%d/edit", role), fmt.Sprintf("/console/roles/%d/delete", role), "/console/roles/new",
-				fmt.Sprintf("/console/invite?role=%d", role), "/console/people", "/console/people?q=bea", fmt.Sprintf("/console/people/%d", member.UserID),
-				"/console/operations", "/console/audit", "/console/audit?q=bea&action=ADD&from=2020-01-01&sort=roleName", "/console/tokens"}
+				fmt.Sprintf("/console/invite?role=%d", role), "/console/people", fmt.Sprintf("/console/people/%d", member.UserID),
+				"/console/operations", "/console/audit", "/console/audit?role=" + fmt.Sprint(role) + "&action=ADD&from=2020-01-01", "/console/tokens"}
 			for _, path := range pages {
 				if got := open(t, ctx, stk.URL+path); got != http.StatusOK {
 					t.Errorf("%s = %d", path, got)
@@ -47,6 +47,19 @@ func TestConsolePagesAccessible(t *testing.T) {
 				checkAxe(t, ctx)
 				must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1024, 800)))
 			}
+			// A people search is posted (the words stay out of the address);
+			// its sort and pages post it again.
+			open(t, ctx, stk.URL+"/console/people")
+			setValue(t, ctx, "#q", "bea")
+			click(t, ctx, "form.search button")
+			if got := text(t, ctx, "#people tbody"); !strings.Contains(got, "bea.a11y@example.org") || strings.Contains(location(t, ctx), "bea") {
+				t.Errorf("people search for bea: %q at %s", got, location(t, ctx))
+			}
+			click(t, ctx, `#people th button[value="name.desc"]`)
+			if got := attr(t, ctx, "#people th[aria-sort]", "aria-sort"); got != "descending" || !strings.Contains(text(t, ctx, "#people tbody"), "bea.a11y") {
+				t.Errorf("after sorting the search result: aria-sort %q, rows %q", got, text(t, ctx, "#people tbody"))
+			}
+			checkAxe(t, ctx)
 			// The invite form's result with "show me the links", and a form
 			// sent back with errors.
 			open(t, ctx, stk.URL+fmt.Sprintf("/console/invite?role=%d", role))

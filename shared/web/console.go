@@ -62,15 +62,17 @@ func (p *Pages) consoleRoutes() []route {
 		{"POST /console/memberships/{id}/remove", http.HandlerFunc(p.consoleMembershipRemove)},    // remove a member
 		{"POST /console/invitations/{id}/resend", http.HandlerFunc(p.consoleInvitationResend)},    // new link, e-mailed again
 		{"POST /console/invitations/{id}/delete", http.HandlerFunc(p.consoleInvitationDelete)},    // withdraw
-		{"GET /console/people", http.HandlerFunc(p.consolePeople)},                                // user search within reach
-		{"GET /console/people/{id}", http.HandlerFunc(p.consolePerson)},                           // a person: memberships, provisioning
-		{"GET /console/operations", http.HandlerFunc(p.consoleOperations)},                        // dead letters (super users)
-		{"POST /console/operations/replay", http.HandlerFunc(p.consoleReplay)},                    // replay dead letters
-		{"POST /console/operations/discard", http.HandlerFunc(p.consoleDiscard)},                  // discard dead letters
-		{"GET /console/audit", http.HandlerFunc(p.consoleAudit)},                                  // audit log: person, role, action, period
-		{"GET /console/tokens", http.HandlerFunc(p.consoleTokens)},                                // API tokens
-		{"POST /console/tokens", http.HandlerFunc(p.consoleTokenCreate)},                          // a new token, its value shown once
-		{"POST /console/tokens/{id}/delete", http.HandlerFunc(p.consoleTokenDelete)},              // delete a token
+		{"GET /console/people", http.HandlerFunc(p.consolePeople)},
+		{"POST /console/people", http.HandlerFunc(p.consolePeople)},              // a search: the words stay out of the address                                // user search within reach
+		{"GET /console/people/{id}", http.HandlerFunc(p.consolePerson)},          // a person: memberships, provisioning
+		{"GET /console/operations", http.HandlerFunc(p.consoleOperations)},       // dead letters (super users)
+		{"POST /console/operations/replay", http.HandlerFunc(p.consoleReplay)},   // replay dead letters
+		{"POST /console/operations/discard", http.HandlerFunc(p.consoleDiscard)}, // discard dead letters
+		{"GET /console/audit", http.HandlerFunc(p.consoleAudit)},
+		{"POST /console/audit", http.HandlerFunc(p.consoleAudit)},                    // filtered: the person's words stay out of the address                                  // audit log: person, role, action, period
+		{"GET /console/tokens", http.HandlerFunc(p.consoleTokens)},                   // API tokens
+		{"POST /console/tokens", http.HandlerFunc(p.consoleTokenCreate)},             // a new token, its value shown once
+		{"POST /console/tokens/{id}/delete", http.HandlerFunc(p.consoleTokenDelete)}, // delete a token
 	}
 }
 

@@ -37,9 +37,10 @@ func (p *Pages) consoleAudit(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	q := r.URL.Query()
 	st := listStateOf(r, service.AuditSorts)
-	if q.Get("sort") == "" {
+	st.Private = true
+	q := r.Form
+	if q.Get("sort") == "" && q.Get("order") == "" {
 		st.Sort, st.Desc = "createdAt", true
 	}
 	page := auditPage{consolePage: p.consoleBase(r, pr, lang, "console.audit.title", "audit"), Role: q.Get("role"), From: q.Get("from"), To: q.Get("to")}

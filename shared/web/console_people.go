@@ -33,6 +33,7 @@ func (p *Pages) consolePeople(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := listStateOf(r, peopleSorts)
+	st.Private = true
 	res, err := p.cfg.Service.SearchUsers(r.Context(), pr, st.request())
 	if err != nil {
 		p.refuse(w, r, err)
