@@ -345,3 +345,21 @@ func (s *Service) InvitableRoles(ctx context.Context, p *auth.Principal) ([]doma
 	}
 	return out, nil
 }
+
+// SearchPeople is the console's user search: SearchUsers' scope and
+// search, without each user's roles (their page shows those), so that a
+// page of results costs the store's bounded search only.
+func (s *Service) SearchPeople(ctx context.Context, p *auth.Principal, page domain.PageRequest) (domain.Page[domain.User], error) {
+	if p == nil {
+		return domain.Page[domain.User]{}, domain.Unauthenticatedf("authentication required")
+	}
+	org, all, ok := p.UserSearchScope()
+	if !ok {
+		return domain.Page[domain.User]{}, domain.Forbiddenf("only super users, institution admins and organization tokens search users")
+	}
+	q := domain.UserSearch{Page: page}
+	if !all {
+		q.OrganizationGUID = org
+	}
+	return s.Store.SearchUsers(ctx, q)
+}

@@ -18,7 +18,7 @@ type peoplePage struct {
 }
 
 type personRow struct {
-	Href, Name, Email, Organization, Roles string
+	Href, Name, Email, Organization string
 }
 
 var peopleSorts = []string{"name", "email", "schac_home_organization"}
@@ -34,7 +34,7 @@ func (p *Pages) consolePeople(w http.ResponseWriter, r *http.Request) {
 	}
 	st := listStateOf(r, peopleSorts)
 	st.Private = true
-	res, err := p.cfg.Service.SearchUsers(r.Context(), pr, st.request())
+	res, err := p.cfg.Service.SearchPeople(r.Context(), pr, st.request())
 	if err != nil {
 		p.refuse(w, r, err)
 		return
@@ -43,14 +43,8 @@ func (p *Pages) consolePeople(w http.ResponseWriter, r *http.Request) {
 		Headers: []sortHeader{st.header(lang, "console.people.name", "name"), st.header(lang, "console.people.email", "email"),
 			st.header(lang, "console.people.organization", "schac_home_organization")}}
 	for _, u := range res.Items {
-		row := personRow{Href: "/console/people/" + strconv.FormatInt(u.User.ID, 10), Name: firstNonEmpty(u.User.Name, u.User.Email),
-			Email: u.User.Email, Organization: u.User.SchacHomeOrganization}
-		for i, rs := range u.Roles {
-			if i > 0 {
-				row.Roles += ", "
-			}
-			row.Roles += rs.RoleName
-		}
+		row := personRow{Href: "/console/people/" + strconv.FormatInt(u.ID, 10), Name: firstNonEmpty(u.Name, u.Email),
+			Email: u.Email, Organization: u.SchacHomeOrganization}
 		page.People = append(page.People, row)
 	}
 	p.render(w, r, http.StatusOK, "console/people", page)
