@@ -16,7 +16,7 @@ var expectedRoutePrefixes = map[string][]string{
 	"crm":         {"/crm", "/api/profile", "/api/external/v1/invite/crm"},
 	"tokens":      {"/api/v1/tokens", "/api/v1/user_roles_audit"},
 	"system":      {"/api/v1/system", "/api/v1/manage", "/api/docs", "/health", "/api/v1/validations", "/api/external/v1/validations"},
-	"web":         {"/invitation", "/login", "/logout", "/my", "/static"},
+	"web":         {"/invitation", "/login", "/logout", "/my", "/static", "/console"},
 }
 
 // TestRoutesReachTheirFunctions maps every route of the API to the function

@@ -117,7 +117,7 @@ var functionSpecs = []functionSpec{
 		// The pages (shared/web): sign-in, the acceptance page, my access.
 		Name: "web", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, NeedsPublicURL: true, SignsInPeople: true,
-		Routes: []string{"/invitation", "/login", "/logout", "/my", "/static"}, RootRoute: true,
+		Routes: []string{"/invitation", "/login", "/logout", "/my", "/static", "/console"}, RootRoute: true,
 	},
 	{
 		Name: "provisioner", Kind: queueConsumer, TimeoutSeconds: provisionerTimeoutSeconds, MemoryMB: defaultMemoryMB,

@@ -12,8 +12,27 @@ import (
 // timer runs them, and `make job JOB=<name>` runs one on demand.
 var Jobs = []string{"expiry", "cleanup", "outbox-sweep", "reconcile"}
 
-// RunJob runs one scheduled job as its Lambda would.
+// RunJob runs one scheduled job as its Lambda would, and records the run
+// (app.RunScheduled does the same in AWS) for the console.
 func (s *Stack) RunJob(ctx context.Context, name string) (any, error) {
+	started := s.now()
+	res, err := s.runJob(ctx, name)
+	if known(name) {
+		s.App.Service.RecordJobRun(ctx, name, started, res, err)
+	}
+	return res, err
+}
+
+func known(name string) bool {
+	for _, j := range Jobs {
+		if j == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Stack) runJob(ctx context.Context, name string) (any, error) {
 	switch name {
 	case "expiry":
 		reminded, err := s.App.Service.SendReminders(ctx)

@@ -4,12 +4,15 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"strings"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"github.com/edu-invite/invite/shared/httpapi"
+	"github.com/edu-invite/invite/shared/service"
 )
 
 // RunAPI is the whole main of an API Lambda: wire from the environment and
@@ -46,7 +49,25 @@ func RunScheduled(job func(ctx context.Context, a *App, ev events.EventBridgeEve
 		os.Exit(1)
 	}
 	slog.SetDefault(a.Logger)
+	name := jobName(os.Getenv("AWS_LAMBDA_FUNCTION_NAME"))
 	lambda.Start(func(ctx context.Context, ev events.EventBridgeEvent) (any, error) {
-		return job(ctx, a, ev)
+		started := time.Now()
+		res, err := job(ctx, a, ev)
+		if name != "" {
+			a.Service.RecordJobRun(ctx, name, started, res, err)
+		}
+		return res, err
 	})
+}
+
+// jobName is the scheduled job a function name runs (the CDK app names
+// functions "<stack>-<job>…"), "" when none matches.
+func jobName(function string) string {
+	best := ""
+	for _, j := range service.ScheduledJobs {
+		if strings.Contains(function, j) && len(j) > len(best) {
+			best = j
+		}
+	}
+	return best
 }

@@ -37,6 +37,21 @@ func mustLoad() map[string]map[string]string {
 		if err := json.Unmarshal(raw, &m); err != nil {
 			panic(fmt.Sprintf("i18n: messages/%s.json: %v", lang, err))
 		}
+		// The console's messages live in their own file per language
+		// (messages/console.<lang>.json), merged here; a key in both is
+		// a start-up error.
+		if raw, err := files.ReadFile("messages/console." + lang + ".json"); err == nil {
+			more := map[string]string{}
+			if err := json.Unmarshal(raw, &more); err != nil {
+				panic(fmt.Sprintf("i18n: messages/console.%s.json: %v", lang, err))
+			}
+			for k, v := range more {
+				if _, dup := m[k]; dup {
+					panic(fmt.Sprintf("i18n: %s is in messages/%s.json and messages/console.%s.json", k, lang, lang))
+				}
+				m[k] = v
+			}
+		}
 		c[lang] = m
 	}
 	return c

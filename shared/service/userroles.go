@@ -29,8 +29,7 @@ func (s *Service) UpdateEndDate(ctx context.Context, p *auth.Principal, userRole
 	if err != nil {
 		return domain.UserRole{}, err
 	}
-	own := p.Memberships[role.ID]
-	if !p.CanManageRole(role) && !(own.AtLeast(domain.Inviter) && own.Higher(ur.Authority)) {
+	if !MayChangeEndDate(p, role, ur) {
 		return domain.UserRole{}, domain.Forbiddenf("not allowed to change membership %d", userRoleID)
 	}
 	user, err := s.Store.GetUser(ctx, ur.UserID)

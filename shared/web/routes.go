@@ -11,7 +11,7 @@ type route struct {
 // form posts to its own small handler. Cross-origin POSTs never reach them
 // (Handler).
 func (p *Pages) routes() []route {
-	return []route{
+	return append([]route{
 		{"GET /{$}", http.HandlerFunc(p.home)},                        // my access, or the anonymous landing page
 		{"GET /invitation/accept", http.HandlerFunc(p.invitation)},    // the link in the e-mail: every state of an invitation
 		{"POST /invitation/accept", http.HandlerFunc(p.accept)},       // the Accept button
@@ -20,5 +20,5 @@ func (p *Pages) routes() []route {
 		{"GET /login/callback", http.HandlerFunc(p.callback)},         // the IdP's answer (a GET, as OIDC sends it)
 		{"POST /logout", http.HandlerFunc(p.logout)},                  // ends the session, then the IdP's
 		{"GET /static/", http.StripPrefix("/static/", staticFiles())}, // CSS and the small script, embedded
-	}
+	}, p.consoleRoutes()...) // the console: console.go
 }

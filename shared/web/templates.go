@@ -37,7 +37,7 @@ func parseTemplates() (templates, error) {
 			return nil, err
 		}
 	}
-	return t, nil
+	return t, addConsoleTemplates(layout, t)
 }
 
 // basePage is what the layout needs; every page struct embeds it.

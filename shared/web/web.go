@@ -102,6 +102,6 @@ func (p *Pages) Handler() http.Handler {
 // Mounts are the path patterns the pages answer, for a server that mounts
 // them next to the API (the local stack); API Gateway routes the same
 // paths to the web function (infra).
-var Mounts = []string{"/{$}", "/invitation/", "/login", "/login/", "/logout", "/my/", "/static/"}
+var Mounts = []string{"/{$}", "/invitation/", "/login", "/login/", "/logout", "/my/", "/static/", "/console", "/console/"}
 
 func (p *Pages) now() time.Time { return p.cfg.Clock() }

@@ -1,0 +1,335 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"time"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// The console's queries: what a signed-in person may do on a role, and the
+// state of a role's members at its SPs in one read. The console asks these
+// instead of copying the rules of shared/auth.
+
+// RoleRights is what a caller may do on one role; the console offers only
+// these actions, and every action is authorized again by its use case.
+type RoleRights struct {
+	SeeMembers         bool
+	Manage             bool
+	ChangeApplications bool
+	// Grantable are the authorities the caller may invite with, lowest
+	// first; empty when the caller may not invite to the role.
+	Grantable []domain.Authority
+}
+
+// inviteLadder is every authority an invitation to a role may carry.
+var inviteLadder = []domain.Authority{domain.Guest, domain.Inviter, domain.Manager, domain.ApplicationManager, domain.InstitutionAdmin}
+
+// RightsOn answers RoleRights for a caller and a role.
+func RightsOn(p *auth.Principal, r domain.Role) RoleRights {
+	if p == nil {
+		return RoleRights{}
+	}
+	out := RoleRights{SeeMembers: p.CanSeeMembers(r), Manage: p.CanManageRole(r), ChangeApplications: auth.MayChangeRoleApplications(p, r)}
+	for _, a := range inviteLadder {
+		if p.CanInvite(r, a) {
+			out.Grantable = append(out.Grantable, a)
+		}
+	}
+	return out
+}
+
+// MayRemove reports whether the caller may end a member's membership.
+func MayRemove(p *auth.Principal, r domain.Role, ur domain.UserRole) bool {
+	return p.CanRemoveMembership(r, ur, ur.Authority)
+}
+
+// MayCreateRoles reports whether the caller may create a role anywhere:
+// super users anywhere, institution admins in their organization.
+func MayCreateRoles(p *auth.Principal) bool {
+	return p != nil && (p.SuperUser || (p.OrganizationGUID != "" && p.CanCreateRoleIn(p.OrganizationGUID)))
+}
+
+// MayListRoles reports whether the caller has a role list at all.
+func MayListRoles(p *auth.Principal) bool { return auth.RoleListScopeOf(p) != auth.RolesNone }
+
+// MaySearchUsers reports whether the caller may search users.
+func MaySearchUsers(p *auth.Principal) bool {
+	_, _, ok := p.UserSearchScope()
+	return ok
+}
+
+// CheckRecipient answers the address as an invitation would store it, or
+// the reason it cannot be invited (the rule of Invite, one address).
+func CheckRecipient(s string) (string, error) { return normalizeEmail(s) }
+
+// ApplicationChoices are the applications a role may be linked to, by
+// name, for those who may change a role's applications.
+func (s *Service) ApplicationChoices() []domain.Application {
+	c := s.registryCatalogue()
+	if c == nil {
+		return nil
+	}
+	apps := c.Applications()
+	sort.Slice(apps, func(i, j int) bool { return apps[i].Name < apps[j].Name })
+	return apps
+}
+
+// SPName is the display name of an SP, its id when it has none.
+func (s *Service) SPName(id string) string {
+	if sp, ok := s.Registry.ServiceProvider(id); ok && sp.Name != "" {
+		return sp.Name
+	}
+	return id
+}
+
+// linkBatch is the optional one-request read of many resources' links
+// (shared/dynamo has it); without it each member is read on its own.
+type linkBatch interface {
+	GetLinksOf(ctx context.Context, kind domain.ResourceKind, localIDs []int64, spIDs []string) ([]domain.SPLink, error)
+}
+
+// MembersProvisioning is where each member of a role stands at each SP of
+// the role, by user id: pending where nothing was delivered yet. The
+// caller must be allowed to see the role's members.
+func (s *Service) MembersProvisioning(ctx context.Context, p *auth.Principal, role domain.Role, members []domain.Member) (map[int64][]ProvisioningStatus, error) {
+	if !p.CanSeeMembers(role) {
+		return nil, domain.Forbiddenf("no access to the members of role %d", role.ID)
+	}
+	var spIDs []string
+	for _, sp := range s.Registry.SPsOfRole(role) {
+		spIDs = append(spIDs, sp.ID)
+	}
+	out := make(map[int64][]ProvisioningStatus, len(members))
+	if len(spIDs) == 0 || len(members) == 0 {
+		return out, nil
+	}
+	ids := make([]int64, len(members))
+	for i, m := range members {
+		ids[i] = m.User.ID
+	}
+	byUser := map[int64][]domain.SPLink{}
+	if b, ok := s.Store.(linkBatch); ok {
+		links, err := b.GetLinksOf(ctx, domain.ResourceUser, ids, spIDs)
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range links {
+			byUser[l.LocalID] = append(byUser[l.LocalID], l)
+		}
+	} else {
+		for _, id := range ids {
+			links, err := s.Store.ListLinks(ctx, domain.ResourceUser, id)
+			if err != nil {
+				return nil, err
+			}
+			byUser[id] = links
+		}
+	}
+	for _, id := range ids {
+		expected := map[string]bool{}
+		for _, sp := range spIDs {
+			expected[sp] = true
+		}
+		var links []domain.SPLink
+		for _, l := range byUser[id] {
+			if expected[l.SPID] {
+				links = append(links, l)
+			}
+		}
+		out[id] = statuses(links, expected)
+	}
+	return out, nil
+}
+
+// MayChangeEndDate reports whether the caller may change when a membership
+// ends: role managers any membership of the role, others only memberships
+// below their own authority (at least INVITER).
+func MayChangeEndDate(p *auth.Principal, role domain.Role, ur domain.UserRole) bool {
+	if p == nil {
+		return false
+	}
+	own := p.Memberships[role.ID]
+	return p.CanManageRole(role) || (own.AtLeast(domain.Inviter) && own.Higher(ur.Authority))
+}
+
+// DeadLetterSummary is the dead letters of one SP: how many, since when,
+// and the deliveries themselves (oldest first).
+type DeadLetterSummary struct {
+	SPID       string
+	SPName     string
+	Deliveries []domain.Delivery
+}
+
+// DeadLetters lists the dead letters of every SP the applications
+// provision (super users only): one Query per SP.
+func (s *Service) DeadLetters(ctx context.Context, p *auth.Principal) ([]DeadLetterSummary, error) {
+	if err := requireSuperUser(p); err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var out []DeadLetterSummary
+	for _, app := range s.ApplicationChoices() {
+		for _, id := range app.ProvisioningIDs {
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			ds, err := s.FailedDeliveries(ctx, p, id)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, DeadLetterSummary{SPID: id, SPName: s.SPName(id), Deliveries: ds})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].SPName < out[j].SPName })
+	return out, nil
+}
+
+// MayAdministerTokens reports whether the caller has the API token page.
+func MayAdministerTokens(p *auth.Principal) bool { return p.CanAdministerTokens() }
+
+// CreateAPITokenValue generates a token value and persists it at once
+// (T1 in one step, for the console): the value is returned here only.
+func (s *Service) CreateAPITokenValue(ctx context.Context, p *auth.Principal, in APITokenInput) (domain.APIToken, string, error) {
+	raw, err := s.GenerateAPIToken(ctx, p)
+	if err != nil {
+		return domain.APIToken{}, "", err
+	}
+	tok, err := s.CreateAPIToken(ctx, p, in)
+	if err != nil {
+		return domain.APIToken{}, "", err
+	}
+	return tok, raw, nil
+}
+
+// PersonAudit is a person's history as the caller may read it: every
+// entry of the person for super users, else the entries in the roles
+// whose audit the caller may search; newest first, at most limit.
+func (s *Service) PersonAudit(ctx context.Context, p *auth.Principal, userID int64, roleIDs []int64, limit int) ([]domain.AuditEntry, error) {
+	f := domain.AuditFilter{UserID: userID}
+	req := domain.PageRequest{Size: limit, Sort: "createdAt", Descending: true}
+	if p != nil && p.SuperUser {
+		page, err := s.SearchAuditFiltered(ctx, p, f, req)
+		return page.Items, err
+	}
+	var out []domain.AuditEntry
+	for _, id := range roleIDs {
+		role, err := s.Store.GetRole(ctx, id)
+		if domain.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !p.CanSearchAudit(&role) {
+			continue
+		}
+		f.RoleID = id
+		page, err := s.SearchAuditFiltered(ctx, p, f, req)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.Items...)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].CreatedAt.After(out[j].CreatedAt) })
+	return out[:min(len(out), limit)], nil
+}
+
+// ScheduledJobs are the scheduled functions whose last run the console
+// shows, by the name of their Lambda.
+var ScheduledJobs = []string{"expiry", "cleanup", "outbox-sweep"}
+
+// jobRunStore is the optional store of job runs (shared/dynamo has it).
+type jobRunStore interface {
+	PutJobRun(ctx context.Context, r domain.JobRun) error
+	GetJobRuns(ctx context.Context, names []string) ([]domain.JobRun, error)
+}
+
+// RecordJobRun stores how a scheduled job's run went. A failure to record
+// is logged, never the job's failure.
+func (s *Service) RecordJobRun(ctx context.Context, name string, started time.Time, result any, runErr error) {
+	st, ok := s.Store.(jobRunStore)
+	if !ok {
+		return
+	}
+	run := domain.JobRun{Name: name, StartedAt: started, FinishedAt: s.now(), Failed: runErr != nil}
+	if runErr != nil {
+		run.Summary = runErr.Error()
+	} else if raw, err := json.Marshal(result); err == nil {
+		run.Summary = string(raw)
+	}
+	if len(run.Summary) > 1000 {
+		run.Summary = run.Summary[:1000]
+	}
+	if err := st.PutJobRun(ctx, run); err != nil {
+		s.log().WarnContext(ctx, "job run not recorded", "job", name, "error", err)
+	}
+}
+
+// JobRuns are the last runs of the scheduled jobs (super users only), one
+// per job in ScheduledJobs' order; a job that never ran has a zero
+// StartedAt.
+func (s *Service) JobRuns(ctx context.Context, p *auth.Principal) ([]domain.JobRun, error) {
+	if err := requireSuperUser(p); err != nil {
+		return nil, err
+	}
+	byName := map[string]domain.JobRun{}
+	if st, ok := s.Store.(jobRunStore); ok {
+		runs, err := st.GetJobRuns(ctx, ScheduledJobs)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range runs {
+			byName[r.Name] = r
+		}
+	}
+	out := make([]domain.JobRun, len(ScheduledJobs))
+	for i, n := range ScheduledJobs {
+		r := byName[n]
+		r.Name = n
+		out[i] = r
+	}
+	return out, nil
+}
+
+// InvitableRoles are the roles of the caller's list scope that the caller
+// may invite to, by name, without member counts (the invite form needs
+// none: one or two Query requests, not a COUNT per role).
+func (s *Service) InvitableRoles(ctx context.Context, p *auth.Principal) ([]domain.Role, error) {
+	if p == nil {
+		return nil, domain.Unauthenticatedf("authentication required")
+	}
+	roles, err := s.rolesInScope(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	out := roles[:0]
+	for _, r := range roles {
+		if len(RightsOn(p, r).Grantable) > 0 {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// SearchPeople is the console's user search: SearchUsers' scope and
+// search, without each user's roles (their page shows those), so that a
+// page of results costs the store's bounded search only.
+func (s *Service) SearchPeople(ctx context.Context, p *auth.Principal, page domain.PageRequest) (domain.Page[domain.User], error) {
+	if p == nil {
+		return domain.Page[domain.User]{}, domain.Unauthenticatedf("authentication required")
+	}
+	org, all, ok := p.UserSearchScope()
+	if !ok {
+		return domain.Page[domain.User]{}, domain.Forbiddenf("only super users, institution admins and organization tokens search users")
+	}
+	q := domain.UserSearch{Page: page}
+	if !all {
+		q.OrganizationGUID = org
+	}
+	return s.Store.SearchUsers(ctx, q)
+}

@@ -1,0 +1,292 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/i18n"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+// roleFormPage creates or edits a role.
+type roleFormPage struct {
+	consolePage
+	Action       string
+	RoleID       int64
+	Name         string
+	Description  string
+	Days         string
+	Date         string
+	Equality     bool
+	FedIDOnly    bool
+	Override     bool
+	ACR          string
+	InviterName  string
+	Organization string
+	// ShowOrganization: super users choose the organization.
+	ShowOrganization bool
+	// ShowApplications: whether the person may change applications.
+	ShowApplications bool
+	Applications     []appChoice
+	Errors           map[string]string
+}
+
+type appChoice struct {
+	Index       int
+	ManageID    string
+	ManageType  string
+	Name        string
+	Checked     bool
+	LandingPage string
+}
+
+func (p *Pages) roleForm(r *http.Request, pr *auth.Principal, lang, titleKey string, role domain.Role, mayApps bool) roleFormPage {
+	f := roleFormPage{consolePage: p.consoleBase(r, pr, lang, titleKey, "roles"), RoleID: role.ID, Name: role.Name,
+		Description: role.Description, Equality: role.EnforceEmailEquality, FedIDOnly: role.FedIDOnly,
+		Override: role.OverrideSettingsAllowed, ACR: role.RequestedAuthnContext, InviterName: role.InviterDisplayName,
+		Organization: role.OrganizationGUID, ShowOrganization: pr.SuperUser, ShowApplications: mayApps, Errors: map[string]string{}}
+	if role.DefaultExpiryDays > 0 {
+		f.Days = strconv.Itoa(role.DefaultExpiryDays)
+	}
+	if role.DefaultExpiryDate != nil {
+		f.Date = role.DefaultExpiryDate.UTC().Format(time.DateOnly)
+	}
+	used := map[string]domain.ApplicationUsage{}
+	for _, u := range role.ApplicationUsages {
+		used[u.Application.ManageID] = u
+	}
+	for i, app := range p.cfg.Service.ApplicationChoices() {
+		c := appChoice{Index: i, ManageID: app.ManageID, ManageType: app.ManageType, Name: firstNonEmpty(app.Name, app.ManageID), LandingPage: app.LandingPage}
+		if u, ok := used[app.ManageID]; ok {
+			c.Checked, c.LandingPage = true, u.LandingPage
+		}
+		f.Applications = append(f.Applications, c)
+	}
+	if role.ID == 0 {
+		f.Action = "/console/roles/new"
+	} else {
+		f.Action = "/console/roles/" + strconv.FormatInt(role.ID, 10) + "/edit"
+	}
+	return f
+}
+
+func (p *Pages) consoleRoleNew(w http.ResponseWriter, r *http.Request) {
+	pr, lang, ok := p.console(w, r)
+	if !ok {
+		return
+	}
+	if !service.MayCreateRoles(pr) {
+		p.forbidden(w, r)
+		return
+	}
+	p.render(w, r, http.StatusOK, "console/roleform", p.roleForm(r, pr, lang, "console.roleform.new", domain.Role{DefaultExpiryDays: 365}, true))
+}
+
+func (p *Pages) consoleRoleEdit(w http.ResponseWriter, r *http.Request) {
+	pr, lang, ok := p.console(w, r)
+	if !ok {
+		return
+	}
+	id, ok := p.pathID(w, r)
+	if !ok {
+		return
+	}
+	role, err := p.cfg.Service.GetRole(r.Context(), pr, id)
+	if err != nil {
+		p.refuse(w, r, err)
+		return
+	}
+	rights := service.RightsOn(pr, role)
+	if !rights.Manage {
+		p.forbidden(w, r)
+		return
+	}
+	p.render(w, r, http.StatusOK, "console/roleform", p.roleForm(r, pr, lang, "console.roleform.edit", role, rights.ChangeApplications))
+}
+
+// readRoleForm reads the posted role into the form (to show it again)
+// and the service's input; field errors are set on the form.
+func (p *Pages) readRoleForm(r *http.Request, f *roleFormPage, lang string) service.RoleInput {
+	f.Name, f.Description = strings.TrimSpace(r.PostFormValue("name")), strings.TrimSpace(r.PostFormValue("description"))
+	f.Days, f.Date = strings.TrimSpace(r.PostFormValue("days")), strings.TrimSpace(r.PostFormValue("date"))
+	f.Equality, f.FedIDOnly, f.Override = r.PostFormValue("equality") != "", r.PostFormValue("fedidonly") != "", r.PostFormValue("override") != ""
+	f.ACR, f.InviterName = strings.TrimSpace(r.PostFormValue("acr")), strings.TrimSpace(r.PostFormValue("inviterName"))
+	if f.ShowOrganization {
+		f.Organization = strings.TrimSpace(r.PostFormValue("organization"))
+	}
+	in := service.RoleInput{Name: f.Name, Description: f.Description, EnforceEmailEquality: f.Equality, FedIDOnly: f.FedIDOnly,
+		OverrideSettingsAllowed: f.Override, RequestedAuthnContext: f.ACR, InviterDisplayName: f.InviterName, OrganizationGUID: f.Organization}
+	if f.Name == "" {
+		f.Errors["name"] = i18n.T(lang, "console.roleform.err.name")
+	}
+	if f.Days != "" {
+		n, err := strconv.Atoi(f.Days)
+		if err != nil || n < 0 || n > 36500 {
+			f.Errors["days"] = i18n.T(lang, "console.roleform.err.days")
+		}
+		in.DefaultExpiryDays = n
+	}
+	if f.Date != "" {
+		d, err := parseDay(f.Date)
+		if err != nil || !d.After(p.now()) {
+			f.Errors["date"] = i18n.T(lang, "console.roleform.err.date")
+		}
+		in.DefaultExpiryDate = &d
+	}
+	for i := range f.Applications {
+		a := &f.Applications[i]
+		idx := strconv.Itoa(a.Index)
+		a.Checked = r.PostFormValue("app"+idx) != ""
+		a.LandingPage = strings.TrimSpace(r.PostFormValue("landing" + idx))
+		if a.Checked {
+			in.ApplicationUsages = append(in.ApplicationUsages, service.ApplicationUsageInput{ManageID: a.ManageID, ManageType: a.ManageType, LandingPage: a.LandingPage})
+		}
+	}
+	return in
+}
+
+func (p *Pages) consoleRoleCreate(w http.ResponseWriter, r *http.Request) {
+	pr, lang, ok := p.console(w, r)
+	if !ok {
+		return
+	}
+	if !service.MayCreateRoles(pr) {
+		p.forbidden(w, r)
+		return
+	}
+	f := p.roleForm(r, pr, lang, "console.roleform.new", domain.Role{}, true)
+	in := p.readRoleForm(r, &f, lang)
+	if len(f.Errors) > 0 {
+		p.render(w, r, http.StatusBadRequest, "console/roleform", f)
+		return
+	}
+	role, err := p.cfg.Service.CreateRole(r.Context(), pr, in)
+	if p.roleFormFailed(w, r, lang, &f, err) {
+		return
+	}
+	back(w, r, "/console/roles/"+strconv.FormatInt(role.ID, 10), "created")
+}
+
+func (p *Pages) consoleRoleUpdate(w http.ResponseWriter, r *http.Request) {
+	pr, lang, ok := p.console(w, r)
+	if !ok {
+		return
+	}
+	id, ok := p.pathID(w, r)
+	if !ok {
+		return
+	}
+	role, err := p.cfg.Service.GetRole(r.Context(), pr, id)
+	if err != nil {
+		p.refuse(w, r, err)
+		return
+	}
+	rights := service.RightsOn(pr, role)
+	if !rights.Manage {
+		p.forbidden(w, r)
+		return
+	}
+	f := p.roleForm(r, pr, lang, "console.roleform.edit", role, rights.ChangeApplications)
+	in := p.readRoleForm(r, &f, lang)
+	if !rights.ChangeApplications {
+		in.ApplicationUsages = nil
+		for _, u := range role.ApplicationUsages {
+			in.ApplicationUsages = append(in.ApplicationUsages, service.ApplicationUsageInput{ManageID: u.Application.ManageID, ManageType: u.Application.ManageType, LandingPage: u.LandingPage})
+		}
+	}
+	if !f.ShowOrganization {
+		in.OrganizationGUID = role.OrganizationGUID
+	}
+	if len(f.Errors) > 0 {
+		p.render(w, r, http.StatusBadRequest, "console/roleform", f)
+		return
+	}
+	_, err = p.cfg.Service.UpdateRole(r.Context(), pr, id, in)
+	if p.roleFormFailed(w, r, lang, &f, err) {
+		return
+	}
+	back(w, r, "/console/roles/"+strconv.FormatInt(id, 10), "updated")
+}
+
+// roleFormFailed shows the service's refusal on the form; true when it
+// did (or wrote another answer).
+func (p *Pages) roleFormFailed(w http.ResponseWriter, r *http.Request, lang string, f *roleFormPage, err error) bool {
+	switch domain.KindOf(err) {
+	case 0:
+		if err != nil {
+			p.serverError(w, r, err)
+			return true
+		}
+		return false
+	case domain.KindInvalid:
+		f.Errors["form"] = i18n.T(lang, "console.roleform.err.invalid", err.Error())
+		p.render(w, r, http.StatusBadRequest, "console/roleform", *f)
+	case domain.KindConflict:
+		f.Errors["name"] = i18n.T(lang, "console.roleform.err.taken")
+		p.render(w, r, http.StatusConflict, "console/roleform", *f)
+	default:
+		p.refuse(w, r, err)
+	}
+	return true
+}
+
+// roleDeletePage previews what deleting a role does.
+type roleDeletePage struct {
+	consolePage
+	RoleID      int64
+	Name        string
+	Members     int
+	Invitations int
+	SPs         []string
+}
+
+func (p *Pages) consoleRoleDeletePreview(w http.ResponseWriter, r *http.Request) {
+	pr, lang, ok := p.console(w, r)
+	if !ok {
+		return
+	}
+	id, ok := p.pathID(w, r)
+	if !ok {
+		return
+	}
+	role, members, err := p.cfg.Service.MembersOfRole(r.Context(), pr, id)
+	if err != nil {
+		p.refuse(w, r, err)
+		return
+	}
+	if !service.RightsOn(pr, role).Manage {
+		p.forbidden(w, r)
+		return
+	}
+	invs, err := p.cfg.Service.RoleInvitations(r.Context(), pr, id)
+	if err != nil {
+		p.refuse(w, r, err)
+		return
+	}
+	page := roleDeletePage{consolePage: p.consoleBase(r, pr, lang, "console.roledelete.title", "roles", role.Name), RoleID: id, Name: role.Name,
+		Members: len(members), Invitations: len(invs)}
+	for _, sp := range p.cfg.Service.Registry.SPsOfRole(role) {
+		page.SPs = append(page.SPs, firstNonEmpty(sp.Name, sp.ID))
+	}
+	p.render(w, r, http.StatusOK, "console/roledelete", page)
+}
+
+func (p *Pages) consoleRoleDelete(w http.ResponseWriter, r *http.Request) {
+	pr, _, ok := p.console(w, r)
+	if !ok {
+		return
+	}
+	id, ok := p.pathID(w, r)
+	if !ok {
+		return
+	}
+	if err := p.cfg.Service.DeleteRole(r.Context(), pr, id); err != nil {
+		p.refuse(w, r, err)
+		return
+	}
+	back(w, r, "/console/roles", "deleted")
+}

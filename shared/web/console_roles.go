@@ -1,0 +1,227 @@
+package web
+
+import (
+	"net/http"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/i18n"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+// rolesPage is the role list.
+type rolesPage struct {
+	consolePage
+	List      listState
+	Headers   []sortHeader
+	Roles     []roleRow
+	Pager     pager
+	MayCreate bool
+}
+
+type roleRow struct {
+	ID           int64
+	Name         string
+	Href         string
+	Applications string
+	Members      int64
+}
+
+var roleSorts = []string{"name", "description", "createdAt"}
+
+func (p *Pages) consoleRoles(w http.ResponseWriter, r *http.Request) {
+	pr, lang, ok := p.console(w, r)
+	if !ok {
+		return
+	}
+	if !service.MayListRoles(pr) {
+		p.forbidden(w, r)
+		return
+	}
+	st := listStateOf(r, roleSorts)
+	res, _, err := p.cfg.Service.ListRoles(r.Context(), pr, st.request(), false)
+	if err != nil {
+		p.refuse(w, r, err)
+		return
+	}
+	page := rolesPage{consolePage: p.consoleBase(r, pr, lang, "console.roles.title", "roles"), List: st,
+		Headers: []sortHeader{st.header(lang, "console.roles.name", "name"), st.header(lang, "console.roles.description", "description"),
+			st.header(lang, "console.roles.created", "createdAt")},
+		Pager: st.pager(lang, res.Total), MayCreate: service.MayCreateRoles(pr)}
+	for _, role := range res.Items {
+		page.Roles = append(page.Roles, roleRow{ID: role.ID, Name: role.Name, Href: "/console/roles/" + strconv.FormatInt(role.ID, 10),
+			Applications: applicationNames(role), Members: role.UserRoleCount})
+	}
+	p.render(w, r, http.StatusOK, "console/roles", page)
+}
+
+func applicationNames(role domain.Role) string {
+	var names []string
+	for _, u := range role.ApplicationUsages {
+		names = append(names, firstNonEmpty(u.Application.Name, u.Application.ManageID))
+	}
+	sort.Strings(names)
+	out := ""
+	for i, n := range names {
+		if i > 0 {
+			out += ", "
+		}
+		out += n
+	}
+	return out
+}
+
+// rolePage is one role: its settings, members with their state at each
+// application, and its invitations; the actions the person may take.
+type rolePage struct {
+	consolePage
+	Role        domain.Role
+	RoleID      string
+	Apps        []string
+	Details     []detail
+	Rights      service.RoleRights
+	MayInvite   bool
+	Members     []memberRow
+	Invitations []invitationRow
+	Today       string
+}
+
+type detail struct{ Label, Value string }
+
+type memberRow struct {
+	UserRoleID  int64
+	UserID      int64
+	Name, Email string
+	Authority   string
+	Ends        string
+	EndValue    string // yyyy-mm-dd for the date field
+	Statuses    []statusView
+	MayExtend   bool
+	MayRemove   bool
+	PersonHref  string
+}
+
+type statusView struct {
+	SP, Status, Text string
+}
+
+type invitationRow struct {
+	ID        int64
+	Email     string
+	Authority string
+	State     string // open, expired
+	StateText string
+	Expires   string
+	MayManage bool
+}
+
+func (p *Pages) consoleRole(w http.ResponseWriter, r *http.Request) {
+	pr, lang, ok := p.console(w, r)
+	if !ok {
+		return
+	}
+	id, ok := p.pathID(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	role, members, err := p.cfg.Service.MembersOfRole(ctx, pr, id)
+	if err != nil {
+		p.refuse(w, r, err)
+		return
+	}
+	statuses, err := p.cfg.Service.MembersProvisioning(ctx, pr, role, members)
+	if err != nil {
+		p.refuse(w, r, err)
+		return
+	}
+	invs, err := p.cfg.Service.RoleInvitations(ctx, pr, id)
+	if err != nil {
+		p.refuse(w, r, err)
+		return
+	}
+	now := p.now()
+	page := rolePage{consolePage: p.consoleBase(r, pr, lang, "console.role.title", "roles", role.Name), Role: role,
+		RoleID: strconv.FormatInt(role.ID, 10), Rights: service.RightsOn(pr, role), Today: now.UTC().Format(time.DateOnly)}
+	page.MayInvite = len(page.Rights.Grantable) > 0
+	for _, u := range role.ApplicationUsages {
+		page.Apps = append(page.Apps, firstNonEmpty(u.Application.Name, u.Application.ManageID))
+	}
+	page.Details = roleDetails(lang, role)
+	sort.Slice(members, func(i, j int) bool { return members[i].User.Name < members[j].User.Name })
+	for _, m := range members {
+		row := memberRow{UserRoleID: m.UserRole.ID, UserID: m.User.ID, Name: firstNonEmpty(m.User.Name, m.User.Email), Email: m.User.Email,
+			Authority: i18n.T(lang, "console.authority."+string(m.UserRole.Authority)), Ends: endsText(lang, m.UserRole.EndDate, now),
+			MayExtend: service.MayChangeEndDate(pr, role, m.UserRole), MayRemove: service.MayRemove(pr, role, m.UserRole)}
+		if m.UserRole.EndDate != nil {
+			row.EndValue = m.UserRole.EndDate.UTC().Format(time.DateOnly)
+		}
+		if service.MaySearchUsers(pr) || pr.CanSeeUser(m.User, []domain.Role{role}) {
+			row.PersonHref = "/console/people/" + strconv.FormatInt(m.User.ID, 10)
+		}
+		for _, st := range statuses[m.User.ID] {
+			row.Statuses = append(row.Statuses, p.statusView(lang, st))
+		}
+		page.Members = append(page.Members, row)
+	}
+	for _, iw := range invs {
+		inv := iw.Invitation
+		row := invitationRow{ID: inv.ID, Email: inv.Email, Authority: i18n.T(lang, "console.authority."+string(inv.IntendedAuthority)),
+			State: "open", StateText: i18n.T(lang, "console.inv.open"), Expires: i18n.Date(lang, inv.ExpiryDate),
+			MayManage: auth.CanManageInvitation(pr, inv, iw.Roles)}
+		if inv.Expired(now) {
+			row.State, row.StateText = "expired", i18n.T(lang, "console.inv.expired")
+		}
+		page.Invitations = append(page.Invitations, row)
+	}
+	p.render(w, r, http.StatusOK, "console/role", page)
+}
+
+func (p *Pages) statusView(lang string, st service.ProvisioningStatus) statusView {
+	v := statusView{SP: p.cfg.Service.SPName(st.SP), Status: string(st.Status)}
+	switch st.Status {
+	case domain.StatusFailed:
+		v.Text = i18n.T(lang, "status.failed", st.LastError)
+	case domain.StatusPending:
+		v.Text = i18n.T(lang, "status.pending")
+	case domain.StatusDeprovisioned:
+		v.Text = i18n.T(lang, "status.deprovisioned")
+	default:
+		v.Text = i18n.T(lang, "status.provisioned")
+	}
+	return v
+}
+
+func roleDetails(lang string, role domain.Role) []detail {
+	yes := func(b bool) string {
+		if b {
+			return i18n.T(lang, "console.yes")
+		}
+		return i18n.T(lang, "console.no")
+	}
+	expiry := i18n.T(lang, "inv.noEnd")
+	switch {
+	case role.DefaultExpiryDate != nil:
+		expiry = i18n.Date(lang, *role.DefaultExpiryDate)
+	case role.DefaultExpiryDays > 0:
+		expiry = i18n.T(lang, "console.role.days", role.DefaultExpiryDays)
+	}
+	d := []detail{
+		{i18n.T(lang, "console.role.defaultExpiry"), expiry},
+		{i18n.T(lang, "console.role.emailEquality"), yes(role.EnforceEmailEquality)},
+		{i18n.T(lang, "console.role.fedIDOnly"), yes(role.FedIDOnly)},
+	}
+	if role.RequestedAuthnContext != "" {
+		d = append(d, detail{i18n.T(lang, "console.role.acr"), role.RequestedAuthnContext})
+	}
+	if role.InviterDisplayName != "" {
+		d = append(d, detail{i18n.T(lang, "console.role.inviterName"), role.InviterDisplayName})
+	}
+	if role.OrganizationGUID != "" {
+		d = append(d, detail{i18n.T(lang, "console.role.organization"), role.OrganizationGUID})
+	}
+	return d
+}

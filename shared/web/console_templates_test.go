@@ -1,0 +1,59 @@
+package web
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+// TestConsoleTemplatesRender renders every console page with data in both
+// languages: a template that fails at run time (a wrong field, a variable
+// out of scope) fails here rather than as a 500 in a browser.
+func TestConsoleTemplatesRender(t *testing.T) {
+	ts, err := parseTemplates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"en", "nl"} {
+		cp := consolePage{basePage: basePage{Lang: lang, Title: "t", SignedInAs: "Ann"}, Section: "roles",
+			Nav: []navLink{{Label: "Roles", Href: "/console/roles", Current: true}}, Flash: "done"}
+		st := listState{Query: "lab", Sort: "name", Page: 1, Size: 25, path: "/console/roles"}
+		pages := map[string]any{
+			"console/home":  homeConsolePage{consolePage: cp, MayCreate: true, Applications: true},
+			"console/roles": rolesPage{consolePage: cp, List: st, Headers: []sortHeader{st.header(lang, "console.roles.name", "name")}, Roles: []roleRow{{ID: 1, Name: "Lab", Href: "/console/roles/1", Applications: "Wiki", Members: 3}}, Pager: st.pager(lang, 30), MayCreate: true},
+			"console/role": rolePage{consolePage: cp, Role: domain.Role{Name: "Lab", Description: "d"}, RoleID: "1", Apps: []string{"Wiki"},
+				Details: []detail{{"a", "b"}}, Rights: service.RoleRights{Manage: true, Grantable: []domain.Authority{domain.Guest}}, MayInvite: true,
+				Members:     []memberRow{{UserRoleID: 2, Name: "Bob", Email: "bob@example.org", MayExtend: true, MayRemove: true, PersonHref: "/console/people/3", Statuses: []statusView{{SP: "SP", Status: "failed", Text: "Failed: 401"}}}},
+				Invitations: []invitationRow{{ID: 4, Email: "c@example.org", State: "open", StateText: "Open", MayManage: true}}},
+			"console/roleform":   roleFormPage{consolePage: cp, Action: "/console/roles/new", ShowApplications: true, ShowOrganization: true, Applications: []appChoice{{Index: 0, ManageID: "app", Name: "App", Checked: true}}, Errors: map[string]string{"name": "x", "form": "y"}},
+			"console/roledelete": roleDeletePage{consolePage: cp, RoleID: 1, Name: "Lab", Members: 2, Invitations: 1, SPs: []string{"SP"}},
+			"console/invite": invitePage{consolePage: cp, Roles: []roleChoice{{ID: 1, Name: "Lab", Checked: true}}, Authorities: []choice{{Value: "GUEST", Label: "Guest", Selected: true}},
+				LangChoices: []choice{{Value: "en", Label: "English"}}, Recipients: "a@b", Errors: map[string]string{"recipients": "x", "roles": "y", "expiry": "z", "endDate": "w", "authority": "v"}, RecipientErrors: []string{"bad"}},
+			"console/invited": invitedPage{consolePage: cp, Recipients: []invitedRow{{Email: "a@b", Link: "https://x/invitation/accept?hash=h", MailState: "sent"}}, RoleHref: "/console/roles/1"},
+			"console/people":  peoplePage{consolePage: cp, List: st, Headers: []sortHeader{st.header(lang, "console.people.name", "name")}, People: []personRow{{Href: "/console/people/1", Name: "Bob"}}, Pager: st.pager(lang, 1)},
+			"console/person":  personPage{consolePage: cp, Name: "Bob", Email: "b@x", Placeholder: "P", Memberships: []personMembership{{RoleHref: "/console/roles/1", Role: "Lab"}}, Statuses: []statusView{{SP: "SP", Status: "provisioned", Text: "Ready"}}, Audit: []auditRow{{When: "now", Action: "Access given"}}},
+			"console/audit":   auditPage{consolePage: cp, List: st, Headers: []sortHeader{st.header(lang, "console.audit.when", "createdAt")}, Entries: []auditRow{{When: "now", Action: "ADD", Person: "a@b", Role: "Lab", Detail: "SP"}}, Pager: st.pager(lang, 1), Actions: []choice{{Value: "ADD", Label: "Added"}}, Error: "bad"},
+			"console/tokens":  tokensPage{consolePage: cp, Tokens: []tokenRow{{ID: 1, Description: "CI", Kind: "Org"}}, ShowOrganization: true, Super: true, NewValue: "secret", Errors: map[string]string{"description": "x", "organization": "y"}},
+			"console/operations": operationsPage{consolePage: cp, SPs: []deadLetterView{{SPID: "sp", Name: "SP", Count: 1, Oldest: "1 minute", Reasons: []reasonCount{{"401", 1}}, Items: []deadLetterItem{{ID: "d", Kind: "user.create", Reason: "401", Age: "1"}}}},
+				Jobs: []jobView{{Name: "expiry", When: "1 minute ago", State: "OK", Summary: "{}"}, {Name: "cleanup", When: "never"}}},
+		}
+		for _, name := range consolePageNames {
+			page, ok := pages["console/"+name]
+			if !ok {
+				t.Errorf("no test data for console/%s", name)
+				continue
+			}
+			var buf bytes.Buffer
+			if err := ts["console/"+name].ExecuteTemplate(&buf, "layout", page); err != nil {
+				t.Errorf("%s %s: %v", lang, name, err)
+				continue
+			}
+			if strings.Contains(buf.String(), "console.") {
+				t.Errorf("%s %s shows a message key: %s", lang, name, buf.String())
+			}
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/i18n"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+// tokensPage lists the API tokens the person may manage, with a form for a
+// new one; right after creating, it shows the new value once.
+type tokensPage struct {
+	consolePage
+	Tokens           []tokenRow
+	Description      string
+	Organization     string
+	ShowOrganization bool
+	Super            bool
+	NewValue         string
+	Errors           map[string]string
+}
+
+type tokenRow struct {
+	ID                              int64
+	Description, Organization, Kind string
+	Created, Owner                  string
+}
+
+func (p *Pages) tokensPage(r *http.Request, w http.ResponseWriter, lang string) (tokensPage, bool) {
+	pr := visitOf(r).principal
+	page := tokensPage{consolePage: p.consoleBase(r, pr, lang, "console.tokens.title", "tokens"), ShowOrganization: pr.SuperUser, Super: pr.SuperUser,
+		Errors: map[string]string{}}
+	toks, err := p.cfg.Service.ListAPITokens(r.Context(), pr)
+	if err != nil {
+		p.refuse(w, r, err)
+		return page, false
+	}
+	for _, t := range toks {
+		row := tokenRow{ID: t.ID, Description: t.Description, Organization: t.OrganizationGUID, Created: i18n.Date(lang, t.CreatedAt), Owner: t.Owner,
+			Kind: i18n.T(lang, "console.tokens.org")}
+		if t.SuperUserToken {
+			row.Kind = i18n.T(lang, "console.tokens.super")
+		}
+		page.Tokens = append(page.Tokens, row)
+	}
+	return page, true
+}
+
+func (p *Pages) consoleTokens(w http.ResponseWriter, r *http.Request) {
+	pr, lang, ok := p.console(w, r)
+	if !ok {
+		return
+	}
+	if !service.MayAdministerTokens(pr) {
+		p.forbidden(w, r)
+		return
+	}
+	if page, ok := p.tokensPage(r, w, lang); ok {
+		p.render(w, r, http.StatusOK, "console/tokens", page)
+	}
+}
+
+func (p *Pages) consoleTokenCreate(w http.ResponseWriter, r *http.Request) {
+	pr, lang, ok := p.console(w, r)
+	if !ok {
+		return
+	}
+	if !service.MayAdministerTokens(pr) {
+		p.forbidden(w, r)
+		return
+	}
+	in := service.APITokenInput{Description: strings.TrimSpace(r.PostFormValue("description")), SuperUserToken: pr.SuperUser && r.PostFormValue("super") != ""}
+	if pr.SuperUser {
+		in.OrganizationGUID = strings.TrimSpace(r.PostFormValue("organization"))
+	}
+	status := http.StatusOK
+	errs := map[string]string{}
+	var value string
+	if in.Description == "" {
+		errs["description"] = i18n.T(lang, "console.tokens.err.description")
+	} else if pr.SuperUser && !in.SuperUserToken && in.OrganizationGUID == "" {
+		errs["organization"] = i18n.T(lang, "console.tokens.err.organization")
+	} else {
+		_, raw, err := p.cfg.Service.CreateAPITokenValue(r.Context(), pr, in)
+		switch domain.KindOf(err) {
+		case 0:
+			if err != nil {
+				p.serverError(w, r, err)
+				return
+			}
+			value = raw
+			status = http.StatusCreated
+		case domain.KindInvalid:
+			errs["description"] = i18n.T(lang, "console.invite.err.refused", err.Error())
+		default:
+			p.refuse(w, r, err)
+			return
+		}
+	}
+	page, ok := p.tokensPage(r, w, lang)
+	if !ok {
+		return
+	}
+	page.NewValue, page.Errors = value, errs
+	if len(errs) > 0 {
+		page.Description, page.Organization = in.Description, in.OrganizationGUID
+		status = http.StatusBadRequest
+	}
+	p.render(w, r, status, "console/tokens", page)
+}
+
+func (p *Pages) consoleTokenDelete(w http.ResponseWriter, r *http.Request) {
+	pr, _, ok := p.console(w, r)
+	if !ok {
+		return
+	}
+	id, ok := p.pathID(w, r)
+	if !ok {
+		return
+	}
+	if err := p.cfg.Service.DeleteAPIToken(r.Context(), pr, id); err != nil {
+		p.refuse(w, r, err)
+		return
+	}
+	back(w, r, "/console/tokens", "tokenDeleted")
+}
