@@ -67,12 +67,14 @@ func TestKillDuringAcceptancesLosesNothing(t *testing.T) {
 		t.Fatalf("create role = %d", got)
 	}
 	hashes := make([]string, killedGuests)
+	ids := make([]int64, killedGuests)
 	tokens := make([]string, killedGuests)
 	inParallel(killedGuests, func(i int) {
 		var res struct {
 			URLs []struct {
 				InvitationURL string `json:"invitationURL"`
 			} `json:"recipientInvitationURLs"`
+			IDs []int64 `json:"invitationIdentifiers"`
 		}
 		if got := c.do("POST", "/api/external/v1/invitations", admin, map[string]any{"intendedAuthority": "GUEST",
 			"invites": []string{guestEmail(i)}, "roleIdentifiers": []int64{role.ID},
@@ -81,6 +83,11 @@ func TestKillDuringAcceptancesLosesNothing(t *testing.T) {
 			return
 		}
 		hashes[i] = linkPattern.FindStringSubmatch(res.URLs[0].InvitationURL)[1]
+		if len(res.IDs) != 1 {
+			t.Errorf("invite %d: invitationIdentifiers %v", i, res.IDs)
+			return
+		}
+		ids[i] = res.IDs[0]
 		tokens[i] = run.token(i)
 	})
 	if t.Failed() {
@@ -99,7 +106,7 @@ func TestKillDuringAcceptancesLosesNothing(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				status, err := run.accept(tokens[i], hashes[i])
+				status, err := run.accept(tokens[i], hashes[i], ids[i])
 				if err != nil {
 					continue // killed while asking: the answer is lost
 				}
@@ -156,7 +163,7 @@ func TestKillDuringAcceptancesLosesNothing(t *testing.T) {
 			return
 		}
 		retried.Add(1)
-		status, err := run.accept(run.token(i), hashes[i])
+		status, err := run.accept(run.token(i), hashes[i], ids[i])
 		if err != nil || (status != http.StatusCreated && status != http.StatusConflict) {
 			t.Errorf("accept %d again = %d, %v", i, status, err)
 		}
@@ -383,8 +390,8 @@ func (r *localRun) token(i int) string {
 }
 
 // accept is the guest's acceptance; err means no answer came.
-func (r *localRun) accept(token, hash string) (int, error) {
-	body, _ := json.Marshal(map[string]any{"hash": hash})
+func (r *localRun) accept(token, hash string, invitationID int64) (int, error) {
+	body, _ := json.Marshal(map[string]any{"hash": hash, "invitationId": invitationID})
 	req, _ := http.NewRequest(http.MethodPost, r.url()+"/api/v1/invitations/accept", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+token)

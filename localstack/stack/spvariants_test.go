@@ -127,7 +127,7 @@ func TestDeliveryToSPsThatSupportLittle(t *testing.T) {
 
 	// One role per SP: one POST of the group.
 	for _, v := range variants {
-		role, err := s.App.Service.CreateRole(ctx, admin, service.RoleInput{Name: "Role at " + v.id, DefaultExpiryDays: 365,
+		role, err := s.App.Service.CreateRole(ctx, admin, service.RoleInput{Name: "Role at " + v.id, OrganizationGUID: "org-e2e", DefaultExpiryDays: 365,
 			ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "app-" + v.id, ManageType: "SAML20_SP"}}})
 		if err != nil {
 			t.Fatal(err)

@@ -95,6 +95,9 @@ func (p *Provisioner) handleMessage(ctx context.Context, m events.SQSMessage) er
 	switch {
 	case err == nil:
 		d.Status, d.LastError = domain.DeliveryDelivered, ""
+		// Read before the outbox item is rewritten from the queue message
+		// (which never carries them): the labels the item recorded.
+		d.UserEmail, d.RoleName = p.auditLabels(ctx, d)
 		if ok, uerr := p.Store.FinishDelivery(ctx, d); uerr != nil || !ok {
 			if uerr = p.Store.UpdateDeliveryStatus(ctx, d); uerr != nil {
 				log.WarnContext(ctx, "delivered but status not recorded", "error", uerr)
@@ -122,6 +125,7 @@ func (p *Provisioner) handleMessage(ctx context.Context, m events.SQSMessage) er
 // the dead-letter queue did not take it: then the message is retried.
 func (p *Provisioner) deadLetter(ctx context.Context, d domain.Delivery, cause error, log *slog.Logger) error {
 	d.Status, d.LastError = domain.DeliveryFailed, cause.Error()
+	d.UserEmail, d.RoleName = p.auditLabels(ctx, d) // before the outbox item is rewritten
 	if derr := p.DeadLetters.Send(ctx, d, cause.Error()); derr != nil {
 		log.ErrorContext(ctx, "dead-lettering failed; will retry", "error", derr)
 		return derr
@@ -226,7 +230,10 @@ func (p *Provisioner) audit(ctx context.Context, d domain.Delivery, action domai
 	if failed {
 		e.Reason = d.LastError
 	}
-	e.UserEmail, e.RoleName = p.auditLabels(ctx, d)
+	e.UserEmail, e.RoleName = d.UserEmail, d.RoleName
+	if e.UserEmail == "" && e.RoleName == "" {
+		e.UserEmail, e.RoleName = p.auditLabels(ctx, d)
+	}
 	if err := p.Store.PutProvisioningAudit(ctx, []domain.AuditEntry{e}); err != nil {
 		p.log().WarnContext(ctx, "provisioning outcome not audited", "delivery", d.ID, "error", err)
 	}
