@@ -151,7 +151,7 @@ var functionSpecs = []functionSpec{
 		// difference (the reconcile job of shared/provisioner).
 		Name: "reconcile", Kind: scheduledJob, TimeoutSeconds: 900, MemoryMB: defaultMemoryMB,
 		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionSPLink},
-		ReadsSPSecrets: true, NeedsApplications: true,
+		ReadsSPSecrets: true,
 		Schedule: "cron(0 4 * * ? *)",
 	},
 	{
