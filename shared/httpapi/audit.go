@@ -11,12 +11,6 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// auditRoutes serves /api/v1/user_roles_audit (A1).
-func (a *API) auditRoutes(mux *routes) {
-	mux.HandleFunc("GET /api/v1/user_roles_audit/search", a.searchAudit)
-	mux.HandleFunc("GET /api/v1/user_roles_audit/roles", a.auditRoles)
-}
-
 // AuditEntryJSON is an audit entry of spec 2.10. sp (the application's SCIM
 // target), deliveryKind and reason are set on the entries that record a
 // provisioning outcome at an SP (this service's addition).

@@ -9,18 +9,6 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// crmRoutes serves the CRM-linked operations (C1–C7) at the reference's paths.
-func (a *API) crmRoutes(mux *routes) {
-	mux.HandleFunc("POST /crm/profile", a.crmProfile)
-	mux.HandleFunc("DELETE /crm/profile", a.crmDeleteProfile)
-	mux.HandleFunc("POST /crm/api/v1/invite/send", a.crmSendInvitation)
-	mux.HandleFunc("POST /crm/api/v1/invite/resend", a.crmResendInvitation)
-	mux.HandleFunc("POST /crm/api/v1/invite/remove", a.crmRemoveRoles)
-	mux.HandleFunc("GET /crm/api/v1/profiles", a.crmOrganisationUsers)
-	mux.HandleFunc("GET /api/profile", a.crmProfiles)
-	mux.HandleFunc("GET /api/external/v1/invite/crm/profile", a.crmProfiles)
-}
-
 func (a *API) crmProfile(w http.ResponseWriter, r *http.Request) {
 	p, req, ok := crmCallerAndProfile(w, r)
 	if !ok {

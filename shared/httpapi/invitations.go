@@ -7,17 +7,6 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-func (a *API) invitationRoutes(mux *routes) {
-	mux.HandleFunc("POST /api/v1/invitations", a.invite(false))
-	mux.HandleFunc("POST /api/external/v1/invitations", a.invite(false))
-	mux.HandleFunc("POST /api/external/v1/internal/invite/invitations", a.invite(true))
-	mux.HandleFunc("POST /api/internal/invitations", a.invite(true))
-	mux.HandleFunc("GET /api/v1/invitations/public", a.openInvitation)
-	mux.HandleFunc("GET /api/external/v1/invitations/public", a.openInvitation)
-	mux.HandleFunc("POST /api/v1/invitations/accept", a.accept)
-	a.invitationManageRoutes(mux)
-}
-
 // invitationRequest is spec 2.8. The internal variant (I3) names the list
 // of recipients with internal ids `invitations`.
 type invitationRequest struct {

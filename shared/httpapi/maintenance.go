@@ -7,17 +7,6 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// maintenanceRoutes serves the registry-based maintenance operations: S2,
-// S3, S7 and the applications overview of /api/v1/manage.
-func (a *API) maintenanceRoutes(mux *routes) {
-	mux.HandleFunc("GET /api/v1/system/unknown-roles", a.superUser(a.unknownRoles))
-	mux.HandleFunc("GET /api/v1/system/landing-page-fix", a.superUser(a.landingPageFix))
-	mux.HandleFunc("GET /api/v1/system/date-repair", a.superUser(a.dateRepair(false)))
-	mux.HandleFunc("POST /api/v1/system/date-repair", a.superUser(a.dateRepair(true)))
-	mux.HandleFunc("GET /api/v1/manage/provider/{type}/{id}", a.superUser(a.providerMetadata))
-	mux.HandleFunc("GET /api/v1/manage/applications", a.manageApplications)
-}
-
 // unknownRoles is S2.
 func (a *API) unknownRoles(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
 	roles, err := a.Service.UnknownRoles(r.Context(), p)

@@ -8,17 +8,6 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-func (a *API) roleRoutes(mux *routes) {
-	mux.HandleFunc("POST /api/v1/roles", a.createRole)
-	mux.HandleFunc("POST /api/external/v1/roles", a.createRole)
-	mux.HandleFunc("GET /api/v1/roles/{id}", a.getRole)
-	mux.HandleFunc("GET /api/external/v1/roles/{id}", a.getRole)
-	mux.HandleFunc("DELETE /api/v1/roles/{id}", a.deleteRole)
-	mux.HandleFunc("DELETE /api/internal/roles/{id}", a.deleteRole)
-	mux.HandleFunc("DELETE /api/external/v1/roles/{id}", a.deleteRole)
-	a.roleManageRoutes(mux)
-}
-
 // roleRequest is the body of R3/R6.
 type roleRequest struct {
 	Name                    string                 `json:"name"`

@@ -7,29 +7,6 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// roleManageRoutes serves R1, R2, R5, R7 and the internal variants of the
-// role operations (the reference's InternalInviteController paths).
-func (a *API) roleManageRoutes(mux *routes) {
-	mux.HandleFunc("GET /api/v1/roles", a.listRoles)
-	mux.HandleFunc("GET /api/external/v1/roles", a.listRoles)
-	mux.HandleFunc("PUT /api/v1/roles", a.updateRole(http.StatusOK))
-	mux.HandleFunc("PUT /api/external/v1/roles", a.updateRole(http.StatusOK))
-	// R5's path and the provisioning status overlap ("/api/v1/roles/
-	// application/provisioning" matches both), which ServeMux refuses to
-	// register; one pattern serves both and both are documented.
-	mux.mux.HandleFunc("GET /api/v1/roles/{id}/{aspect}", a.roleAspect)
-	mux.patterns = append(mux.patterns, "GET /api/v1/roles/application/{manageId}", "GET /api/v1/roles/{id}/provisioning")
-	mux.HandleFunc("GET /api/external/v1/roles/application/{manageId}", a.rolesOfApplication)
-	mux.HandleFunc("GET /api/external/v1/internal/invite/roles", a.allVisibleRoles)
-	mux.HandleFunc("POST /api/external/v1/internal/invite/roles", a.createRole)
-	// The reference answers the internal update with 201; an update answers
-	// 200 on every path here (issue 21 item 7, a README decision).
-	mux.HandleFunc("PUT /api/external/v1/internal/invite/roles", a.updateRole(http.StatusOK))
-	mux.HandleFunc("GET /api/external/v1/internal/invite/roles/{id}", a.getRole)
-	mux.HandleFunc("DELETE /api/external/v1/internal/invite/roles/{id}", a.deleteRole)
-	mux.HandleFunc("GET /api/external/v1/internal/invite/roles/{organizationGUID}/{manageId}", a.rolesOfOrganizationApplication)
-}
-
 // listRoles is R1: a page of the roles the caller may see. force (default
 // true, as in the reference) returns every role in one page.
 func (a *API) listRoles(w http.ResponseWriter, r *http.Request) {
@@ -80,20 +57,6 @@ func (a *API) updateRoleAnswering(w http.ResponseWriter, r *http.Request, status
 	}
 	role, err := a.Service.UpdateRole(r.Context(), p, req.ID, req.input())
 	respond(w, r, status, roleJSON(role), err)
-}
-
-// roleAspect serves GET /api/v1/roles/application/{manageId} (R5) and
-// GET /api/v1/roles/{id}/provisioning; any other path is not found.
-func (a *API) roleAspect(w http.ResponseWriter, r *http.Request) {
-	switch {
-	case r.PathValue("id") == "application":
-		r.SetPathValue("manageId", r.PathValue("aspect"))
-		a.rolesOfApplication(w, r)
-	case r.PathValue("aspect") == "provisioning":
-		a.roleProvisioning(w, r)
-	default:
-		writeError(w, r, domain.NotFoundf("no such resource: %s", r.URL.Path))
-	}
 }
 
 // rolesOfApplication is R5.

@@ -7,16 +7,6 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// tokenRoutes serves /api/v1/tokens (T1, list, delete). A token value is
-// shown once, by generate-token; POST persists the value generated last
-// (its hash only), and no answer ever shows a value or a hash again.
-func (a *API) tokenRoutes(mux *routes) {
-	mux.HandleFunc("GET /api/v1/tokens", a.listTokens)
-	mux.HandleFunc("GET /api/v1/tokens/generate-token", a.generateToken)
-	mux.HandleFunc("POST /api/v1/tokens", a.createToken)
-	mux.HandleFunc("DELETE /api/v1/tokens/{id}", a.deleteToken)
-}
-
 // APITokenJSON is the token response of spec 2.10: never the value or its
 // hash. expiresAt is this service's addition.
 type APITokenJSON struct {

@@ -4,12 +4,6 @@ import (
 	"net/http"
 )
 
-func (a *API) userRoleRoutes(mux *routes) {
-	mux.HandleFunc("PUT /api/v1/user_roles", a.updateEndDate)
-	mux.HandleFunc("GET /api/v1/users/{id}/provisioning", a.userProvisioning)
-	a.memberRoutes(mux)
-}
-
 type endDateRequest struct {
 	UserRoleID int64     `json:"userRoleId"`
 	EndDate    *FlexTime `json:"endDate"`

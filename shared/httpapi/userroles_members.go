@@ -8,21 +8,6 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// memberRoutes are the member lists of a role, membership provisioning and
-// removal, for people and API tokens (/api/v1 and /api/external/v1, as the
-// reference maps its user-role controller on both) and, for the list of a
-// role's members, the internal machine callers.
-func (a *API) memberRoutes(mux *routes) {
-	for _, prefix := range []string{"/api/v1/user_roles", "/api/external/v1/user_roles"} {
-		mux.HandleFunc("GET "+prefix+"/roles/{roleId}", a.membersOfRole)
-		mux.HandleFunc("GET "+prefix+"/search/{roleId}/{guests}", a.searchMembersOfRole)
-		mux.HandleFunc("POST "+prefix+"/user_role_provisioning", a.provisionUserRoles)
-		mux.HandleFunc("DELETE "+prefix+"/{id}/{isGuest}", a.removeUserRole)
-	}
-	mux.HandleFunc("PUT /api/external/v1/user_roles", a.updateEndDate)
-	mux.HandleFunc("GET /api/external/v1/internal/invite/user_roles/{roleId}", a.membersOfRole)
-}
-
 // membersOfRole is U10: every membership of a role with its user.
 func (a *API) membersOfRole(w http.ResponseWriter, r *http.Request) {
 	p, roleID, ok := callerAndPathID(w, r, "roleId")

@@ -6,19 +6,6 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// userRoutes serves /api/v1/users (U1–U6, user deletion).
-func (a *API) userRoutes(mux *routes) {
-	mux.HandleFunc("GET /api/v1/users/me", a.me)
-	mux.HandleFunc("GET /api/v1/users/config", a.sessionConfig)
-	mux.HandleFunc("GET /api/v1/users/search", a.searchUsers)
-	mux.HandleFunc("GET /api/v1/users/search-by-application", a.searchUsers)
-	mux.HandleFunc("DELETE /api/v1/users/{id}", a.deleteUser)
-	a.userSectionRoutes(mux, map[string]http.HandlerFunc{
-		"GET /api/v1/users/other/{id}":                  a.otherUser,
-		"GET /api/v1/users/institution-admins/{roleId}": a.institutionAdmins,
-	})
-}
-
 // me is U4.
 func (a *API) me(w http.ResponseWriter, r *http.Request) {
 	uwr, err := a.Service.Me(r.Context(), callerOf(r))
