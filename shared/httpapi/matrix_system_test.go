@@ -1,8 +1,8 @@
 package httpapi_test
 
-func init() {
+func systemMatrixCases() (cases []matrixCase) {
 	su := w9(200, 200, 403, 403, 403, 403, 403, 403, 401)
-	matrixCases = append(matrixCases,
+	cases = append(cases,
 		matrixCase{name: "health", method: "GET", path: "/health", want: w9(200, 200, 200, 200, 200, 200, 200, 200, 200)},
 		matrixCase{name: "OpenAPI document", method: "GET", path: "/api/docs/openapi.json", want: w9(200, 200, 200, 200, 200, 200, 200, 200, 200)},
 		matrixCase{name: "S4 expiring user-roles", method: "GET", path: "/api/v1/system/expiry-user-roles", want: su},
@@ -12,4 +12,5 @@ func init() {
 		matrixCase{name: "replay deliveries", method: "POST", path: "/api/v1/system/deliveries/replay", body: `{"sp":"sp-a"}`, want: su},
 		matrixCase{name: "discard deliveries", method: "POST", path: "/api/v1/system/deliveries/discard", body: `{"sp":"sp-a"}`, want: su},
 	)
+	return cases
 }
