@@ -11,6 +11,7 @@ import (
 
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/service"
+	"github.com/edu-invite/invite/shared/testkit"
 )
 
 // Rules of OpenConext-Invite that its users depend on (issue 18), each
@@ -37,11 +38,7 @@ func (w *world) inviteByAPI(caller, body string) []sentInvitation {
 	}](w.t, rec)
 	var out []sentInvitation
 	for _, u := range res.URLs {
-		parsed, err := url.Parse(u.InvitationURL)
-		if err != nil {
-			w.t.Fatal(err)
-		}
-		secret := parsed.Query().Get("hash")
+		secret := testkit.SecretOfURL(w.t, u.InvitationURL)
 		inv, err := w.Store.GetInvitationByHashDigest(context.Background(), service.HashDigest(secret))
 		if err != nil {
 			w.t.Fatal(err)
