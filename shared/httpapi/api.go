@@ -2,6 +2,11 @@
 // group (users, roles, invitations, CRM, tokens and audit, system), each
 // deployed as its own Lambda behind API Gateway and mounted together on one
 // server by the local stack.
+//
+// Start with routes.go: every route, by group, in one table (routeTable),
+// beside the path prefixes API Gateway sends to each group. The operation
+// codes of the specification and the reference (U8, R5, I1, ...) are keyed
+// to route, handler, service method and test in OPERATIONS.md.
 package httpapi
 
 import (
