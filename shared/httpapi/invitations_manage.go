@@ -9,7 +9,7 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// searchInvitations is I4: a page of a role's open invitations.
+// searchInvitations answers a page of a role's open invitations.
 func (a *API) searchInvitations(w http.ResponseWriter, r *http.Request) {
 	p, ok := requireCaller(w, r)
 	if !ok {
@@ -44,7 +44,7 @@ func (a *API) allOpenInvitations(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, invitationsJSON(invs), err)
 }
 
-// roleInvitations is I5: the open invitations of a role, as an array.
+// roleInvitations answers the open invitations of a role, as an array.
 func (a *API) roleInvitations(w http.ResponseWriter, r *http.Request) {
 	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {
@@ -54,7 +54,7 @@ func (a *API) roleInvitations(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, invitationsJSON(invs), err)
 }
 
-// myInvitations is I7: the open invitations the caller sent.
+// myInvitations answers the open invitations the caller sent.
 func (a *API) myInvitations(w http.ResponseWriter, r *http.Request) {
 	p, ok := requireCaller(w, r)
 	if !ok {

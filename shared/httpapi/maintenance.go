@@ -7,20 +7,18 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// unknownRoles is S2.
 func (a *API) unknownRoles(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
 	roles, err := a.Service.UnknownRoles(r.Context(), p)
 	respond(w, r, http.StatusOK, rolesJSON(roles), err)
 }
 
-// landingPageFix is S3; it answers the counts of what it changed.
+// landingPageFix answers the counts of what it changed.
 func (a *API) landingPageFix(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
 	res, err := a.Service.FixLandingPages(r.Context(), p)
 	respond(w, r, http.StatusOK,
 		map[string]int{"status": http.StatusOK, "roles": res.Roles, "applicationUsages": res.ApplicationUsages}, err)
 }
 
-// providerMetadata is S7.
 func (a *API) providerMetadata(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
 	md, err := a.Service.ProviderMetadata(p, r.PathValue("type"), r.PathValue("id"))
 	respond(w, r, http.StatusOK, md, err)

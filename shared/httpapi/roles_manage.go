@@ -7,7 +7,7 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// listRoles is R1: a page of the roles the caller may see. force (default
+// listRoles answers a page of the roles the caller may see. force (default
 // true, as in the reference) returns every role in one page.
 func (a *API) listRoles(w http.ResponseWriter, r *http.Request) {
 	p, ok := requireCaller(w, r)
@@ -28,7 +28,7 @@ func (a *API) listRoles(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, newPage(rolesJSON(page.Items), req, page.Total), err)
 }
 
-// allVisibleRoles is the internal variant of R1: every role the caller may
+// allVisibleRoles is the internal variant of listRoles: every role the caller may
 // see, as an array.
 func (a *API) allVisibleRoles(w http.ResponseWriter, r *http.Request) {
 	p, ok := requireCaller(w, r)
@@ -39,7 +39,7 @@ func (a *API) allVisibleRoles(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, rolesJSON(page.Items), err)
 }
 
-// roleUpdateRequest is R2's body: a Role as R4 returns it; fields that
+// roleUpdateRequest is the body of a role update: a Role as getRole answers it; fields that
 // never change (shortName, urn, identifier, auditable) are ignored.
 type roleUpdateRequest struct {
 	ID int64 `json:"id"`
@@ -59,7 +59,6 @@ func (a *API) updateRoleAnswering(w http.ResponseWriter, r *http.Request, status
 	respond(w, r, status, roleJSON(role), err)
 }
 
-// rolesOfApplication is R5.
 func (a *API) rolesOfApplication(w http.ResponseWriter, r *http.Request) {
 	p, ok := requireCaller(w, r)
 	if !ok {
@@ -69,7 +68,6 @@ func (a *API) rolesOfApplication(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, rolesJSON(roles), err)
 }
 
-// rolesOfOrganizationApplication is R7.
 func (a *API) rolesOfOrganizationApplication(w http.ResponseWriter, r *http.Request) {
 	p, ok := requireCaller(w, r)
 	if !ok {

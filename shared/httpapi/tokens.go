@@ -7,7 +7,7 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// APITokenJSON is the token response of spec 2.10: never the value or its
+// APITokenJSON is the token response: never the value or its
 // hash. expiresAt is this service's addition.
 type APITokenJSON struct {
 	ID               int64   `json:"id"`
@@ -19,7 +19,7 @@ type APITokenJSON struct {
 	ExpiresAt        *string `json:"expiresAt,omitempty"`
 }
 
-// APITokenRequestJSON is the API token request of spec 2.10; id,
+// APITokenRequestJSON is the API token request; id,
 // hashedValue and createdAt are the server's to set and are ignored.
 type APITokenRequestJSON struct {
 	Description      string    `json:"description"`

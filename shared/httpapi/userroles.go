@@ -9,7 +9,6 @@ type endDateRequest struct {
 	EndDate    *FlexTime `json:"endDate"`
 }
 
-// updateEndDate is U7.
 func (a *API) updateEndDate(w http.ResponseWriter, r *http.Request) {
 	p, req, ok := callerAndBody[endDateRequest](w, r)
 	if !ok {

@@ -8,7 +8,7 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// membersOfRole is U10: every membership of a role with its user.
+// membersOfRole answers every membership of a role with its user.
 func (a *API) membersOfRole(w http.ResponseWriter, r *http.Request) {
 	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {
@@ -18,7 +18,7 @@ func (a *API) membersOfRole(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, mapSlice(members, memberJSON), err)
 }
 
-// searchMembersOfRole is U9: a page of a role's guests or non-guests.
+// searchMembersOfRole answers a page of a role's guests or non-guests.
 func (a *API) searchMembersOfRole(w http.ResponseWriter, r *http.Request) {
 	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {
@@ -38,7 +38,7 @@ func (a *API) searchMembersOfRole(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, newPage(mapSlice(page.Items, memberSearchItemJSON), req, page.Total), err)
 }
 
-// userRoleProvisioningRequest is the body of U8.
+// userRoleProvisioningRequest is the body of a user-role provisioning.
 type userRoleProvisioningRequest struct {
 	RoleIdentifiers        []int64 `json:"roleIdentifiers"`
 	IntendedAuthority      string  `json:"intendedAuthority"`
@@ -52,7 +52,7 @@ type userRoleProvisioningRequest struct {
 	GuestRoleIncluded      bool    `json:"guestRoleIncluded"`
 }
 
-// provisionUserRoles is U8: 201 with the user and all their memberships.
+// provisionUserRoles answers 201 with the user and all their memberships.
 func (a *API) provisionUserRoles(w http.ResponseWriter, r *http.Request) {
 	p, req, ok := callerAndBody[userRoleProvisioningRequest](w, r)
 	if !ok {

@@ -6,13 +6,11 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// me is U4.
 func (a *API) me(w http.ResponseWriter, r *http.Request) {
 	uwr, err := a.Service.Me(r.Context(), callerOf(r))
 	respond(w, r, http.StatusOK, userWithRolesJSON(uwr), err)
 }
 
-// otherUser is U3.
 func (a *API) otherUser(w http.ResponseWriter, r *http.Request) {
 	p, id, ok := callerAndID(w, r)
 	if !ok {
@@ -22,7 +20,7 @@ func (a *API) otherUser(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, userWithRolesJSON(uwr), err)
 }
 
-// sessionConfig is U6; it answers anonymous callers too.
+// sessionConfig answers anonymous callers too.
 func (a *API) sessionConfig(w http.ResponseWriter, r *http.Request) {
 	guest, err := boolParam(r, "guest", false)
 	if err != nil {
@@ -32,7 +30,6 @@ func (a *API) sessionConfig(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, a.Service.SessionConfig(callerOf(r), guest))
 }
 
-// institutionAdmins is U5.
 func (a *API) institutionAdmins(w http.ResponseWriter, r *http.Request) {
 	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {
@@ -42,8 +39,8 @@ func (a *API) institutionAdmins(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, mapSlice(users, func(u domain.User) UserJSON { return userJSON(u, true) }), err)
 }
 
-// searchUsers is U1 and U2 (GET search and the reference's
-// search-by-application): super users search all users, institution
+// searchUsers serves GET search and the reference's
+// search-by-application: super users search all users, institution
 // admins and organization tokens their organization. The reference's
 // force parameter is accepted and has no effect.
 func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) {
