@@ -22,7 +22,8 @@ func invitationMatrixCases() (cases []matrixCase) {
 			want: w9(201, 401, 201, 401, 201, 201, 201, 201, 401)},
 	)
 
-	// I4, I5, I7, resend and delete (see invitations_manage.go).
+	// Search, a role's and the caller's open invitations, resend and delete
+	// (invitations_manage.go).
 	cases = append(cases,
 		matrixCase{name: "I4 search invitations of role A", method: "GET", path: "/api/v1/invitations/search?roleId={roleA}&query=open",
 			want: w9(200, 200, 200, 200, 200, 200, 200, 403, 401)},

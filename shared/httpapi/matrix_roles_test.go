@@ -29,7 +29,8 @@ func roleMatrixCases() (cases []matrixCase) {
 			want: w9(200, 200, 200, 200, 200, 200, 200, 200, 401)},
 	)
 
-	// R1, R2, R5, R7 and the internal variants (see roles_manage.go).
+	// List, update, roles of an application and of an organization's
+	// application, and the internal variants (roles_manage.go).
 	cases = append(cases,
 		matrixCase{name: "R1 list roles", method: "GET", path: "/api/v1/roles",
 			want: w9(200, 200, 200, 200, 200, 200, 200, 403, 401)},

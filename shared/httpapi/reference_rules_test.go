@@ -141,7 +141,7 @@ func TestOnlyGuestMembershipsAreProvisioned(t *testing.T) {
 	}
 }
 
-// Rule 2 at U8: provisioning an inviter directly sends nothing to the SPs.
+// Rule 2 at user-role provisioning: provisioning an inviter directly sends nothing to the SPs.
 func TestProvisioningANonGuestSendsNothing(t *testing.T) {
 	w := newWorld(t)
 	before := len(w.Queue.Deliveries())
