@@ -270,7 +270,7 @@ func (p *Principal) IsProgram() bool {
 func (p *Principal) IsCRM() bool { return p != nil && p.Kind == KindCRM }
 
 // CanUseCRMProfileSearch reports whether the caller may search CRM profiles
-// (C7): CRM systems, and Basic machine callers that reached the CRM path
+// CRM systems, and Basic machine callers that reached the CRM path
 // (the authenticator checked their crm scope).
 func (p *Principal) CanUseCRMProfileSearch() bool {
 	return p != nil && (p.Kind == KindCRM || p.Kind == KindMachine)

@@ -1,6 +1,8 @@
 // Package auth decides who is calling (API token, OIDC bearer token) and
 // what they may do. Authorization is deny by default: every check names the
-// authority it needs.
+// authority it needs. The rule files (rules_*.go) are named by resource;
+// the operation codes some of them cite (U8, R2, ...) are keyed in
+// shared/httpapi/OPERATIONS.md.
 package auth
 
 import (

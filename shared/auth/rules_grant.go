@@ -7,7 +7,7 @@ import (
 )
 
 // The authority ladder: what a caller may grant, in every invitation path
-// (REST API I2, internal API I3, user-role provisioning U8, CRM, and the
+// (REST and internal invitation APIs, user-role provisioning, CRM, and the
 // console through shared/service), and what an invitation may still grant
 // when it is accepted.
 //

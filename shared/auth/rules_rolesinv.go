@@ -17,7 +17,7 @@ func MayChangeRoleApplications(p *Principal, r domain.Role) bool {
 	return p.Memberships[r.ID].AtLeast(domain.ApplicationManager)
 }
 
-// RoleListScope is which roles a caller sees in the role list (R1).
+// RoleListScope is which roles a caller sees in the role list.
 type RoleListScope int
 
 const (
@@ -33,9 +33,9 @@ const (
 	RolesHeld
 )
 
-// RoleListScopeOf decides the scope of R1 for a caller. The reference lets
+// RoleListScopeOf decides the scope of the role list for a caller. The reference lets
 // only institution admins and super users list; people who invite to or
-// manage a role also see those roles here (they may read each with R4), and
+// manage a role also see those roles here (they may read each by id), and
 // someone who holds no role above GUEST is refused.
 func RoleListScopeOf(p *Principal) RoleListScope {
 	switch {
@@ -54,7 +54,7 @@ func RoleListScopeOf(p *Principal) RoleListScope {
 	return RolesNone
 }
 
-// CanSeeRole reports whether a role is in a caller's R1/R5 scope.
+// CanSeeRole reports whether a role is in a caller's role list (and roles-of-an-application) scope.
 func CanSeeRole(p *Principal, r domain.Role) bool {
 	switch RoleListScopeOf(p) {
 	case RolesAll:

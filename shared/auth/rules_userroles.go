@@ -3,14 +3,14 @@ package auth
 import "github.com/edu-invite/invite/shared/domain"
 
 // CanSeeMembers reports whether the caller may list the members of a role
-// (U9, U10): whoever may manage the role, and its inviters, who need to see
+// whoever may manage the role, and its inviters, who need to see
 // whom they invited (the reference requires INVITER on the role).
 func (p *Principal) CanSeeMembers(r domain.Role) bool {
 	return p.CanManageRole(r) || (p != nil && p.Memberships[r.ID].AtLeast(domain.Inviter))
 }
 
 // CanProvisionUsers reports whether the caller may create users and give
-// them roles without an invitation (U8): super users, API tokens and
+// them roles without an invitation: super users, API tokens and
 // institution admins of an organization, as in the reference. Which roles
 // and authority they may grant is CanInvite's.
 func (p *Principal) CanProvisionUsers() bool {

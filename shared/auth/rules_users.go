@@ -10,7 +10,7 @@ func (p *Principal) actsForWholeOrganization() bool {
 }
 
 // CanSeeUser reports whether the caller may read a user with its roles
-// (U3): super users; the user themself; institution admins and
+// super users; the user themself; institution admins and
 // organization tokens when the user holds a role of their organization or
 // belongs to it; managers (MANAGER or higher) of a role the user holds.
 // roles are the roles the user holds.
@@ -36,7 +36,7 @@ func (p *Principal) CanSeeUser(u domain.User, roles []domain.Role) bool {
 	return false
 }
 
-// UserSearchScope says which users the caller may search (U1, U2): every
+// UserSearchScope says which users the caller may search: every
 // user (all) for super users, their organization's users for institution
 // admins and organization tokens; ok is false for everyone else.
 func (p *Principal) UserSearchScope() (organizationGUID string, all, ok bool) {

@@ -2,6 +2,11 @@
 // group (users, roles, invitations, CRM, tokens and audit, system), each
 // deployed as its own Lambda behind API Gateway and mounted together on one
 // server by the local stack.
+//
+// Start with routes.go: every route, by group, in one table (routeTable),
+// beside the path prefixes API Gateway sends to each group. The operation
+// codes of the specification and the reference (U8, R5, I1, ...) are keyed
+// to route, handler, service method and test in OPERATIONS.md.
 package httpapi
 
 import (
@@ -21,34 +26,9 @@ type API struct {
 	Throttle *FailureThrottle
 }
 
-// Group names a resource group, i.e. one API Lambda.
-type Group string
-
-const (
-	GroupUsers       Group = "users"
-	GroupRoles       Group = "roles"
-	GroupInvitations Group = "invitations"
-	GroupCRM         Group = "crm"
-	GroupTokens      Group = "tokens"
-	GroupSystem      Group = "system"
-)
-
-// Prefixes are the path prefixes API Gateway routes to each group's Lambda
-// (the CDK stack declares the same routes).
-var Prefixes = map[Group][]string{
-	GroupUsers: {"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles",
-		"/api/external/v1/voot", "/api/external/v1/aa", "/api/external/v1/deprovision"},
-	GroupRoles:       {"/api/v1/roles", "/api/internal/roles", "/api/external/v1/roles", "/api/external/v1/internal/invite/roles"},
-	GroupInvitations: {"/api/v1/invitations", "/api/internal/invitations", "/api/external/v1/invitations", "/api/external/v1/internal/invite/invitations"},
-	GroupCRM:         {"/crm", "/api/profile", "/api/external/v1/invite/crm"},
-	GroupTokens:      {"/api/v1/tokens", "/api/v1/user_roles_audit"},
-	GroupSystem:      {"/api/v1/system", "/api/v1/manage", "/api/docs", "/health", "/api/v1/validations", "/api/external/v1/validations"},
-}
-
 // Handler returns the handler of one resource group.
 func (a *API) Handler(g Group) http.Handler {
-	mux := http.NewServeMux()
-	a.register(g, &routes{mux: mux})
+	mux := a.mux(g)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if allow := allowedMethods(mux, r); len(allow) > 0 {
 			w.Header().Set("Allow", strings.Join(allow, ", "))

@@ -11,13 +11,7 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// auditRoutes serves /api/v1/user_roles_audit (A1).
-func (a *API) auditRoutes(mux *routes) {
-	mux.HandleFunc("GET /api/v1/user_roles_audit/search", a.searchAudit)
-	mux.HandleFunc("GET /api/v1/user_roles_audit/roles", a.auditRoles)
-}
-
-// AuditEntryJSON is an audit entry of spec 2.10. sp (the application's SCIM
+// AuditEntryJSON is an audit entry. sp (the application's SCIM
 // target), deliveryKind and reason are set on the entries that record a
 // provisioning outcome at an SP (this service's addition).
 type AuditEntryJSON struct {
@@ -43,7 +37,7 @@ func auditEntryJSON(e domain.AuditEntry) AuditEntryJSON {
 		Action: string(e.Action), SP: e.SP, DeliveryKind: string(e.DeliveryKind), Reason: e.Reason}
 }
 
-// searchAudit is A1: query, roleId (empty: all roles, super users only),
+// searchAudit reads query, roleId (empty: all roles, super users only),
 // the filters userId, email, action (comma-separated) and from/to (ISO 8601
 // or epoch seconds, [from, to)), and the paging parameters; newest first
 // unless sort or sortDirection say otherwise.

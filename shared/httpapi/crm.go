@@ -9,18 +9,6 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// crmRoutes serves the CRM-linked operations (C1–C7) at the reference's paths.
-func (a *API) crmRoutes(mux *routes) {
-	mux.HandleFunc("POST /crm/profile", a.crmProfile)
-	mux.HandleFunc("DELETE /crm/profile", a.crmDeleteProfile)
-	mux.HandleFunc("POST /crm/api/v1/invite/send", a.crmSendInvitation)
-	mux.HandleFunc("POST /crm/api/v1/invite/resend", a.crmResendInvitation)
-	mux.HandleFunc("POST /crm/api/v1/invite/remove", a.crmRemoveRoles)
-	mux.HandleFunc("GET /crm/api/v1/profiles", a.crmOrganisationUsers)
-	mux.HandleFunc("GET /api/profile", a.crmProfiles)
-	mux.HandleFunc("GET /api/external/v1/invite/crm/profile", a.crmProfiles)
-}
-
 func (a *API) crmProfile(w http.ResponseWriter, r *http.Request) {
 	p, req, ok := crmCallerAndProfile(w, r)
 	if !ok {
@@ -64,7 +52,7 @@ func (a *API) crmResendInvitation(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	// Spec 7: C4 answers {timestamp, status, key, message}, also when no
+	// Spec 7: a resend answers {timestamp, status, key, message}, also when no
 	// invitation was found (status 404).
 	writeJSON(w, res.Status, crmResendResponse{Timestamp: *isoTime(res.Timestamp), Status: res.Status, Key: res.Key, Message: res.Message})
 }
@@ -78,7 +66,7 @@ func (a *API) crmRemoveRoles(w http.ResponseWriter, r *http.Request) {
 	respondCRMString(w, r, res, err)
 }
 
-// crmOrganisationUsers is C6. The reference reads {org_guid, connected}
+// crmOrganisationUsers: the reference reads {org_guid, connected}
 // from the body of this GET; the query parameters of the same names are
 // accepted too, for clients that cannot send a body with GET.
 func (a *API) crmOrganisationUsers(w http.ResponseWriter, r *http.Request) {
@@ -112,7 +100,7 @@ func (a *API) crmOrganisationUsers(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// crmProfiles is C7, on both of the reference's paths.
+// crmProfiles serves both of the reference's paths.
 func (a *API) crmProfiles(w http.ResponseWriter, r *http.Request) {
 	p, ok := requireCRMCaller(w, r, (*auth.Principal).CanUseCRMProfileSearch)
 	if !ok {

@@ -46,7 +46,7 @@ func crmCallerAndBody[T any](w http.ResponseWriter, r *http.Request) (*auth.Prin
 	return p, req, true
 }
 
-// crmCallerAndProfile reads the body of C1 and C2, which both need the
+// crmCallerAndProfile reads the body of a CRM profile change or deletion, which both need the
 // organisation.
 func crmCallerAndProfile(w http.ResponseWriter, r *http.Request) (*auth.Principal, crmProfileRequest, bool) {
 	p, req, ok := crmCallerAndBody[crmProfileRequest](w, r)

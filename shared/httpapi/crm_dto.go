@@ -5,7 +5,7 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// CRM request and response bodies (spec 2.10), with the reference's names.
+// CRM request and response bodies, with the reference's names.
 
 type crmOrganisationDTO struct {
 	OrganisationID string `json:"organisationId"`
@@ -39,7 +39,7 @@ type crmInviteRequest struct {
 	Roles          []crmRoleDTO `json:"roles"`
 }
 
-// crmContactRequest is the resend (C4) and remove (C5) request.
+// crmContactRequest is the resend and remove request.
 type crmContactRequest struct {
 	OrganisationID string `json:"org_id"`
 	ContactID      string `json:"guid"`

@@ -196,7 +196,7 @@ func TestCRMProfileKeepsNonCRMMemberships(t *testing.T) {
 	if u.CRMContactID != "c-9" {
 		t.Errorf("crmContactId %q", u.CRMContactID)
 	}
-	// Removing all CRM roles (C5) keeps role A.
+	// Removing all CRM roles keeps role A.
 	wantText(t, w.crm("crm", "POST", "/crm/api/v1/invite/remove", `{"org_id":"`+crmOrg+`","guid":"c-9"}`), "removed")
 	urs, _ = w.Store.ListUserRolesOfUser(ctx, guest.ID)
 	if len(urs) != 1 || urs[0].RoleID != w.RoleA {
@@ -435,7 +435,7 @@ func TestCRMProfileSearch(t *testing.T) {
 	if rec := w.crm("crm", "GET", "/api/profile?uid=jdoe", ""); rec.Code != http.StatusBadRequest {
 		t.Errorf("uid without idp: %d", rec.Code)
 	}
-	// Basic callers reach C7 only on the machine path.
+	// Basic callers reach the CRM profile search only on the machine path.
 	if rec := w.crm("pdp", "GET", "/api/profile?uid=jdoe&idp=example.com", ""); rec.Code != http.StatusForbidden {
 		t.Errorf("Basic on /api/profile: %d", rec.Code)
 	}

@@ -10,13 +10,6 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-func (a *API) deliveryRoutes(mux *routes) {
-	mux.HandleFunc("GET /api/v1/system/deliveries/failed", a.superUser(a.failedDeliveries))
-	mux.HandleFunc("POST /api/v1/system/deliveries/replay", a.superUser(a.replayDeliveries))
-	mux.HandleFunc("POST /api/v1/system/deliveries/discard", a.superUser(a.discardDeliveries))
-	mux.HandleFunc("POST /api/v1/system/deliveries/reconcile", a.superUser(a.reconcileSP))
-}
-
 // DeliveryJSON is a dead letter as operators see it: ids, the reason and
 // the SP's answer, no personal data beyond ids and no secrets.
 type DeliveryJSON struct {

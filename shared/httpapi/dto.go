@@ -4,7 +4,7 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// RoleJSON is a Role on the wire (spec 2.3).
+// RoleJSON is a Role on the wire.
 type RoleJSON struct {
 	ID                      int64                  `json:"id"`
 	Name                    string                 `json:"name"`
@@ -31,14 +31,14 @@ type RoleJSON struct {
 	ApplicationMaps         []map[string]any       `json:"applicationMaps"`
 }
 
-// ApplicationUsageJSON is spec 2.4's ApplicationUsage.
+// ApplicationUsageJSON is an ApplicationUsage on the wire.
 type ApplicationUsageJSON struct {
 	ID          int64           `json:"id,omitempty"`
 	LandingPage string          `json:"landingPage,omitempty"`
 	Application ApplicationJSON `json:"application"`
 }
 
-// ApplicationJSON is spec 2.4's Application.
+// ApplicationJSON is an Application on the wire.
 type ApplicationJSON struct {
 	ID         int64  `json:"id,omitempty"`
 	ManageID   string `json:"manageId"`
@@ -75,7 +75,7 @@ func roleJSON(r domain.Role) RoleJSON {
 	return out
 }
 
-// InvitationJSON is an Invitation on the wire (spec 2.7).
+// InvitationJSON is an Invitation on the wire.
 type InvitationJSON struct {
 	ID                            int64                `json:"id"`
 	IntendedAuthority             domain.Authority     `json:"intendedAuthority"`
@@ -120,7 +120,7 @@ func invitationJSON(inv domain.Invitation, roles []domain.Role) InvitationJSON {
 	return out
 }
 
-// UserRoleJSON is a membership on the wire (spec 2.6), without the nested
+// UserRoleJSON is a membership on the wire, without the nested
 // user and role objects where the context already says which they are.
 type UserRoleJSON struct {
 	ID                  int64            `json:"id"`

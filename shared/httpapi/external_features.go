@@ -8,15 +8,6 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// Platform features of OpenConext-Invite (issue 18), in the users group:
-// VOOT group memberships, attribute aggregation and the user lifecycle API.
-func (a *API) platformRoutes(mux *routes) {
-	mux.HandleFunc("GET /api/external/v1/voot/{id}", a.vootGroups)
-	mux.HandleFunc("GET /api/external/v1/aa/{id}", a.aggregatedAttributes)
-	mux.HandleFunc("GET /api/external/v1/deprovision/{id}", a.deprovision(false))
-	mux.HandleFunc("DELETE /api/external/v1/deprovision/{id}", a.deprovision(true))
-}
-
 // vootGroup is a group membership in VOOT's terms.
 type vootGroup struct {
 	ID          string            `json:"id"`

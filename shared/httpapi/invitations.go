@@ -7,18 +7,7 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-func (a *API) invitationRoutes(mux *routes) {
-	mux.HandleFunc("POST /api/v1/invitations", a.invite(false))
-	mux.HandleFunc("POST /api/external/v1/invitations", a.invite(false))
-	mux.HandleFunc("POST /api/external/v1/internal/invite/invitations", a.invite(true))
-	mux.HandleFunc("POST /api/internal/invitations", a.invite(true))
-	mux.HandleFunc("GET /api/v1/invitations/public", a.openInvitation)
-	mux.HandleFunc("GET /api/external/v1/invitations/public", a.openInvitation)
-	mux.HandleFunc("POST /api/v1/invitations/accept", a.accept)
-	a.invitationManageRoutes(mux)
-}
-
-// invitationRequest is spec 2.8. The internal variant (I3) names the list
+// invitationRequest is an invitation request. The internal variant names the list
 // of recipients with internal ids `invitations`.
 type invitationRequest struct {
 	IntendedAuthority     string                 `json:"intendedAuthority"`
@@ -82,7 +71,7 @@ func (a *API) invite(internal bool) http.HandlerFunc {
 	}
 }
 
-// openInvitation is I6: anyone holding the link may read the invitation.
+// openInvitation lets anyone holding the link read the invitation.
 func (a *API) openInvitation(w http.ResponseWriter, r *http.Request) {
 	inv, roles, err := a.Service.OpenInvitation(r.Context(), r.URL.Query().Get("hash"))
 	respond(w, r, http.StatusOK, publicInvitationJSON(inv, roles), err)
@@ -93,7 +82,6 @@ type acceptRequest struct {
 	InvitationID int64  `json:"invitationId"`
 }
 
-// accept is I1: the signed-in person accepts.
 func (a *API) accept(w http.ResponseWriter, r *http.Request) {
 	p, req, ok := callerAndBody[acceptRequest](w, r)
 	if !ok {

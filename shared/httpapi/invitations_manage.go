@@ -9,23 +9,7 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// invitationManageRoutes serves I4, I5, I7, resend and delete.
-func (a *API) invitationManageRoutes(mux *routes) {
-	mux.HandleFunc("GET /api/v1/invitations/search", a.searchInvitations)
-	mux.HandleFunc("GET /api/external/v1/invitations/search", a.searchInvitations)
-	mux.HandleFunc("GET /api/v1/invitations/all", a.allOpenInvitations)
-	mux.HandleFunc("GET /api/external/v1/invitations/all", a.allOpenInvitations)
-	mux.HandleFunc("GET /api/v1/invitations/roles/{roleId}", a.roleInvitations)
-	mux.HandleFunc("GET /api/external/v1/invitations/roles/{roleId}", a.roleInvitations)
-	mux.HandleFunc("GET /api/v1/invitations/mine", a.myInvitations)
-	mux.HandleFunc("PUT /api/v1/invitations/{id}", a.resendInvitation)
-	mux.HandleFunc("PUT /api/external/v1/invitations/{id}", a.resendInvitation)
-	mux.HandleFunc("PUT /api/external/v1/internal/invite/invitations/{id}", a.resendInvitation)
-	mux.HandleFunc("DELETE /api/v1/invitations/{id}", a.deleteInvitation)
-	mux.HandleFunc("DELETE /api/external/v1/invitations/{id}", a.deleteInvitation)
-}
-
-// searchInvitations is I4: a page of a role's open invitations.
+// searchInvitations answers a page of a role's open invitations.
 func (a *API) searchInvitations(w http.ResponseWriter, r *http.Request) {
 	p, ok := requireCaller(w, r)
 	if !ok {
@@ -60,7 +44,7 @@ func (a *API) allOpenInvitations(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, invitationsJSON(invs), err)
 }
 
-// roleInvitations is I5: the open invitations of a role, as an array.
+// roleInvitations answers the open invitations of a role, as an array.
 func (a *API) roleInvitations(w http.ResponseWriter, r *http.Request) {
 	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {
@@ -70,7 +54,7 @@ func (a *API) roleInvitations(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, invitationsJSON(invs), err)
 }
 
-// myInvitations is I7: the open invitations the caller sent.
+// myInvitations answers the open invitations the caller sent.
 func (a *API) myInvitations(w http.ResponseWriter, r *http.Request) {
 	p, ok := requireCaller(w, r)
 	if !ok {

@@ -2,7 +2,7 @@ package httpapi
 
 import "github.com/edu-invite/invite/shared/domain"
 
-// PublicInvitationJSON is I6's answer to anyone holding an invitation's
+// PublicInvitationJSON is the answer to anyone holding an invitation's
 // link: what an acceptance page shows, and nothing about the organization's
 // internals (no placeholder identifier, organization GUID, remote API user,
 // role URN or identifier, CRM ids, counts or audit).

@@ -35,7 +35,7 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if r.Method != http.MethodGet && !isJSONMediaType(r.Header.Get("Content-Type")) {
 		// A browser sends text/plain or a form across origins without a
 		// preflight, with the pages' cookies: a JSON write must say it is
-		// JSON. (The reference's CRM client sends a body with GET C6.)
+		// JSON. (The reference's CRM client sends a body with GET /crm/api/v1/profiles.)
 		return &statusError{status: http.StatusUnsupportedMediaType, exception: "HttpMediaTypeNotSupportedException",
 			message: "Content-Type must be application/json"}
 	}

@@ -46,7 +46,7 @@ func TestAuthorityLadder(t *testing.T) {
 	type path struct {
 		name, route string
 		body        func(email string, role int64, a domain.Authority) string
-		// provisioning is U8, open only to super users, tokens and
+		// provisioning is user-role provisioning, open only to super users, tokens and
 		// institution admins whatever the ladder allows.
 		provisioning bool
 	}

@@ -8,13 +8,6 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// mailRoutes let super users see e-mails that did not reach their
-// recipient (failed, bounced, complained) and send failed ones again.
-func (a *API) mailRoutes(mux *routes) {
-	mux.HandleFunc("GET /api/v1/system/mails", a.superUser(a.undeliveredMails))
-	mux.HandleFunc("POST /api/v1/system/mails/retry", a.superUser(a.retryMails))
-}
-
 // MailJSON is an undelivered e-mail as operators see it: to whom, what
 // about and why, not its content.
 type MailJSON struct {

@@ -7,31 +7,18 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// maintenanceRoutes serves the registry-based maintenance operations: S2,
-// S3, S7 and the applications overview of /api/v1/manage.
-func (a *API) maintenanceRoutes(mux *routes) {
-	mux.HandleFunc("GET /api/v1/system/unknown-roles", a.superUser(a.unknownRoles))
-	mux.HandleFunc("GET /api/v1/system/landing-page-fix", a.superUser(a.landingPageFix))
-	mux.HandleFunc("GET /api/v1/system/date-repair", a.superUser(a.dateRepair(false)))
-	mux.HandleFunc("POST /api/v1/system/date-repair", a.superUser(a.dateRepair(true)))
-	mux.HandleFunc("GET /api/v1/manage/provider/{type}/{id}", a.superUser(a.providerMetadata))
-	mux.HandleFunc("GET /api/v1/manage/applications", a.manageApplications)
-}
-
-// unknownRoles is S2.
 func (a *API) unknownRoles(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
 	roles, err := a.Service.UnknownRoles(r.Context(), p)
 	respond(w, r, http.StatusOK, rolesJSON(roles), err)
 }
 
-// landingPageFix is S3; it answers the counts of what it changed.
+// landingPageFix answers the counts of what it changed.
 func (a *API) landingPageFix(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
 	res, err := a.Service.FixLandingPages(r.Context(), p)
 	respond(w, r, http.StatusOK,
 		map[string]int{"status": http.StatusOK, "roles": res.Roles, "applicationUsages": res.ApplicationUsages}, err)
 }
 
-// providerMetadata is S7.
 func (a *API) providerMetadata(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
 	md, err := a.Service.ProviderMetadata(p, r.PathValue("type"), r.PathValue("id"))
 	respond(w, r, http.StatusOK, md, err)

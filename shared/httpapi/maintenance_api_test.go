@@ -12,6 +12,7 @@ import (
 	"github.com/edu-invite/invite/shared/config"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/service"
+	"github.com/edu-invite/invite/shared/testkit"
 )
 
 type auditPage struct {
@@ -166,7 +167,7 @@ func TestUnknownRolesAndLandingPageFix(t *testing.T) {
 	full := w.Svc.Registry
 
 	// A role made while wiki had no landing page in the registry.
-	bare, err := config.Parse([]byte(strings.Replace(worldConfig, `"landingPage": "https://wiki.example.org", `, "", 1)))
+	bare, err := config.Parse([]byte(strings.Replace(testkit.Registry, `"landingPage": "https://wiki.example.org", `, "", 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func TestUnknownRolesAndLandingPageFix(t *testing.T) {
 	if got := decode[[]map[string]any](t, w.do("super", "GET", "/api/v1/system/unknown-roles", "")); len(got) != 0 {
 		t.Errorf("unknown roles with a full registry: %v", got)
 	}
-	noLMS, err := config.Parse([]byte(strings.Replace(worldConfig,
+	noLMS, err := config.Parse([]byte(strings.Replace(testkit.Registry,
 		`{"manageId": "lms", "manageType": "OIDC10_RP", "landingPage": "https://lms.example.org"},`, "", 1)))
 	if err != nil {
 		t.Fatal(err)

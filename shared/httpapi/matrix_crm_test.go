@@ -4,11 +4,11 @@ package httpapi_test
 // reference (hasRole('CRM')): people, super users and API tokens included
 // are refused. The CRM key and Basic machine callers are tested in
 // crm_test.go.
-func init() {
+func crmMatrixCases() (cases []matrixCase) {
 	crmOnly := w9(403, 403, 403, 403, 403, 403, 403, 403, 401)
 	profile := `{"contactId":"c-1","suppressInvitation":true,"uid":"jdoe","schacHomeOrganisation":"example.com","email":"jdoe@example.com",
 	  "organisation":{"organisationId":"org-a","name":"A"},"roles":[{"roleId":"crm-x"}]}`
-	matrixCases = append(matrixCases,
+	cases = append(cases,
 		matrixCase{name: "C1 CRM profile", method: "POST", path: "/crm/profile", body: profile, want: crmOnly},
 		matrixCase{name: "C2 delete CRM profile", method: "DELETE", path: "/crm/profile", body: profile, want: crmOnly},
 		matrixCase{name: "C3 CRM invite", method: "POST", path: "/crm/api/v1/invite/send",
@@ -19,4 +19,5 @@ func init() {
 		matrixCase{name: "C7 CRM profile search", method: "GET", path: "/api/profile?guid=org-a", want: crmOnly},
 		matrixCase{name: "C7 CRM profile search, machine path", method: "GET", path: "/api/external/v1/invite/crm/profile?uid=guest&idp=example.org", want: crmOnly},
 	)
+	return cases
 }

@@ -1,9 +1,9 @@
 package httpapi_test
 
-func init() {
+func maintenanceMatrixCases() (cases []matrixCase) {
 	su := w9(200, 200, 403, 403, 403, 403, 403, 403, 401)
 	suOnly := func(status int) [9]int { return w9(status, status, 403, 403, 403, 403, 403, 403, 401) }
-	matrixCases = append(matrixCases,
+	cases = append(cases,
 		matrixCase{name: "S2 unknown roles", method: "GET", path: "/api/v1/system/unknown-roles", want: su},
 		matrixCase{name: "S3 landing page fix", method: "GET", path: "/api/v1/system/landing-page-fix", want: su},
 		matrixCase{name: "date repair list", method: "GET", path: "/api/v1/system/date-repair", want: su},
@@ -15,4 +15,5 @@ func init() {
 		matrixCase{name: "manage applications", method: "GET", path: "/api/v1/manage/applications",
 			want: w9(200, 200, 200, 200, 403, 403, 403, 403, 401)},
 	)
+	return cases
 }

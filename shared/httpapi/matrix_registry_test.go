@@ -5,7 +5,7 @@ package httpapi_test
 // spare-app, sp-a, sp-b, sp-spare); lms and drive belong to none, so they
 // are not found for the institution admin. Tokens of an organization and
 // role members may not manage the registry.
-func init() {
+func registryMatrixCases() (cases []matrixCase) {
 	reg := "/api/v1/manage/registry"
 	admins := func(super, inst int) [9]int { return w9(super, super, inst, 403, 403, 403, 403, 403, 401) }
 	su := func(status int) [9]int { return w9(status, status, 403, 403, 403, 403, 403, 403, 401) }
@@ -14,7 +14,7 @@ func init() {
 	refConn := `{"id": "sp-ref", "baseUrl": "https://ref.example.org/scim", "auth": {"method": "bearer", "token": "secretsmanager:elsewhere/sp-ref"}}`
 	doc := `{"applications": [{"manageId": "imported", "manageType": "OIDC10_RP", "provisionings": ["sp-imp"]}],
 	  "provisionings": [{"id": "sp-imp", "baseUrl": "https://imp.example.org", "auth": {"method": "basic", "username": "u", "password": "env:IMP"}}]}`
-	matrixCases = append(matrixCases,
+	cases = append(cases,
 		matrixCase{name: "registry list applications", method: "GET", path: reg + "/applications", want: admins(200, 200)},
 		matrixCase{name: "registry read own application", method: "GET", path: reg + "/applications/wiki", want: admins(200, 200)},
 		matrixCase{name: "registry read other application", method: "GET", path: reg + "/applications/lms", want: admins(200, 404)},
@@ -45,4 +45,5 @@ func init() {
 		matrixCase{name: "manage requested authn context values", method: "GET", path: "/api/v1/manage/requested-authn-context-values",
 			want: w9(200, 200, 200, 200, 200, 200, 200, 200, 401)},
 	)
+	return cases
 }

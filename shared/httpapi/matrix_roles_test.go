@@ -1,7 +1,7 @@
 package httpapi_test
 
-func init() {
-	matrixCases = append(matrixCases,
+func roleMatrixCases() (cases []matrixCase) {
+	cases = append(cases,
 		matrixCase{name: "R4 role by id", method: "GET", path: "/api/v1/roles/{roleA}",
 			want: w9(200, 200, 200, 200, 200, 200, 200, 200, 401)},
 		matrixCase{name: "R4 role of another organization", method: "GET", path: "/api/v1/roles/{roleB}",
@@ -29,8 +29,9 @@ func init() {
 			want: w9(200, 200, 200, 200, 200, 200, 200, 200, 401)},
 	)
 
-	// R1, R2, R5, R7 and the internal variants (see roles_manage.go).
-	matrixCases = append(matrixCases,
+	// List, update, roles of an application and of an organization's
+	// application, and the internal variants (roles_manage.go).
+	cases = append(cases,
 		matrixCase{name: "R1 list roles", method: "GET", path: "/api/v1/roles",
 			want: w9(200, 200, 200, 200, 200, 200, 200, 403, 401)},
 		matrixCase{name: "R1 list roles paged with a query", method: "GET", path: "/api/external/v1/roles?force=false&query=role&pageSize=2",
@@ -62,4 +63,5 @@ func init() {
 		matrixCase{name: "R8 internal delete role", method: "DELETE", path: "/api/external/v1/internal/invite/roles/{roleA}",
 			want: w9(204, 204, 204, 204, 204, 204, 400, 400, 401)},
 	)
+	return cases
 }

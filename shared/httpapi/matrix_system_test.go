@@ -6,9 +6,9 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-func init() {
+func systemMatrixCases() (cases []matrixCase) {
 	su := w9(200, 200, 403, 403, 403, 403, 403, 403, 401)
-	matrixCases = append(matrixCases,
+	cases = append(cases,
 		matrixCase{name: "health", method: "GET", path: "/health", want: w9(200, 200, 200, 200, 200, 200, 200, 200, 200)},
 		matrixCase{name: "OpenAPI document", method: "GET", path: "/api/docs/openapi.json", want: w9(200, 200, 200, 200, 200, 200, 200, 200, 200)},
 		matrixCase{name: "S4 expiring user-roles", method: "GET", path: "/api/v1/system/expiry-user-roles", want: su},
@@ -20,6 +20,7 @@ func init() {
 		matrixCase{name: "reconcile an SP (dry run)", method: "POST", path: "/api/v1/system/deliveries/reconcile", body: `{"sp":"sp-a"}`, want: su},
 		matrixCase{name: "reconcile an SP", method: "POST", path: "/api/v1/system/deliveries/reconcile", body: `{"sp":"sp-a","dryRun":false}`, want: su},
 	)
+	return cases
 }
 
 // plannedReconciler answers reconcile runs with an empty report of the SP.

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"net/http"
+	"slices"
 	"testing"
 )
 
@@ -11,8 +12,7 @@ import (
 //	super, superToken, instAdmin, orgToken, appManager, manager, inviter, guest, anonymous
 //
 // Paths and bodies may use the world's placeholders (see world.expand).
-// Each resource group adds its cases in an init function of its own file
-// (matrix_<group>_test.go).
+// matrixCases lists every case, one function per resource group.
 type matrixCase struct {
 	name         string
 	method, path string
@@ -20,7 +20,27 @@ type matrixCase struct {
 	want         [9]int
 }
 
-var matrixCases []matrixCase
+// matrixCases is the table of TestAuthorizationMatrix: each group's cases
+// live in its own file, matrix_<group>_test.go.
+func matrixCases() []matrixCase {
+	return slices.Concat(
+		crmMatrixCases(),              // matrix_crm_test.go
+		invitationMatrixCases(),       // matrix_invitations_test.go
+		mailMatrixCases(),             // matrix_mails_test.go
+		maintenanceMatrixCases(),      // matrix_maintenance_test.go
+		consoleMatrixCases(),          // matrix_reference_test.go: OpenConext-Invite's console routes
+		platformMatrixCases(),         // matrix_reference_test.go: VOOT, attribute aggregation, deprovisioning
+		externalTwinMatrixCases(),     // matrix_reference_test.go: /api/external/v1 twins
+		auditFilterMatrixCases(),      // matrix_reference_test.go
+		registryMatrixCases(),         // matrix_registry_test.go
+		roleMatrixCases(),             // matrix_roles_test.go
+		systemMatrixCases(),           // matrix_system_test.go
+		tokenMatrixCases(),            // matrix_tokens_test.go
+		userRoleMatrixCases(),         // matrix_userroles_test.go
+		userProvisioningMatrixCases(), // matrix_users_test.go
+		userMatrixCases(),             // matrix_users_test.go
+	)
+}
 
 // w9 spells a want row.
 func w9(super, superToken, instAdmin, orgToken, appManager, manager, inviter, guest, anonymous int) [9]int {
@@ -33,11 +53,12 @@ func w9(super, superToken, instAdmin, orgToken, appManager, manager, inviter, gu
 // queue any SCIM delivery. Reads share one world; each change gets a fresh
 // world so that callers do not see each other's effects.
 func TestAuthorizationMatrix(t *testing.T) {
-	if len(matrixCases) == 0 {
+	cases := matrixCases()
+	if len(cases) == 0 {
 		t.Fatal("no matrix cases registered")
 	}
 	shared := newWorld(t)
-	for _, tc := range matrixCases {
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			for i, caller := range callers {
 				w := shared

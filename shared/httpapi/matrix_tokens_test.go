@@ -1,10 +1,10 @@
 package httpapi_test
 
-func init() {
+func tokenMatrixCases() (cases []matrixCase) {
 	// Token administration: super users (people and super-user tokens) and
 	// institution admins; organization tokens may not mint or drop tokens.
 	admins := func(ok, forbidden int) [9]int { return w9(ok, ok, ok, forbidden, 403, 403, 403, 403, 401) }
-	matrixCases = append(matrixCases,
+	cases = append(cases,
 		matrixCase{name: "T list tokens", method: "GET", path: "/api/v1/tokens", want: admins(200, 403)},
 		matrixCase{name: "T generate token", method: "GET", path: "/api/v1/tokens/generate-token", want: admins(200, 403)},
 		matrixCase{name: "T1 persist without a generated token", method: "POST", path: "/api/v1/tokens",
@@ -25,4 +25,5 @@ func init() {
 		matrixCase{name: "A1 bad roleId", method: "GET", path: "/api/v1/user_roles_audit/search?roleId=abc",
 			want: w9(400, 400, 400, 400, 400, 400, 400, 400, 401)},
 	)
+	return cases
 }

@@ -1,7 +1,7 @@
 package httpapi_test
 
-func init() {
-	matrixCases = append(matrixCases,
+func userRoleMatrixCases() (cases []matrixCase) {
+	cases = append(cases,
 		// Members of a role: who may manage it, and its inviters.
 		matrixCase{name: "U10 members of a role", method: "GET", path: "/api/v1/user_roles/roles/{roleA}",
 			want: w9(200, 200, 200, 200, 200, 200, 200, 403, 401)},
@@ -30,4 +30,5 @@ func init() {
 			body: `{"userRoleId":{userRole:guest},"endDate":{futureDate}}`,
 			want: w9(200, 200, 200, 200, 200, 200, 200, 403, 401)},
 	)
+	return cases
 }

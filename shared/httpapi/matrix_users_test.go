@@ -1,7 +1,7 @@
 package httpapi_test
 
-func init() {
-	matrixCases = append(matrixCases,
+func userProvisioningMatrixCases() (cases []matrixCase) {
+	cases = append(cases,
 		matrixCase{name: "U7 end date of a guest's membership", method: "PUT", path: "/api/v1/user_roles",
 			body: `{"userRoleId":{userRole:guest},"endDate":{futureDate}}`,
 			want: w9(200, 200, 200, 200, 200, 200, 200, 403, 401)},
@@ -11,10 +11,11 @@ func init() {
 		matrixCase{name: "provisioning status of an unknown user", method: "GET", path: "/api/v1/users/999999/provisioning",
 			want: w9(404, 404, 404, 404, 404, 404, 404, 404, 401)},
 	)
+	return cases
 }
 
-func init() {
-	matrixCases = append(matrixCases,
+func userMatrixCases() (cases []matrixCase) {
+	cases = append(cases,
 		matrixCase{name: "U4 current user", method: "GET", path: "/api/v1/users/me",
 			want: w9(200, 403, 200, 403, 200, 200, 200, 200, 401)},
 		matrixCase{name: "U6 session configuration", method: "GET", path: "/api/v1/users/config",
@@ -39,4 +40,5 @@ func init() {
 		matrixCase{name: "S1 performance seed (not enabled)", method: "PUT", path: "/api/v1/system/performance-seed?numberOfRole=1&numberOfUsers=2",
 			want: w9(403, 403, 403, 403, 403, 403, 403, 403, 401)},
 	)
+	return cases
 }

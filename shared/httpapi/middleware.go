@@ -59,6 +59,24 @@ func internalError(w http.ResponseWriter, r *http.Request, cause any) {
 	writeErrorStatus(w, r, http.StatusInternalServerError, "InternalServerError", "internal error")
 }
 
+// superUser guards the maintenance operations (spec 5.2: super user only).
+func (a *API) superUser(next func(http.ResponseWriter, *http.Request, *auth.Principal)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		p, ok := requireCaller(w, r)
+		if !ok {
+			return
+		}
+		if !p.SuperUser {
+			writeError(w, r, domain.Forbiddenf("super users only"))
+			return
+		}
+		next(w, r, p)
+	}
+}
+
+// callerOf is the caller or nil for anonymous requests.
+func callerOf(r *http.Request) *auth.Principal { return auth.FromContext(r.Context()) }
+
 // requireCaller answers 401 for anonymous requests.
 func requireCaller(w http.ResponseWriter, r *http.Request) (*auth.Principal, bool) {
 	p := auth.FromContext(r.Context())

@@ -9,7 +9,7 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// pageRequest reads the paging parameters of a search (spec 4.2): query,
+// pageRequest reads the paging parameters of a search: query,
 // pageNumber (default 0), pageSize (default 10, at most
 // domain.MaxPageSize), sort (defaultSort unless given; one of sorts) and
 // sortDirection (ASC or DESC, default ASC). A bad value is a 400, never
@@ -47,7 +47,7 @@ func pageRequest(r *http.Request, defaultSort string, sorts ...string) (domain.P
 	return req, nil
 }
 
-// PageJSON is the page envelope of spec 2.9, as Spring Data writes it.
+// PageJSON is the page envelope of a search, as Spring Data writes it.
 type PageJSON[T any] struct {
 	Content          []T          `json:"content"`
 	Pageable         PageableJSON `json:"pageable"`

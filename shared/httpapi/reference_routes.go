@@ -7,22 +7,6 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// Routes of OpenConext-Invite's console (issue 18) in the users group.
-func (a *API) consoleUserRoutes(mux *routes) {
-	for _, prefix := range []string{"/api/v1/user_roles", "/api/external/v1/user_roles"} {
-		mux.HandleFunc("GET "+prefix+"/managers/{roleId}", a.roleManagerEmails)
-		mux.HandleFunc("GET "+prefix+"/consequences/{roleId}", a.roleDeletionConsequences)
-	}
-	mux.HandleFunc("GET /api/v1/users/institutionAdmins", a.organizationInstitutionAdmins)
-	mux.HandleFunc("PUT /api/v1/users/removeInstitutionAdmin/{id}", a.removeInstitutionAdmin)
-}
-
-// validationRoutes are the console's format checks, in the system group.
-func (a *API) validationRoutes(mux *routes) {
-	mux.HandleFunc("POST /api/v1/validations/validate", a.validate)
-	mux.HandleFunc("POST /api/external/v1/validations/validate", a.validate)
-}
-
 func (a *API) roleManagerEmails(w http.ResponseWriter, r *http.Request) {
 	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {

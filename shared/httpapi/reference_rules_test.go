@@ -11,6 +11,7 @@ import (
 
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/service"
+	"github.com/edu-invite/invite/shared/testkit"
 )
 
 // Rules of OpenConext-Invite that its users depend on (issue 18), each
@@ -37,11 +38,7 @@ func (w *world) inviteByAPI(caller, body string) []sentInvitation {
 	}](w.t, rec)
 	var out []sentInvitation
 	for _, u := range res.URLs {
-		parsed, err := url.Parse(u.InvitationURL)
-		if err != nil {
-			w.t.Fatal(err)
-		}
-		secret := parsed.Query().Get("hash")
+		secret := testkit.SecretOfURL(w.t, u.InvitationURL)
 		inv, err := w.Store.GetInvitationByHashDigest(context.Background(), service.HashDigest(secret))
 		if err != nil {
 			w.t.Fatal(err)
@@ -144,7 +141,7 @@ func TestOnlyGuestMembershipsAreProvisioned(t *testing.T) {
 	}
 }
 
-// Rule 2 at U8: provisioning an inviter directly sends nothing to the SPs.
+// Rule 2 at user-role provisioning: provisioning an inviter directly sends nothing to the SPs.
 func TestProvisioningANonGuestSendsNothing(t *testing.T) {
 	w := newWorld(t)
 	before := len(w.Queue.Deliveries())

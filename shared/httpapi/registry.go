@@ -12,33 +12,6 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// registryRoutes serves the management of applications and SCIM
-// connections (issue 16) and the reference's manage lookups. Every
-// handler leaves authorization to the service (super users all,
-// institution admins their own institution's).
-func (a *API) registryRoutes(mux *routes) {
-	const reg = "/api/v1/manage/registry"
-	mux.HandleFunc("GET "+reg+"/applications", a.listApplications)
-	mux.HandleFunc("POST "+reg+"/applications", a.createApplication)
-	mux.HandleFunc("GET "+reg+"/applications/{manageId}", a.getApplication)
-	mux.HandleFunc("PUT "+reg+"/applications/{manageId}", a.updateApplication)
-	mux.HandleFunc("DELETE "+reg+"/applications/{manageId}", a.deleteApplication)
-	mux.HandleFunc("GET "+reg+"/connections", a.listConnections)
-	mux.HandleFunc("POST "+reg+"/connections", a.createConnection)
-	mux.HandleFunc("GET "+reg+"/connections/{id}", a.getConnection)
-	mux.HandleFunc("PUT "+reg+"/connections/{id}", a.updateConnection)
-	mux.HandleFunc("DELETE "+reg+"/connections/{id}", a.deleteConnection)
-	mux.HandleFunc("POST "+reg+"/connections/{id}/test", a.testConnection)
-	mux.HandleFunc("POST "+reg+"/import", a.importRegistry)
-	mux.HandleFunc("GET "+reg+"/changes", a.registryChanges)
-
-	mux.HandleFunc("GET /api/v1/manage/providers", a.manageProviders)
-	mux.HandleFunc("GET /api/v1/manage/all-applications", a.allApplications)
-	mux.HandleFunc("GET /api/v1/manage/identity-providers", a.identityProviders)
-	mux.HandleFunc("GET /api/v1/manage/requested-authn-context-values", a.authnContextValues)
-	mux.HandleFunc("GET /api/v1/manage/provisionings/{id}", a.hasProvisioning)
-}
-
 func (a *API) listApplications(w http.ResponseWriter, r *http.Request) {
 	if p, ok := requireCaller(w, r); ok {
 		res, err := a.Service.ListApplications(r.Context(), p)

@@ -8,18 +8,7 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-func (a *API) roleRoutes(mux *routes) {
-	mux.HandleFunc("POST /api/v1/roles", a.createRole)
-	mux.HandleFunc("POST /api/external/v1/roles", a.createRole)
-	mux.HandleFunc("GET /api/v1/roles/{id}", a.getRole)
-	mux.HandleFunc("GET /api/external/v1/roles/{id}", a.getRole)
-	mux.HandleFunc("DELETE /api/v1/roles/{id}", a.deleteRole)
-	mux.HandleFunc("DELETE /api/internal/roles/{id}", a.deleteRole)
-	mux.HandleFunc("DELETE /api/external/v1/roles/{id}", a.deleteRole)
-	a.roleManageRoutes(mux)
-}
-
-// roleRequest is the body of R3/R6.
+// roleRequest is the body of a role creation.
 type roleRequest struct {
 	Name                    string                 `json:"name"`
 	Description             string                 `json:"description"`
@@ -34,7 +23,7 @@ type roleRequest struct {
 	ApplicationUsages       []ApplicationUsageJSON `json:"applicationUsages"`
 }
 
-// input is the service input of a create (R3, R6) and an update (R2),
+// input is the service input of a create and an update,
 // which read the same fields.
 func (req roleRequest) input() service.RoleInput {
 	in := service.RoleInput{Name: req.Name, Description: req.Description, DefaultExpiryDays: req.DefaultExpiryDays,

@@ -7,30 +7,7 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// roleManageRoutes serves R1, R2, R5, R7 and the internal variants of the
-// role operations (the reference's InternalInviteController paths).
-func (a *API) roleManageRoutes(mux *routes) {
-	mux.HandleFunc("GET /api/v1/roles", a.listRoles)
-	mux.HandleFunc("GET /api/external/v1/roles", a.listRoles)
-	mux.HandleFunc("PUT /api/v1/roles", a.updateRole(http.StatusOK))
-	mux.HandleFunc("PUT /api/external/v1/roles", a.updateRole(http.StatusOK))
-	// R5's path and the provisioning status overlap ("/api/v1/roles/
-	// application/provisioning" matches both), which ServeMux refuses to
-	// register; one pattern serves both and both are documented.
-	mux.mux.HandleFunc("GET /api/v1/roles/{id}/{aspect}", a.roleAspect)
-	mux.patterns = append(mux.patterns, "GET /api/v1/roles/application/{manageId}", "GET /api/v1/roles/{id}/provisioning")
-	mux.HandleFunc("GET /api/external/v1/roles/application/{manageId}", a.rolesOfApplication)
-	mux.HandleFunc("GET /api/external/v1/internal/invite/roles", a.allVisibleRoles)
-	mux.HandleFunc("POST /api/external/v1/internal/invite/roles", a.createRole)
-	// The reference answers the internal update with 201; an update answers
-	// 200 on every path here (issue 21 item 7, a README decision).
-	mux.HandleFunc("PUT /api/external/v1/internal/invite/roles", a.updateRole(http.StatusOK))
-	mux.HandleFunc("GET /api/external/v1/internal/invite/roles/{id}", a.getRole)
-	mux.HandleFunc("DELETE /api/external/v1/internal/invite/roles/{id}", a.deleteRole)
-	mux.HandleFunc("GET /api/external/v1/internal/invite/roles/{organizationGUID}/{manageId}", a.rolesOfOrganizationApplication)
-}
-
-// listRoles is R1: a page of the roles the caller may see. force (default
+// listRoles answers a page of the roles the caller may see. force (default
 // true, as in the reference) returns every role in one page.
 func (a *API) listRoles(w http.ResponseWriter, r *http.Request) {
 	p, ok := requireCaller(w, r)
@@ -51,7 +28,7 @@ func (a *API) listRoles(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, newPage(rolesJSON(page.Items), req, page.Total), err)
 }
 
-// allVisibleRoles is the internal variant of R1: every role the caller may
+// allVisibleRoles is the internal variant of listRoles: every role the caller may
 // see, as an array.
 func (a *API) allVisibleRoles(w http.ResponseWriter, r *http.Request) {
 	p, ok := requireCaller(w, r)
@@ -62,7 +39,7 @@ func (a *API) allVisibleRoles(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, rolesJSON(page.Items), err)
 }
 
-// roleUpdateRequest is R2's body: a Role as R4 returns it; fields that
+// roleUpdateRequest is the body of a role update: a Role as getRole answers it; fields that
 // never change (shortName, urn, identifier, auditable) are ignored.
 type roleUpdateRequest struct {
 	ID int64 `json:"id"`
@@ -82,21 +59,6 @@ func (a *API) updateRoleAnswering(w http.ResponseWriter, r *http.Request, status
 	respond(w, r, status, roleJSON(role), err)
 }
 
-// roleAspect serves GET /api/v1/roles/application/{manageId} (R5) and
-// GET /api/v1/roles/{id}/provisioning; any other path is not found.
-func (a *API) roleAspect(w http.ResponseWriter, r *http.Request) {
-	switch {
-	case r.PathValue("id") == "application":
-		r.SetPathValue("manageId", r.PathValue("aspect"))
-		a.rolesOfApplication(w, r)
-	case r.PathValue("aspect") == "provisioning":
-		a.roleProvisioning(w, r)
-	default:
-		writeError(w, r, domain.NotFoundf("no such resource: %s", r.URL.Path))
-	}
-}
-
-// rolesOfApplication is R5.
 func (a *API) rolesOfApplication(w http.ResponseWriter, r *http.Request) {
 	p, ok := requireCaller(w, r)
 	if !ok {
@@ -106,7 +68,6 @@ func (a *API) rolesOfApplication(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, rolesJSON(roles), err)
 }
 
-// rolesOfOrganizationApplication is R7.
 func (a *API) rolesOfOrganizationApplication(w http.ResponseWriter, r *http.Request) {
 	p, ok := requireCaller(w, r)
 	if !ok {

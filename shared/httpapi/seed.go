@@ -7,11 +7,7 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-func (a *API) seedRoutes(mux *routes) {
-	mux.HandleFunc("PUT /api/v1/system/performance-seed", a.superUser(a.performanceSeed))
-}
-
-// performanceSeed is S1: numberOfRole (default 500) roles and
+// performanceSeed creates numberOfRole (default 500) roles and
 // numberOfUsers (default 75000) users, where the configuration allows it.
 func (a *API) performanceSeed(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
 	roles, err := intParam(r, "numberOfRole", service.DefaultSeedRoles)

@@ -7,17 +7,7 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// tokenRoutes serves /api/v1/tokens (T1, list, delete). A token value is
-// shown once, by generate-token; POST persists the value generated last
-// (its hash only), and no answer ever shows a value or a hash again.
-func (a *API) tokenRoutes(mux *routes) {
-	mux.HandleFunc("GET /api/v1/tokens", a.listTokens)
-	mux.HandleFunc("GET /api/v1/tokens/generate-token", a.generateToken)
-	mux.HandleFunc("POST /api/v1/tokens", a.createToken)
-	mux.HandleFunc("DELETE /api/v1/tokens/{id}", a.deleteToken)
-}
-
-// APITokenJSON is the token response of spec 2.10: never the value or its
+// APITokenJSON is the token response: never the value or its
 // hash. expiresAt is this service's addition.
 type APITokenJSON struct {
 	ID               int64   `json:"id"`
@@ -29,7 +19,7 @@ type APITokenJSON struct {
 	ExpiresAt        *string `json:"expiresAt,omitempty"`
 }
 
-// APITokenRequestJSON is the API token request of spec 2.10; id,
+// APITokenRequestJSON is the API token request; id,
 // hashedValue and createdAt are the server's to set and are ignored.
 type APITokenRequestJSON struct {
 	Description      string    `json:"description"`

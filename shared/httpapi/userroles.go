@@ -4,18 +4,11 @@ import (
 	"net/http"
 )
 
-func (a *API) userRoleRoutes(mux *routes) {
-	mux.HandleFunc("PUT /api/v1/user_roles", a.updateEndDate)
-	mux.HandleFunc("GET /api/v1/users/{id}/provisioning", a.userProvisioning)
-	a.memberRoutes(mux)
-}
-
 type endDateRequest struct {
 	UserRoleID int64     `json:"userRoleId"`
 	EndDate    *FlexTime `json:"endDate"`
 }
 
-// updateEndDate is U7.
 func (a *API) updateEndDate(w http.ResponseWriter, r *http.Request) {
 	p, req, ok := callerAndBody[endDateRequest](w, r)
 	if !ok {

@@ -5,7 +5,7 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// UserAttributesJSON are the attributes of a User (spec 2.5) on the wire,
+// UserAttributesJSON are the attributes of a User on the wire,
 // shared by every answer that carries a user.
 type UserAttributesJSON struct {
 	Sub                           string  `json:"sub"`
@@ -38,8 +38,8 @@ func userAttributesJSON(u domain.User) UserAttributesJSON {
 		LastActivity: isoTime(u.LastActivity), CRMContactID: u.CRMContactID}
 }
 
-// MemberUserJSON is a User (spec 2.5) without its memberships: the user of
-// a membership in a role's member list, and the core of U8's answer.
+// MemberUserJSON is a User without its memberships: the user of
+// a membership in a role's member list, and the core of provisionUserRoles' answer.
 type MemberUserJSON struct {
 	ID int64 `json:"id"`
 	UserAttributesJSON
@@ -49,7 +49,7 @@ func memberUserJSON(u domain.User) MemberUserJSON {
 	return MemberUserJSON{ID: u.ID, UserAttributesJSON: userAttributesJSON(u)}
 }
 
-// MemberJSON is a UserRole (spec 2.6) of U10: the membership with its user,
+// MemberJSON is a UserRole of membersOfRole: the membership with its user,
 // and userInfo, the user's attributes as a free-form object (the
 // reference's asMap) for clients that read that instead.
 type MemberJSON struct {
@@ -66,7 +66,7 @@ func memberJSON(m domain.Member) MemberJSON {
 			"schacHomeOrganization": u.SchacHomeOrganization}}
 }
 
-// MemberSearchItemJSON is a content item of U9, with the reference's field names.
+// MemberSearchItemJSON is a content item of searchMembersOfRole, with the reference's field names.
 type MemberSearchItemJSON struct {
 	ID                    int64            `json:"id"`
 	Authority             domain.Authority `json:"authority"`
@@ -86,7 +86,7 @@ func memberSearchItemJSON(m domain.Member) MemberSearchItemJSON {
 		Name: m.User.DisplayName(), Email: m.User.Email, SchacHomeOrganization: m.User.SchacHomeOrganization, RoleID: m.UserRole.RoleID}
 }
 
-// ProvisionedUserJSON is U8's answer: the User with all its memberships.
+// ProvisionedUserJSON is provisionUserRoles' answer: the User with all its memberships.
 type ProvisionedUserJSON struct {
 	MemberUserJSON
 	UserRoles []UserRoleJSON `json:"userRoles"`

@@ -8,22 +8,7 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// memberRoutes are the member lists of a role, membership provisioning and
-// removal, for people and API tokens (/api/v1 and /api/external/v1, as the
-// reference maps its user-role controller on both) and, for the list of a
-// role's members, the internal machine callers.
-func (a *API) memberRoutes(mux *routes) {
-	for _, prefix := range []string{"/api/v1/user_roles", "/api/external/v1/user_roles"} {
-		mux.HandleFunc("GET "+prefix+"/roles/{roleId}", a.membersOfRole)
-		mux.HandleFunc("GET "+prefix+"/search/{roleId}/{guests}", a.searchMembersOfRole)
-		mux.HandleFunc("POST "+prefix+"/user_role_provisioning", a.provisionUserRoles)
-		mux.HandleFunc("DELETE "+prefix+"/{id}/{isGuest}", a.removeUserRole)
-	}
-	mux.HandleFunc("PUT /api/external/v1/user_roles", a.updateEndDate)
-	mux.HandleFunc("GET /api/external/v1/internal/invite/user_roles/{roleId}", a.membersOfRole)
-}
-
-// membersOfRole is U10: every membership of a role with its user.
+// membersOfRole answers every membership of a role with its user.
 func (a *API) membersOfRole(w http.ResponseWriter, r *http.Request) {
 	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {
@@ -33,7 +18,7 @@ func (a *API) membersOfRole(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, mapSlice(members, memberJSON), err)
 }
 
-// searchMembersOfRole is U9: a page of a role's guests or non-guests.
+// searchMembersOfRole answers a page of a role's guests or non-guests.
 func (a *API) searchMembersOfRole(w http.ResponseWriter, r *http.Request) {
 	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {
@@ -53,7 +38,7 @@ func (a *API) searchMembersOfRole(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, newPage(mapSlice(page.Items, memberSearchItemJSON), req, page.Total), err)
 }
 
-// userRoleProvisioningRequest is the body of U8.
+// userRoleProvisioningRequest is the body of a user-role provisioning.
 type userRoleProvisioningRequest struct {
 	RoleIdentifiers        []int64 `json:"roleIdentifiers"`
 	IntendedAuthority      string  `json:"intendedAuthority"`
@@ -67,7 +52,7 @@ type userRoleProvisioningRequest struct {
 	GuestRoleIncluded      bool    `json:"guestRoleIncluded"`
 }
 
-// provisionUserRoles is U8: 201 with the user and all their memberships.
+// provisionUserRoles answers 201 with the user and all their memberships.
 func (a *API) provisionUserRoles(w http.ResponseWriter, r *http.Request) {
 	p, req, ok := callerAndBody[userRoleProvisioningRequest](w, r)
 	if !ok {

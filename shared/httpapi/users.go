@@ -6,26 +6,11 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// userRoutes serves /api/v1/users (U1–U6, user deletion).
-func (a *API) userRoutes(mux *routes) {
-	mux.HandleFunc("GET /api/v1/users/me", a.me)
-	mux.HandleFunc("GET /api/v1/users/config", a.sessionConfig)
-	mux.HandleFunc("GET /api/v1/users/search", a.searchUsers)
-	mux.HandleFunc("GET /api/v1/users/search-by-application", a.searchUsers)
-	mux.HandleFunc("DELETE /api/v1/users/{id}", a.deleteUser)
-	a.userSectionRoutes(mux, map[string]http.HandlerFunc{
-		"GET /api/v1/users/other/{id}":                  a.otherUser,
-		"GET /api/v1/users/institution-admins/{roleId}": a.institutionAdmins,
-	})
-}
-
-// me is U4.
 func (a *API) me(w http.ResponseWriter, r *http.Request) {
 	uwr, err := a.Service.Me(r.Context(), callerOf(r))
 	respond(w, r, http.StatusOK, userWithRolesJSON(uwr), err)
 }
 
-// otherUser is U3.
 func (a *API) otherUser(w http.ResponseWriter, r *http.Request) {
 	p, id, ok := callerAndID(w, r)
 	if !ok {
@@ -35,7 +20,7 @@ func (a *API) otherUser(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, userWithRolesJSON(uwr), err)
 }
 
-// sessionConfig is U6; it answers anonymous callers too.
+// sessionConfig answers anonymous callers too.
 func (a *API) sessionConfig(w http.ResponseWriter, r *http.Request) {
 	guest, err := boolParam(r, "guest", false)
 	if err != nil {
@@ -45,7 +30,6 @@ func (a *API) sessionConfig(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, a.Service.SessionConfig(callerOf(r), guest))
 }
 
-// institutionAdmins is U5.
 func (a *API) institutionAdmins(w http.ResponseWriter, r *http.Request) {
 	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {
@@ -55,8 +39,8 @@ func (a *API) institutionAdmins(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, mapSlice(users, func(u domain.User) UserJSON { return userJSON(u, true) }), err)
 }
 
-// searchUsers is U1 and U2 (GET search and the reference's
-// search-by-application): super users search all users, institution
+// searchUsers serves GET search and the reference's
+// search-by-application: super users search all users, institution
 // admins and organization tokens their organization. The reference's
 // force parameter is accepted and has no effect.
 func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) {

@@ -5,7 +5,7 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// UserJSON is a user on the wire (spec 2.5). A signed-in person not yet
+// UserJSON is a user on the wire. A signed-in person not yet
 // known to the service has no id, no roles and no dates.
 type UserJSON struct {
 	ID *int64 `json:"id,omitempty"`
@@ -26,7 +26,7 @@ func userJSON(u domain.User, known bool) UserJSON {
 	return out
 }
 
-// userWithRolesJSON is a user with each membership and its role (U3, U4).
+// userWithRolesJSON is a user with each membership and its role (otherUser, me).
 // userApplications lists the applications of the user's roles.
 func userWithRolesJSON(uwr service.UserWithRoles) UserJSON {
 	out := userJSON(uwr.User, uwr.Known)
@@ -46,7 +46,7 @@ func userWithRolesJSON(uwr service.UserWithRoles) UserJSON {
 	return out
 }
 
-// UserSearchItemJSON is one user of a user search (spec 2.9).
+// UserSearchItemJSON is one user of a user search.
 type UserSearchItemJSON struct {
 	ID                    int64             `json:"id"`
 	Name                  string            `json:"name"`
@@ -58,7 +58,7 @@ type UserSearchItemJSON struct {
 }
 
 // RoleSummaryJSON is one role of a user in a search result; id is the
-// role's id, userRoleId the membership's (for U7).
+// role's id, userRoleId the membership's (for an end-date update).
 type RoleSummaryJSON struct {
 	ID         int64            `json:"id"`
 	UserRoleID int64            `json:"userRoleId"`

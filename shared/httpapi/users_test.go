@@ -4,10 +4,12 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/service"
+	"github.com/edu-invite/invite/shared/testkit"
 )
 
 // stranger signs in with the given person but is not known to the service.
@@ -18,12 +20,7 @@ func addStranger(w *world, name string, p auth.Person) {
 // acceptPerson invites a person to a role and accepts as them.
 func acceptPerson(w *world, p auth.Person, role int64) domain.User {
 	w.t.Helper()
-	id, secret := w.invite(p.Email, role, domain.Guest)
-	res, err := w.Svc.Accept(context.Background(), &auth.Principal{Kind: auth.KindPerson, Person: &p}, secret, id)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	return res.User
+	return testkit.InviteAndAccept(w.t, w.Svc, root, p, role, domain.Guest, w.Now.Add(14*24*time.Hour)).User
 }
 
 func person(given, family, email string) auth.Person {

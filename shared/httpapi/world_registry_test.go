@@ -12,6 +12,7 @@ import (
 	"github.com/edu-invite/invite/shared/dynamo"
 	"github.com/edu-invite/invite/shared/scimprobe"
 	"github.com/edu-invite/invite/shared/service"
+	"github.com/edu-invite/invite/shared/testkit"
 )
 
 // worldRegistry puts the world's applications and connections in its
@@ -20,7 +21,7 @@ import (
 // belong to org-a (the institution admin's); lms and drive to none.
 func worldRegistry(t testing.TB, store *dynamo.Store) (*config.Live, *service.RegistryAdmin, *memoryVault) {
 	t.Helper()
-	doc := mustDoc(t, worldConfig)
+	doc := mustDoc(t, testkit.Registry)
 	doc.Provisionings = append(doc.Provisionings, config.ProvisioningDoc{ID: "sp-spare", BaseURL: "https://spare.example.org/scim",
 		Auth: config.AuthDoc{Method: "bearer", Token: "env:SPARE"}})
 	doc.Applications = append(doc.Applications, config.ApplicationDoc{ManageID: "spare-app", ManageType: "OIDC10_RP"})

@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +17,7 @@ import (
 	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
 	"github.com/edu-invite/invite/shared/httpapi"
 	"github.com/edu-invite/invite/shared/service"
+	"github.com/edu-invite/invite/shared/testkit"
 )
 
 // A world is a small, fresh installation for API tests: three
@@ -34,7 +33,7 @@ type world struct {
 	Now    time.Time
 	Store  *dynamo.Store
 	Svc    *service.Service
-	Queue  *recordingQueue
+	Queue  *testkit.RecordingQueue
 	API    *httpapi.API
 	Server http.Handler
 
@@ -60,34 +59,6 @@ const (
 
 var worldNow = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 
-const worldConfig = `{
-  "applications": [
-    {"manageId": "wiki", "manageType": "SAML20_SP", "landingPage": "https://wiki.example.org", "provisionings": ["sp-a", "sp-b"]},
-    {"manageId": "lms", "manageType": "OIDC10_RP", "landingPage": "https://lms.example.org"},
-    {"manageId": "drive", "manageType": "SAML20_SP", "landingPage": "https://drive.example.org"}],
-  "provisionings": [
-    {"id": "sp-a", "baseUrl": "https://a.example.org/scim", "auth": {"method": "bearer", "token": "env:A"}},
-    {"id": "sp-b", "baseUrl": "https://b.example.org/scim", "auth": {"method": "bearer", "token": "env:B"}}]}`
-
-type recordingQueue struct {
-	mu  sync.Mutex
-	got []domain.Delivery
-}
-
-func (q *recordingQueue) Enqueue(_ context.Context, ds []domain.Delivery) error {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	q.got = append(q.got, ds...)
-	return nil
-}
-
-// Deliveries returns what was queued so far.
-func (q *recordingQueue) Deliveries() []domain.Delivery {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return append([]domain.Delivery(nil), q.got...)
-}
-
 // people verifies the fake bearer tokens of tests: the token is the
 // caller's name. The OIDC verifier itself is tested in shared/oidc with
 // signed JWTs and a JWKS.
@@ -111,7 +82,7 @@ var root = &auth.Principal{Kind: auth.KindAPIToken, SuperUser: true, Name: "root
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
-	w := &world{t: t, Now: worldNow, Queue: &recordingQueue{}, Users: map[string]domain.User{}, UserRoles: map[string]domain.UserRole{}}
+	w := &world{t: t, Now: worldNow, Queue: &testkit.RecordingQueue{}, Users: map[string]domain.User{}, UserRoles: map[string]domain.UserRole{}}
 	clock := func() time.Time { return w.Now }
 	w.Store = dynamotest.NewStore(t, clock)
 	reg, admin, vault := worldRegistry(t, w.Store)
@@ -169,36 +140,17 @@ func (w *world) createRole(name, org, app string) int64 {
 	return r.ID
 }
 
-// invite invites an address to a role and returns the invitation id and secret.
+// invite invites an address to a role, without e-mail, and returns the
+// invitation id and secret.
 func (w *world) invite(email string, role int64, authority domain.Authority) (int64, string) {
 	w.t.Helper()
-	exp := w.Now.Add(14 * 24 * time.Hour)
-	res, err := w.Svc.Invite(context.Background(), root, service.InvitationInput{IntendedAuthority: string(authority),
-		Invites: []string{email}, RoleIDs: []int64{role}, ExpiryDate: &exp, SuppressSendingEmails: true})
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	u, err := url.Parse(res.URLs[0].InvitationURL)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	secret := u.Query().Get("hash")
-	inv, err := w.Store.GetInvitationByHashDigest(context.Background(), service.HashDigest(secret))
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	return inv.ID, secret
+	return testkit.Invite(w.t, w.Svc, root, email, role, authority, w.Now.Add(14*24*time.Hour))
 }
 
+// inviteAndAccept invites a caller to a role and accepts as them.
 func (w *world) inviteAndAccept(caller string, role int64, authority domain.Authority) service.AcceptResult {
 	w.t.Helper()
-	person := personOf(caller)
-	id, secret := w.invite(person.Email, role, authority)
-	res, err := w.Svc.Accept(context.Background(), &auth.Principal{Kind: auth.KindPerson, Person: &person}, secret, id)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	return res
+	return testkit.InviteAndAccept(w.t, w.Svc, root, personOf(caller), role, authority, w.Now.Add(14*24*time.Hour))
 }
 
 func (w *world) promote(caller string, change func(*domain.User)) {
