@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
@@ -12,41 +13,56 @@ import (
 	"github.com/edu-invite/invite/shared/httpapi"
 )
 
-// RunAPI is the whole main of an API Lambda: wire from the environment and
-// serve one resource group behind API Gateway's HTTP API (payload 2.0).
+// The Run functions are the whole main of each Lambda: wire from the
+// environment once per cold start, then hand one handler to the runtime.
+
+// RunAPI serves one resource group of the REST API behind API Gateway's
+// HTTP API (payload 2.0).
 func RunAPI(g httpapi.Group) {
-	a, err := FromEnv(context.Background())
-	if err != nil {
-		NewLogger().Error("start-up failed", "error", err) // JSON, as every other line
-		os.Exit(1)
-	}
-	slog.SetDefault(a.Logger)
+	a := start()
 	lambda.Start(httpadapter.NewV2(a.API.Handler(g)).ProxyWithContext)
 }
 
-// RunWeb is the whole main of the pages' Lambda (shared/web) behind API
-// Gateway's HTTP API.
+// RunWeb serves the pages (shared/web) behind API Gateway's HTTP API.
 func RunWeb() {
-	a, err := FromEnv(context.Background())
-	if err != nil {
-		slog.Error("start-up failed", "error", err)
-		os.Exit(1)
-	}
-	slog.SetDefault(a.Logger)
+	a := start()
 	lambda.Start(httpadapter.NewV2(a.Pages.Handler()).ProxyWithContext)
 }
 
-// RunScheduled is the whole main of a Lambda that EventBridge invokes (a
-// schedule or an event rule): wire from the environment and run job for
-// each event.
-func RunScheduled(job func(ctx context.Context, a *App, ev events.EventBridgeEvent) (any, error)) {
+// RunScheduled runs the scheduled job called name (see Jobs) each time its
+// EventBridge schedule invokes the Lambda.
+func RunScheduled(name string) {
+	a := start()
+	lambda.Start(func(ctx context.Context, _ events.EventBridgeEvent) (any, error) {
+		return a.RunJob(ctx, name, time.Now())
+	})
+}
+
+// RunMailEvents records each SES event that the EventBridge rule of the
+// service's configuration set delivers (bounces and complaints).
+func RunMailEvents() {
+	a := start()
+	lambda.Start(func(ctx context.Context, ev events.EventBridgeEvent) (any, error) {
+		return a.HandleMailEvent(ctx, ev.Detail)
+	})
+}
+
+// RunProvisioner consumes the SCIM provisioning queue (SQS, partial batch
+// failures).
+func RunProvisioner() {
+	a := start()
+	lambda.Start(a.Provisioner.HandleSQS)
+}
+
+// start wires the App from the environment and makes its logger the
+// default, so that every line is JSON with the correlation id; a wiring
+// failure ends the process.
+func start() *App {
 	a, err := FromEnv(context.Background())
 	if err != nil {
 		NewLogger().Error("start-up failed", "error", err) // JSON, as every other line
 		os.Exit(1)
 	}
 	slog.SetDefault(a.Logger)
-	lambda.Start(func(ctx context.Context, ev events.EventBridgeEvent) (any, error) {
-		return job(ctx, a, ev)
-	})
+	return a
 }
