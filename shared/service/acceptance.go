@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"time"
 
@@ -242,19 +241,3 @@ func (s *Service) assignIDs(ctx context.Context, acc *domain.Acceptance) error {
 	}
 	return nil
 }
-
-func (s *Service) assignAuditIDs(ctx context.Context, entries []domain.AuditEntry) error {
-	if len(entries) == 0 {
-		return nil
-	}
-	first, err := s.Store.NextIDs(ctx, "audit", len(entries))
-	if err != nil {
-		return err
-	}
-	for i := range entries {
-		entries[i].ID = first + int64(i)
-	}
-	return nil
-}
-
-func itoa(id int64) string { return strconv.FormatInt(id, 10) }
