@@ -302,3 +302,17 @@ func (s *Service) assignIDs(ctx context.Context, acc *domain.Acceptance) error {
 	}
 	return nil
 }
+
+// linkCRMContact links the CRM contact of an accepted CRM invitation to the
+// user who accepted it, so that the CRM finds the user (C1, C5, C6, C7).
+// The acceptance is done; a failure here is logged and repaired by the
+// CRM's next profile call.
+func (s *Service) linkCRMContact(ctx context.Context, inv domain.Invitation, user domain.User) {
+	if inv.CRMOrganisationID == "" || inv.CRMContactID == "" {
+		return
+	}
+	c := domain.CRMContact{OrganisationID: inv.CRMOrganisationID, ContactID: inv.CRMContactID, UserID: user.ID}
+	if err := s.Store.PutCRMContact(ctx, c); err != nil {
+		s.log().ErrorContext(ctx, "CRM contact not linked to the accepting user", "invitation", inv.ID, "error", err)
+	}
+}
