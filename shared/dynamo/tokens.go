@@ -139,3 +139,5 @@ func isConditionFailed(err error) bool {
 	var failed *types.ConditionalCheckFailedException
 	return errors.As(err, &failed)
 }
+
+func tokenKey(hashedValue string) itemKey { return itemKey{PK: "TOKEN#" + hashedValue, SK: skToken} }
