@@ -172,6 +172,14 @@ func (t *txn) writeUserOrgs(o *userOrgs, counts map[itemKey]int64) {
 	}
 }
 
+// putUserOrgs writes the user's organization items and the organization
+// user counts that they change.
+func (t *txn) putUserOrgs(o *userOrgs) {
+	counts := map[itemKey]int64{}
+	t.writeUserOrgs(o, counts)
+	t.countOrgUsers(counts)
+}
+
 // countOrgUsers adds the changes of the organizations' user counts, one
 // update per shard item (a transaction may touch an item only once).
 func (t *txn) countOrgUsers(counts map[itemKey]int64) {
@@ -320,9 +328,7 @@ func (s *Store) RebuildUserOrganizations(ctx context.Context, userID int64) erro
 		o.setUser(*user)
 	}
 	t := s.newTxn()
-	counts := map[itemKey]int64{}
-	t.writeUserOrgs(o, counts)
-	t.countOrgUsers(counts)
+	t.putUserOrgs(o)
 	return t.commit(ctx)
 }
 
