@@ -43,20 +43,6 @@ import (
 const entityUserOrganization = "UserOrganization"
 const entityOrgUserCount = "OrganizationUserCount"
 
-// userOrgRecord is a user's belonging to one organization.
-type userOrgRecord struct {
-	itemKey
-	indexKeys
-	Entity           string  `dynamodbav:"entity"`
-	UserID           int64   `dynamodbav:"userId"`
-	OrganizationGUID string  `dynamodbav:"organizationGUID"`
-	RoleIDs          []int64 `dynamodbav:"roleIds,omitempty"`
-	Admin            bool    `dynamodbav:"admin,omitempty"`
-	Version          int64   `dynamodbav:"version"`
-}
-
-func (rec userOrgRecord) listed() bool { return len(rec.RoleIDs) > 0 || rec.Admin }
-
 // userOrgs is a user's organization items as read and as they are to be.
 type userOrgs struct {
 	userID int64
