@@ -2,6 +2,11 @@
 // and their acceptance. Each use case validates, authorizes, writes the
 // domain change together with the SCIM deliveries it causes in one storage
 // transaction (the outbox), and then hands the deliveries to the queue.
+//
+// One file per use case or group of them (acceptance.go, roles.go,
+// crm_profile.go, …); the write steps they share have one home each:
+// audit.go (audit entries), outbox.go (deliveries: newDelivery, dispatch,
+// the sweep) and ids.go. Accept in acceptance.go is the path to read first.
 package service
 
 import (
