@@ -4,21 +4,6 @@
 // may do neither.)
 package main
 
-import (
-	"context"
+import "github.com/edu-invite/invite/shared/app"
 
-	"github.com/aws/aws-lambda-go/events"
-
-	"github.com/edu-invite/invite/shared/app"
-)
-
-func main() {
-	app.RunScheduled(func(ctx context.Context, a *app.App, _ events.EventBridgeEvent) (any, error) {
-		removed, err := a.Service.CleanupInvitations(ctx)
-		if err != nil {
-			return map[string]int{"invitations": removed}, err
-		}
-		tokens, err := a.Service.CleanupAPITokens(ctx)
-		return map[string]int{"invitations": removed, "apiTokens": tokens}, err
-	})
-}
+func main() { app.RunScheduled("cleanup") }

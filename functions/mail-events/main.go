@@ -3,16 +3,6 @@
 // records them on the mail outbox item the e-mail came from.
 package main
 
-import (
-	"context"
+import "github.com/edu-invite/invite/shared/app"
 
-	"github.com/aws/aws-lambda-go/events"
-
-	"github.com/edu-invite/invite/shared/app"
-)
-
-func main() {
-	app.RunScheduled(func(ctx context.Context, a *app.App, ev events.EventBridgeEvent) (any, error) {
-		return a.HandleMailEvent(ctx, ev.Detail)
-	})
-}
+func main() { app.RunMailEvents() }

@@ -3,17 +3,6 @@
 // retries e-mails that SES did not take.
 package main
 
-import (
-	"context"
-	"time"
+import "github.com/edu-invite/invite/shared/app"
 
-	"github.com/aws/aws-lambda-go/events"
-
-	"github.com/edu-invite/invite/shared/app"
-)
-
-func main() {
-	app.RunScheduled(func(ctx context.Context, a *app.App, _ events.EventBridgeEvent) (any, error) {
-		return a.Sweep(ctx, time.Now())
-	})
-}
+func main() { app.RunScheduled("outbox-sweep") }

@@ -21,6 +21,7 @@ import (
 	"github.com/edu-invite/invite/localstack/faultsp"
 	"github.com/edu-invite/invite/localstack/lambdasqs"
 	"github.com/edu-invite/invite/localstack/scimsp"
+	"github.com/edu-invite/invite/shared/app"
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/metrics"
@@ -253,7 +254,7 @@ func TestDeliveryUnderFaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if removed := res.(map[string]any)["removed"].(service.ExpiryResult); removed.UserRoles != expiring || removed.Users != expiring {
+	if removed := res.(app.ExpiryResult).Removed; removed.UserRoles != expiring || removed.Users != expiring {
 		t.Fatalf("expiry removed %+v, want %d memberships and users", removed, expiring)
 	}
 	for r := range deletedRoles {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/edu-invite/invite/localstack/scimsp"
 	"github.com/edu-invite/invite/localstack/substitutes"
+	"github.com/edu-invite/invite/shared/app"
 )
 
 // lifecycleFixture is a local stack with two SPs, each the target of one
@@ -269,7 +270,7 @@ func TestCleanupDeletesInvitationsExpiredForAYearOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := res.(map[string]int)["invitations"]; got != 0 {
+	if got := res.(app.CleanupResult).Invitations; got != 0 {
 		t.Fatalf("cleanup removed %d invitations expired an hour ago, want 0", got)
 	}
 	if got := f.c.do("GET", "/api/v1/invitations/public?hash="+stale, nil, nil, nil); got != http.StatusGone {
@@ -284,7 +285,7 @@ func TestCleanupDeletesInvitationsExpiredForAYearOnly(t *testing.T) {
 	if res, err = f.s.RunJob(context.Background(), "cleanup"); err != nil {
 		t.Fatal(err)
 	}
-	if got := res.(map[string]int)["invitations"]; got != 1 {
+	if got := res.(app.CleanupResult).Invitations; got != 1 {
 		t.Fatalf("cleanup removed %d invitations, want 1", got)
 	}
 	if got := f.c.do("GET", "/api/v1/invitations/public?hash="+stale, nil, nil, nil); got != http.StatusNotFound {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
@@ -12,62 +11,72 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"github.com/edu-invite/invite/shared/httpapi"
-	"github.com/edu-invite/invite/shared/service"
 )
 
-// RunAPI is the whole main of an API Lambda: wire from the environment and
-// serve one resource group behind API Gateway's HTTP API (payload 2.0).
+// The Run functions are the whole main of each Lambda: wire from the
+// environment once per cold start, then hand one handler to the runtime.
+
+// RunAPI serves one resource group of the REST API behind API Gateway's
+// HTTP API (payload 2.0).
 func RunAPI(g httpapi.Group) {
-	a, err := FromEnv(context.Background())
-	if err != nil {
-		NewLogger().Error("start-up failed", "error", err) // JSON, as every other line
-		os.Exit(1)
-	}
-	slog.SetDefault(a.Logger)
+	a := start()
 	lambda.Start(httpadapter.NewV2(a.API.Handler(g)).ProxyWithContext)
 }
 
-// RunWeb is the whole main of the pages' Lambda (shared/web) behind API
-// Gateway's HTTP API.
+// RunWeb serves the pages (shared/web) behind API Gateway's HTTP API.
 func RunWeb() {
-	a, err := FromEnv(context.Background())
-	if err != nil {
-		slog.Error("start-up failed", "error", err)
-		os.Exit(1)
-	}
-	slog.SetDefault(a.Logger)
+	a := start()
 	lambda.Start(httpadapter.NewV2(a.Pages.Handler()).ProxyWithContext)
 }
 
-// RunScheduled is the whole main of a Lambda that EventBridge invokes (a
-// schedule or an event rule): wire from the environment and run job for
-// each event.
-func RunScheduled(job func(ctx context.Context, a *App, ev events.EventBridgeEvent) (any, error)) {
-	a, err := FromEnv(context.Background())
-	if err != nil {
-		NewLogger().Error("start-up failed", "error", err) // JSON, as every other line
-		os.Exit(1)
-	}
-	slog.SetDefault(a.Logger)
-	name := jobName(os.Getenv("AWS_LAMBDA_FUNCTION_NAME"))
+// RunScheduled runs the scheduled job called name (see Jobs) each time its
+// EventBridge schedule invokes the Lambda.
+func RunScheduled(name string) {
+	a := start()
+	lambda.Start(func(ctx context.Context, _ events.EventBridgeEvent) (any, error) {
+		return a.RunJob(ctx, name, time.Now())
+	})
+}
+
+// RunReconcile runs the reconcile job: every SP on its daily schedule, or
+// the one SP its event names when the system function invokes it on demand
+// (ReconcileRequest), since only this function and the provisioner may
+// read the SPs' credentials.
+func RunReconcile() {
+	a := start()
 	lambda.Start(func(ctx context.Context, ev events.EventBridgeEvent) (any, error) {
 		started := time.Now()
-		res, err := job(ctx, a, ev)
-		if name != "" {
-			a.Service.RecordJobRun(ctx, name, started, res, err)
-		}
+		res, err := a.Reconcile(ctx, ev.Detail)
+		a.Service.RecordJobRun(ctx, "reconcile", started, res, err)
 		return res, err
 	})
 }
 
-// jobName is the scheduled job a function name runs (the CDK app names
-// functions "<stack>-<job>…"), "" when none matches.
-func jobName(function string) string {
-	best := ""
-	for _, j := range service.ScheduledJobs {
-		if strings.Contains(function, j) && len(j) > len(best) {
-			best = j
-		}
+// RunMailEvents records each SES event that the EventBridge rule of the
+// service's configuration set delivers (bounces and complaints).
+func RunMailEvents() {
+	a := start()
+	lambda.Start(func(ctx context.Context, ev events.EventBridgeEvent) (any, error) {
+		return a.HandleMailEvent(ctx, ev.Detail)
+	})
+}
+
+// RunProvisioner consumes the SCIM provisioning queue (SQS, partial batch
+// failures).
+func RunProvisioner() {
+	a := start()
+	lambda.Start(a.Provisioner.HandleSQS)
+}
+
+// start wires the App from the environment and makes its logger the
+// default, so that every line is JSON with the correlation id; a wiring
+// failure ends the process.
+func start() *App {
+	a, err := FromEnv(context.Background())
+	if err != nil {
+		NewLogger().Error("start-up failed", "error", err) // JSON, as every other line
+		os.Exit(1)
 	}
-	return best
+	slog.SetDefault(a.Logger)
+	return a
 }

@@ -17,7 +17,7 @@ type DateRepair struct {
 // super users, never a request path of anyone else.
 type DateRepairStore interface {
 	// RepairDates lists the items with an out-of-range or unreadable date
-	// (memberships, invitations, roles, API tokens) and, when apply is
-	// true, rewrites each with its repaired dates.
+	// (memberships, invitations, roles, API tokens) and, when apply is true,
+	// rewrites each with its repaired dates. No domain error.
 	RepairDates(ctx context.Context, apply bool) ([]DateRepair, error)
 }

@@ -21,21 +21,32 @@ type Removal struct {
 // the mail outbox.
 type LifecycleStore interface {
 	// ListUserRolesEndingBetween returns memberships whose end date is in
-	// [from, to), at most limit.
+	// [from, to), at most limit. KindInvalid for a range of more days than one
+	// call reads.
 	ListUserRolesEndingBetween(ctx context.Context, from, to time.Time, limit int) ([]UserRole, error)
 	// RecordReminder stores ur with its new expiryNotifications if the stored
 	// count is still previous (so two runs never both remind), together with
 	// the reminder e-mail, in one transaction; KindConflict when another run won.
 	RecordReminder(ctx context.Context, ur UserRole, previous int, mail MailDelivery) error
-	// ApplyRemoval applies a Removal in one transaction.
+	// ApplyRemoval applies a Removal in one transaction. KindNotFound when a
+	// membership or the user is gone, ErrVersionConflict when one changed.
 	ApplyRemoval(ctx context.Context, r Removal) error
 
+	// PutMails writes new outbox mails. KindInvalid for a mail without id.
 	PutMails(ctx context.Context, mails []MailDelivery) error
+	// ListPendingMails returns mails still to send, created before the time,
+	// at most limit. No domain error (none: empty).
 	ListPendingMails(ctx context.Context, createdBefore time.Time, limit int) ([]MailDelivery, error)
+	// UpdateMailStatus records how a mail stands. KindNotFound when the mail
+	// is gone.
 	UpdateMailStatus(ctx context.Context, m MailDelivery) error
 
-	// ListInvitationsExpiringBetween returns invitations whose expiry date
-	// is in [from, to), at most limit.
+	// ListInvitationsExpiringBetween returns invitations whose expiry date is
+	// in [from, to), at most limit. KindInvalid for a range of more days than
+	// one call reads.
 	ListInvitationsExpiringBetween(ctx context.Context, from, to time.Time, limit int) ([]Invitation, error)
+	// DeleteInvitations deletes invitations (version-checked) with their role
+	// links. KindNotFound when an invitation is gone, ErrVersionConflict when
+	// one changed.
 	DeleteInvitations(ctx context.Context, invs []Invitation) error
 }

@@ -23,10 +23,13 @@ type MailEvent struct {
 // MailStore reads mails of the outbox and records what happened to them
 // after they were sent.
 type MailStore interface {
+	// GetMail reads one outbox mail. KindNotFound when there is no such mail.
 	GetMail(ctx context.Context, id string) (MailDelivery, error)
-	// RecordMailOutcome stores m if the stored mail is still in status
-	// from (so a repeated event changes nothing); it reports whether it did.
+	// RecordMailOutcome stores m if the stored mail is still in status from
+	// (so a repeated event changes nothing); it reports whether it did. No
+	// domain error: a mail no longer in from answers false.
 	RecordMailOutcome(ctx context.Context, m MailDelivery, from MailStatus) (bool, error)
-	// ListMails returns mails in one status, oldest first, at most limit.
+	// ListMails returns mails in one status, oldest first, at most limit. No
+	// domain error (none: empty).
 	ListMails(ctx context.Context, status MailStatus, limit int) ([]MailDelivery, error)
 }

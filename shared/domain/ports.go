@@ -7,6 +7,9 @@ import (
 
 // Queue puts deliveries on the provisioning queue, ordered per SP.
 type Queue interface {
+	// Enqueue sends the deliveries, each in the FIFO group of its SP. An error
+	// is the queue's own (no domain error); the deliveries stay pending for
+	// the outbox sweep.
 	Enqueue(ctx context.Context, deliveries []Delivery) error
 }
 
@@ -23,6 +26,8 @@ type Email struct {
 
 // Mailer sends e-mail.
 type Mailer interface {
+	// Send sends one e-mail. An error is the mail service's own (no domain
+	// error); the mail stays pending for a retry.
 	Send(ctx context.Context, e Email) error
 }
 

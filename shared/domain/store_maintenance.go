@@ -25,6 +25,7 @@ type PendingAPIToken struct {
 // the super-user maintenance operations.
 type MaintenanceStore interface {
 	// PutPendingAPIToken stores (or replaces) the caller's pending token.
+	// KindInvalid without caller or hash.
 	PutPendingAPIToken(ctx context.Context, p PendingAPIToken) error
 	// GetPendingAPIToken reads the caller's pending token; KindNotFound when
 	// there is none or it has expired.
@@ -32,23 +33,29 @@ type MaintenanceStore interface {
 	// CreateAPITokenFromPending persists t and consumes the pending token
 	// whose hash t carries, in one transaction: a pending value becomes at
 	// most one token. KindConflict when the pending token was consumed or
-	// replaced meanwhile.
+	// replaced meanwhile. KindInvalid when t is not the pending token; and
+	// those of CreateAPIToken.
 	CreateAPITokenFromPending(ctx context.Context, p PendingAPIToken, t APIToken) error
 	// ListAPITokens returns the tokens of an organization, or with "" every
-	// token, by id.
+	// token, by id. No domain error (none: empty).
 	ListAPITokens(ctx context.Context, organizationGUID string) ([]APIToken, error)
+	// GetAPIToken reads a token by id. KindNotFound when there is no such
+	// token.
 	GetAPIToken(ctx context.Context, id int64) (APIToken, error)
+	// DeleteAPIToken deletes a token. KindConflict when the id names another
+	// token.
 	DeleteAPIToken(ctx context.Context, t APIToken) error
-	// ListAPITokensExpiringBetween returns tokens whose expiresAt is in
-	// [from, to), at most limit.
+	// ListAPITokensExpiringBetween returns tokens whose expiresAt is in [from,
+	// to), at most limit. KindInvalid for a range of more days than one call
+	// reads.
 	ListAPITokensExpiringBetween(ctx context.Context, from, to time.Time, limit int) ([]APIToken, error)
 
 	// ListRecentAuditEntries returns at most limit audit entries created
-	// before the time (zero: now), newest first: of one role, or with
-	// roleID 0 of all roles.
+	// before the time (zero: now), newest first: of one role, or with roleID 0
+	// of all roles. No domain error (none: empty).
 	ListRecentAuditEntries(ctx context.Context, roleID int64, before time.Time, limit int) ([]AuditEntry, error)
 
 	// ListAllRoles returns every role, by name (maintenance operations only:
-	// its cost grows with the number of roles).
+	// its cost grows with the number of roles). No domain error (none: empty).
 	ListAllRoles(ctx context.Context) ([]Role, error)
 }

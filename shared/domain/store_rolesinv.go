@@ -6,14 +6,18 @@ import "context"
 // listings and changes (I4, I5, I7, resend) beyond RoleStore and
 // InvitationStore.
 type RoleListingStore interface {
-	// CountUserRolesOfRole counts the memberships of a role.
+	// CountUserRolesOfRole counts the memberships of a role. No domain error
+	// (an unknown role: 0).
 	CountUserRolesOfRole(ctx context.Context, roleID int64) (int64, error)
-	// ListInvitationsOfInviter returns the invitations a user sent, by id.
+	// ListInvitationsOfInviter returns the invitations a user sent, by id. No
+	// domain error (none: empty).
 	ListInvitationsOfInviter(ctx context.Context, userID int64) ([]Invitation, error)
 	// ReissueInvitation replaces an invitation that is still OPEN at
-	// inv.Version (a new hash digest and expiry date: resend).
+	// inv.Version (a new hash digest and expiry date: resend). KindGone when
+	// the invitation is no longer open, KindConflict when it was accepted,
+	// KindNotFound when it is gone, ErrVersionConflict when it changed.
 	ReissueInvitation(ctx context.Context, inv Invitation) error
-	// ListOpenInvitations returns a page of all open invitations by
-	// creation time, and their number.
+	// ListOpenInvitations returns a page of all open invitations by creation
+	// time, and their number. No domain error (none: empty).
 	ListOpenInvitations(ctx context.Context, offset, limit int, descending bool) ([]Invitation, int64, error)
 }

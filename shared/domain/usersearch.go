@@ -26,8 +26,9 @@ type UserSearchStore interface {
 	// matches word prefixes of names and e-mail, case-insensitively.
 	SearchUsers(ctx context.Context, q UserSearch) (Page[User], error)
 	// ListInstitutionAdmins returns the users with institutionAdmin set for
-	// the organization, sorted by name.
+	// the organization, sorted by name. No domain error (none: empty).
 	ListInstitutionAdmins(ctx context.Context, organizationGUID string) ([]User, error)
-	// Seed writes seed data with batch writes (not atomically).
+	// Seed writes seed data with batch writes (not atomically). KindInvalid
+	// for a membership of a user who is not seeded.
 	Seed(ctx context.Context, seed Seed) error
 }

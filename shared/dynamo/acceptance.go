@@ -53,9 +53,7 @@ func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 		t.putNew(newUserSubRecord(u), always(domain.Conflictf("a user with sub %q already exists", u.Sub)))
 		t.indexNewUser(u)
 	} else {
-		sameUser := versionIs(u.Version).And(expression.Name("sub").Equal(expression.Value(u.Sub)))
-		t.putIf(newUserRecord(u, u.Version+1), sameUser, s.userUpdateFailure(u))
-		t.reindexUser(stored, u)
+		t.updateUser(stored, u)
 	}
 
 	for _, ur := range a.NewUserRoles {
@@ -66,9 +64,7 @@ func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 		t.putVersion(newUserRoleRecord(ur, ur.Version+1), ur.Version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
 	}
 	if orgs != nil {
-		counts := map[itemKey]int64{}
-		t.writeUserOrgs(orgs, counts)
-		t.countOrgUsers(counts)
+		t.putUserOrgs(orgs)
 	}
 	t.putAudit(a.Audit)
 	t.putDeliveries(a.Deliveries)

@@ -46,3 +46,9 @@ func (s *Store) NextIDs(ctx context.Context, sequence string, n int) (int64, err
 	}
 	return last - int64(n) + 1, nil
 }
+
+// auditSequence numbers audit entries; the provisioner may write its item
+// (SEQ#audit) besides its own partitions.
+const auditSequence = "audit"
+
+func sequenceKey(name string) itemKey { return itemKey{PK: "SEQ#" + name, SK: skSequence} }

@@ -12,24 +12,7 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// pendingTokenRecord is a generated token value that its caller has seen
-// but not yet persisted: only the hash, bound to the caller, with a TTL.
-type pendingTokenRecord struct {
-	itemKey
-	indexKeys
-	Entity      string `dynamodbav:"entity"`
-	CallerKey   string `dynamodbav:"callerKey"`
-	HashedValue string `dynamodbav:"hashedValue"`
-	ExpiresAt   string `dynamodbav:"expiresAt"`
-}
-
 const entityPendingToken = "PendingAPIToken"
-
-func pendingTokenKey(callerKey string) itemKey {
-	return itemKey{PK: "TOKENPENDING#" + callerKey, SK: "PENDING"}
-}
-
-func tokenExpiresPK(t time.Time) string { return "TOKENEXPIRES#" + dayOf(t) }
 
 // PutPendingAPIToken implements domain.MaintenanceStore: a new value
 // replaces the caller's previous one.

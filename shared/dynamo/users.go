@@ -45,9 +45,7 @@ func (s *Store) UpdateUser(ctx context.Context, u domain.User, deliveries []doma
 		return err
 	}
 	t := s.newTxn()
-	cond := versionIs(u.Version).And(expression.Name("sub").Equal(expression.Value(u.Sub)))
-	t.putIf(newUserRecord(u, u.Version+1), cond, s.userUpdateFailure(u))
-	t.reindexUser(stored, u)
+	t.updateUser(stored, u)
 	if listedDifferently(stored, u) {
 		// The organization items carry the name and the admin flag.
 		orgs, err := s.readUserOrgs(ctx, u.ID)
@@ -55,12 +53,20 @@ func (s *Store) UpdateUser(ctx context.Context, u domain.User, deliveries []doma
 			return err
 		}
 		orgs.setUser(u)
-		counts := map[itemKey]int64{}
-		t.writeUserOrgs(orgs, counts)
-		t.countOrgUsers(counts)
+		t.putUserOrgs(orgs)
 	}
 	t.putDeliveries(deliveries)
 	return t.commit(ctx)
+}
+
+// updateUser is the one step that updates a stored user (UpdateUser,
+// SaveAcceptance): u is written at the next version only while the stored
+// user is still at u.Version with the same sub, and its search index
+// entries move from what stored held to what u holds.
+func (t *txn) updateUser(stored, u domain.User) {
+	sameUser := versionIs(u.Version).And(expression.Name("sub").Equal(expression.Value(u.Sub)))
+	t.putIf(newUserRecord(u, u.Version+1), sameUser, t.store.userUpdateFailure(u))
+	t.reindexUser(stored, u)
 }
 
 // userUpdateFailure tells apart the three reasons an update is refused.

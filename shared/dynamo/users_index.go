@@ -34,13 +34,6 @@ const (
 	maxWordLength = 64
 )
 
-// userWordRecord is one word of one user.
-type userWordRecord struct {
-	itemKey
-	Entity string `dynamodbav:"entity"`
-	UserID int64  `dynamodbav:"userId"`
-}
-
 // userIndexKeys are the index keys of a user item.
 func userIndexKeys(u domain.User) indexKeys {
 	k := indexKeys{GSI2PK: usersPK, GSI2SK: userListingSK(u)}

@@ -43,20 +43,6 @@ import (
 const entityUserOrganization = "UserOrganization"
 const entityOrgUserCount = "OrganizationUserCount"
 
-// userOrgRecord is a user's belonging to one organization.
-type userOrgRecord struct {
-	itemKey
-	indexKeys
-	Entity           string  `dynamodbav:"entity"`
-	UserID           int64   `dynamodbav:"userId"`
-	OrganizationGUID string  `dynamodbav:"organizationGUID"`
-	RoleIDs          []int64 `dynamodbav:"roleIds,omitempty"`
-	Admin            bool    `dynamodbav:"admin,omitempty"`
-	Version          int64   `dynamodbav:"version"`
-}
-
-func (rec userOrgRecord) listed() bool { return len(rec.RoleIDs) > 0 || rec.Admin }
-
 // userOrgs is a user's organization items as read and as they are to be.
 type userOrgs struct {
 	userID int64
@@ -170,6 +156,14 @@ func (t *txn) writeUserOrgs(o *userOrgs, counts map[itemKey]int64) {
 			t.putVersion(after, before.Version, always(domain.ErrVersionConflict))
 		}
 	}
+}
+
+// putUserOrgs writes the user's organization items and the organization
+// user counts that they change.
+func (t *txn) putUserOrgs(o *userOrgs) {
+	counts := map[itemKey]int64{}
+	t.writeUserOrgs(o, counts)
+	t.countOrgUsers(counts)
 }
 
 // countOrgUsers adds the changes of the organizations' user counts, one
@@ -320,9 +314,7 @@ func (s *Store) RebuildUserOrganizations(ctx context.Context, userID int64) erro
 		o.setUser(*user)
 	}
 	t := s.newTxn()
-	counts := map[itemKey]int64{}
-	t.writeUserOrgs(o, counts)
-	t.countOrgUsers(counts)
+	t.putUserOrgs(o)
 	return t.commit(ctx)
 }
 

@@ -56,7 +56,7 @@ type Provisioner struct {
 	Backoff Backoff
 	// Retry bounds the backoff of transient failures (zero: the defaults).
 	Retry       RetryPolicy
-	Store       domain.Store
+	Store       Store
 	Clients     Clients
 	DeadLetters DeadLetters
 	Clock       domain.Clock

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"time"
 
@@ -20,133 +19,194 @@ type AcceptResult struct {
 // Accept turns an open invitation into memberships of the authenticated
 // person (I1). At each SP of the roles' applications where the user is not
 // known yet, the user is created first; then each membership is added.
+// It reads validate → user → grant → deliveries → save → dispatch.
 func (s *Service) Accept(ctx context.Context, p *auth.Principal, secret string, invitationID int64) (AcceptResult, error) {
-	if p == nil || p.Person == nil {
-		return AcceptResult{}, domain.Unauthenticatedf("accepting an invitation requires a signed-in person")
-	}
-	if strings.TrimSpace(secret) == "" {
-		return AcceptResult{}, domain.Invalidf("hash is required")
-	}
-	inv, err := s.Store.GetInvitationByHashDigest(ctx, HashDigest(secret))
+	inv, err := s.invitationOfLink(ctx, p, secret, invitationID)
 	if err != nil {
-		if domain.IsNotFound(err) {
-			return AcceptResult{}, domain.NotFoundf("no invitation for this link")
-		}
 		return AcceptResult{}, err
-	}
-	if invitationID != 0 && inv.ID != invitationID {
-		return AcceptResult{}, domain.NotFoundf("no invitation for this link")
 	}
 	now := s.now()
-	if err := checkOpen(inv, now); err != nil {
+	if err := mayAccept(inv, *p.Person, now); err != nil {
 		return AcceptResult{}, err
 	}
-	if !auth.AcceptanceWithinInviterAuthority(inv) {
-		// Checked again here, from what the invitation recorded: no path
-		// that wrote an invitation can make acceptance climb the ladder.
-		return AcceptResult{}, domain.Forbiddenf("this invitation grants %s, more than its inviter may grant", inv.IntendedAuthority)
-	}
-	switch acceptRefusal(inv, *p.Person) {
-	case BlockEmailMismatch:
-		return AcceptResult{}, domain.Preconditionf("this invitation is for another e-mail address")
-	case BlockFederatedOnly:
-		return AcceptResult{}, domain.Forbiddenf("this invitation can only be accepted with a federated account")
-	}
-
 	user, isNew, err := s.userForAcceptance(ctx, p, inv, now)
 	if err != nil {
 		return AcceptResult{}, err
 	}
-	roles, err := s.Store.GetRoles(ctx, inv.RoleIDs)
+	g, err := s.grant(ctx, p, inv, user, isNew, now)
 	if err != nil {
 		return AcceptResult{}, err
 	}
-	existing := map[int64]domain.UserRole{}
-	if !isNew {
-		urs, err := s.Store.ListUserRolesOfUser(ctx, user.ID)
-		if err != nil {
-			return AcceptResult{}, err
-		}
-		for _, ur := range urs {
-			existing[ur.RoleID] = ur
-		}
+	if g.acc.Deliveries, err = s.acceptanceDeliveries(ctx, user, isNew, g.provisioned); err != nil {
+		return AcceptResult{}, err
 	}
+	if err := s.Store.SaveAcceptance(ctx, g.acc); err != nil {
+		return AcceptResult{}, err
+	}
+	s.dispatch(ctx, g.acc.Deliveries)
+	s.linkCRMContact(ctx, g.acc.Invitation, user)
+	return g.result, nil
+}
 
-	if inv.IntendedAuthority == domain.InstitutionAdmin && inv.OrganizationGUID != "" {
-		// The authority of an institution admin is the user's, not a
-		// membership's: it holds from the next request on.
-		user.InstitutionAdmin, user.InstitutionAdminByInvite = true, true
-		user.OrganizationGUID = inv.OrganizationGUID
+// invitationOfLink finds the invitation of the link's secret for a
+// signed-in person; invitationID, when given, must be that invitation.
+func (s *Service) invitationOfLink(ctx context.Context, p *auth.Principal, secret string, invitationID int64) (domain.Invitation, error) {
+	if p == nil || p.Person == nil {
+		return domain.Invitation{}, domain.Unauthenticatedf("accepting an invitation requires a signed-in person")
 	}
-	acc := domain.Acceptance{User: user, NewUser: isNew}
+	if strings.TrimSpace(secret) == "" {
+		return domain.Invitation{}, domain.Invalidf("hash is required")
+	}
+	inv, err := s.Store.GetInvitationByHashDigest(ctx, HashDigest(secret))
+	if err != nil {
+		if domain.IsNotFound(err) {
+			return domain.Invitation{}, domain.NotFoundf("no invitation for this link")
+		}
+		return domain.Invitation{}, err
+	}
+	if invitationID != 0 && inv.ID != invitationID {
+		return domain.Invitation{}, domain.NotFoundf("no invitation for this link")
+	}
+	return inv, nil
+}
+
+// mayAccept refuses an invitation that is not open at now, that grants
+// more than its inviter may, or that person may not accept.
+func mayAccept(inv domain.Invitation, person auth.Person, now time.Time) error {
+	if err := checkOpen(inv, now); err != nil {
+		return err
+	}
+	if !auth.AcceptanceWithinInviterAuthority(inv) {
+		// Checked again here, from what the invitation recorded: no path
+		// that wrote an invitation can make acceptance climb the ladder.
+		return domain.Forbiddenf("this invitation grants %s, more than its inviter may grant", inv.IntendedAuthority)
+	}
+	switch acceptRefusal(inv, person) {
+	case BlockEmailMismatch:
+		return domain.Preconditionf("this invitation is for another e-mail address")
+	case BlockFederatedOnly:
+		return domain.Forbiddenf("this invitation can only be accepted with a federated account")
+	}
+	return nil
+}
+
+// acceptanceGrant is what accepting grants: the acceptance to save, what
+// the person is told, and the roles whose membership reaches their
+// applications now (UserRole.Provisioned).
+type acceptanceGrant struct {
+	acc         domain.Acceptance
+	result      AcceptResult
+	provisioned []domain.Role
+}
+
+// grant makes or extends a membership of user in each role of inv, with
+// its audit entry, and marks inv accepted at now.
+func (s *Service) grant(ctx context.Context, p *auth.Principal, inv domain.Invitation, user domain.User, isNew bool, now time.Time) (acceptanceGrant, error) {
+	roles, err := s.Store.GetRoles(ctx, inv.RoleIDs)
+	if err != nil {
+		return acceptanceGrant{}, err
+	}
+	existing, err := s.membershipsByRole(ctx, user.ID, isNew)
+	if err != nil {
+		return acceptanceGrant{}, err
+	}
 	acceptedAt := now
 	inv.Status, inv.AcceptedAt = domain.InvitationAccepted, &acceptedAt
-	acc.Invitation = inv
-	result := AcceptResult{User: user, Roles: map[int64]domain.Role{}}
-	// fresh are the roles of new memberships; provisioned the roles whose
-	// membership reaches their applications now (UserRole.Provisioned).
-	var fresh, provisioned []domain.Role
+	g := acceptanceGrant{
+		acc:    domain.Acceptance{User: user, NewUser: isNew, Invitation: inv},
+		result: AcceptResult{User: user, Roles: map[int64]domain.Role{}},
+	}
+	var fresh []domain.Role // the roles of new memberships
 	for _, role := range roles {
-		result.Roles[role.ID] = role
+		g.result.Roles[role.ID] = role
 		endDate := membershipEnd(inv, role, now)
 		if ur, ok := existing[role.ID]; ok {
-			// Accepting again extends, never shortens, and never lowers the
-			// authority. A guest who becomes inviter or manager stays a guest
-			// (guestRoleIncluded), as does anyone accepting a guest invitation
-			// or one that includes the guest role; a membership that reaches
-			// the role's applications only now is added to their groups.
 			wasProvisioned := ur.Provisioned()
-			if ur.EndDate != nil && (endDate == nil || endDate.After(*ur.EndDate)) {
-				ur.EndDate = endDate
-			}
-			if ur.Authority != inv.IntendedAuthority &&
-				(ur.Authority == domain.Guest || inv.IntendedAuthority == domain.Guest || inv.GuestRoleIncluded) {
-				ur.GuestRoleIncluded = true
-			}
-			if inv.IntendedAuthority.Higher(ur.Authority) {
-				ur.Authority = inv.IntendedAuthority
-			}
+			ur = extendMembership(ur, inv, endDate)
 			if !wasProvisioned && ur.Provisioned() {
-				provisioned = append(provisioned, role)
+				g.provisioned = append(g.provisioned, role)
 			}
-			acc.UpdatedUserRoles = append(acc.UpdatedUserRoles, ur)
-			acc.Audit = append(acc.Audit, s.auditEntry(ctx, p, ur, role, user.Email, domain.AuditUpdate))
-			result.UserRoles = append(result.UserRoles, ur)
+			g.acc.UpdatedUserRoles = append(g.acc.UpdatedUserRoles, ur)
+			g.acc.Audit = append(g.acc.Audit, s.auditEntry(ctx, p, ur, role, user.Email, domain.AuditUpdate))
+			g.result.UserRoles = append(g.result.UserRoles, ur)
 			continue
 		}
 		ur := domain.UserRole{UserID: user.ID, RoleID: role.ID, Inviter: inv.InviterName, EndDate: endDate, CreatedAt: now,
 			GuestRoleIncluded: inv.GuestRoleIncluded, Authority: inv.IntendedAuthority, Language: inv.Language}
-		acc.NewUserRoles = append(acc.NewUserRoles, ur)
+		g.acc.NewUserRoles = append(g.acc.NewUserRoles, ur)
 		fresh = append(fresh, role)
 		if ur.Provisioned() {
-			provisioned = append(provisioned, role)
+			g.provisioned = append(g.provisioned, role)
 		}
 	}
-	if err := s.assignIDs(ctx, &acc); err != nil {
-		return AcceptResult{}, err
+	if err := s.assignIDs(ctx, &g.acc); err != nil {
+		return acceptanceGrant{}, err
 	}
-	for i, ur := range acc.NewUserRoles {
-		acc.Audit = append(acc.Audit, s.auditEntry(ctx, p, ur, fresh[i], user.Email, domain.AuditAdd))
-		result.UserRoles = append(result.UserRoles, ur)
+	for i, ur := range g.acc.NewUserRoles {
+		g.acc.Audit = append(g.acc.Audit, s.auditEntry(ctx, p, ur, fresh[i], user.Email, domain.AuditAdd))
+		g.result.UserRoles = append(g.result.UserRoles, ur)
 	}
-	if err := s.assignAuditIDs(ctx, acc.Audit); err != nil {
-		return AcceptResult{}, err
+	if err := s.assignAuditIDs(ctx, g.acc.Audit); err != nil {
+		return acceptanceGrant{}, err
 	}
-	acc.Deliveries, err = s.acceptanceDeliveries(ctx, user, isNew, provisioned)
-	if err != nil {
-		return AcceptResult{}, err
-	}
-	if err := s.Store.SaveAcceptance(ctx, acc); err != nil {
-		return AcceptResult{}, err
-	}
-	s.dispatch(ctx, acc.Deliveries)
-	s.linkCRMContact(ctx, inv, user)
-	return result, nil
+	return g, nil
 }
 
-// userForAcceptance finds the person's user or makes a new one from the
-// asserted attributes; a new user carries the invitation's placeholder id.
+// membershipsByRole are the user's memberships by role id (none for a new
+// user).
+func (s *Service) membershipsByRole(ctx context.Context, userID int64, isNew bool) (map[int64]domain.UserRole, error) {
+	existing := map[int64]domain.UserRole{}
+	if isNew {
+		return existing, nil
+	}
+	urs, err := s.Store.ListUserRolesOfUser(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	for _, ur := range urs {
+		existing[ur.RoleID] = ur
+	}
+	return existing, nil
+}
+
+// extendMembership is ur after accepting inv again, endDate being the new
+// membership's end. Accepting again extends, never shortens, and never
+// lowers the authority. A guest who becomes inviter or manager stays a
+// guest (guestRoleIncluded), as does anyone accepting a guest invitation or
+// one that includes the guest role; a membership that reaches the role's
+// applications only now is added to their groups.
+func extendMembership(ur domain.UserRole, inv domain.Invitation, endDate *time.Time) domain.UserRole {
+	if ur.EndDate != nil && (endDate == nil || endDate.After(*ur.EndDate)) {
+		ur.EndDate = endDate
+	}
+	if ur.Authority != inv.IntendedAuthority &&
+		(ur.Authority == domain.Guest || inv.IntendedAuthority == domain.Guest || inv.GuestRoleIncluded) {
+		ur.GuestRoleIncluded = true
+	}
+	if inv.IntendedAuthority.Higher(ur.Authority) {
+		ur.Authority = inv.IntendedAuthority
+	}
+	return ur
+}
+
+// userForAcceptance is the person's user, found or made (personUser), with
+// the authority of an institution admin when inv grants it: that authority
+// is the user's, not a membership's, and holds from the next request on.
 func (s *Service) userForAcceptance(ctx context.Context, p *auth.Principal, inv domain.Invitation, now time.Time) (domain.User, bool, error) {
+	user, isNew, err := s.personUser(ctx, p, inv, now)
+	if err != nil {
+		return domain.User{}, false, err
+	}
+	if inv.IntendedAuthority == domain.InstitutionAdmin && inv.OrganizationGUID != "" {
+		user.InstitutionAdmin, user.InstitutionAdminByInvite = true, true
+		user.OrganizationGUID = inv.OrganizationGUID
+	}
+	return user, isNew, nil
+}
+
+// personUser finds the person's user or makes a new one from the asserted
+// attributes; a new user carries the invitation's placeholder id.
+func (s *Service) personUser(ctx context.Context, p *auth.Principal, inv domain.Invitation, now time.Time) (domain.User, bool, error) {
 	person := *p.Person
 	u, err := s.Store.GetUserBySub(ctx, person.Sub)
 	if err == nil {
@@ -243,18 +303,16 @@ func (s *Service) assignIDs(ctx context.Context, acc *domain.Acceptance) error {
 	return nil
 }
 
-func (s *Service) assignAuditIDs(ctx context.Context, entries []domain.AuditEntry) error {
-	if len(entries) == 0 {
-		return nil
+// linkCRMContact links the CRM contact of an accepted CRM invitation to the
+// user who accepted it, so that the CRM finds the user (C1, C5, C6, C7).
+// The acceptance is done; a failure here is logged and repaired by the
+// CRM's next profile call.
+func (s *Service) linkCRMContact(ctx context.Context, inv domain.Invitation, user domain.User) {
+	if inv.CRMOrganisationID == "" || inv.CRMContactID == "" {
+		return
 	}
-	first, err := s.Store.NextIDs(ctx, "audit", len(entries))
-	if err != nil {
-		return err
+	c := domain.CRMContact{OrganisationID: inv.CRMOrganisationID, ContactID: inv.CRMContactID, UserID: user.ID}
+	if err := s.Store.PutCRMContact(ctx, c); err != nil {
+		s.log().ErrorContext(ctx, "CRM contact not linked to the accepting user", "invitation", inv.ID, "error", err)
 	}
-	for i := range entries {
-		entries[i].ID = first + int64(i)
-	}
-	return nil
 }
-
-func itoa(id int64) string { return strconv.FormatInt(id, 10) }

@@ -241,7 +241,7 @@ func (s *Service) PersonAudit(ctx context.Context, p *auth.Principal, userID int
 
 // ScheduledJobs are the scheduled functions whose last run the console
 // shows, by the name of their Lambda.
-var ScheduledJobs = []string{"expiry", "cleanup", "outbox-sweep"}
+var ScheduledJobs = []string{"expiry", "cleanup", "outbox-sweep", "reconcile"}
 
 // jobRunStore is the optional store of job runs (shared/dynamo has it).
 type jobRunStore interface {

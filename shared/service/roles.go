@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"strings"
@@ -219,39 +218,11 @@ func (s *Service) removeMembershipsOfDeletedRole(ctx context.Context, p *auth.Pr
 	}
 }
 
-// emailOf is the user's e-mail for an audit entry; a user that cannot be
-// read leaves it empty rather than failing the change being audited.
-func (s *Service) emailOf(ctx context.Context, userID int64) string {
-	u, err := s.Store.GetUser(ctx, userID)
-	if err != nil {
-		return ""
-	}
-	return u.Email
-}
-
-func (s *Service) auditEntry(ctx context.Context, p *auth.Principal, ur domain.UserRole, role domain.Role, email string, action domain.AuditAction) domain.AuditEntry {
-	by := "system" // the scheduled jobs act without a caller
-	if p != nil {
-		by = p.Name
-	}
-	return domain.AuditEntry{UserID: ur.UserID, RoleID: role.ID, UserEmail: email, RoleName: role.Name, EndDate: ur.EndDate,
-		CreatedAt: s.now(), CreatedBy: by, Authority: ur.Authority, Action: action, CorrelationID: domain.CorrelationID(ctx)}
-}
-
 func (s *Service) urnPrefix() string {
 	if s.GroupURNPrefix != "" {
 		return s.GroupURNPrefix
 	}
 	return "urn:collab:group:invite"
-}
-
-// newIdentifier returns a random UUID (version 4) for the role's identifier.
-func newIdentifier() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = (b[6] & 0x0f) | 0x40
-	b[8] = (b[8] & 0x3f) | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
 // errOtherOrganization marks a refusal because the role belongs to another

@@ -2,10 +2,14 @@
 // and their acceptance. Each use case validates, authorizes, writes the
 // domain change together with the SCIM deliveries it causes in one storage
 // transaction (the outbox), and then hands the deliveries to the queue.
+//
+// One file per use case or group of them (acceptance.go, roles.go,
+// crm_profile.go, …); the write steps they share have one home each:
+// audit.go (audit entries), outbox.go (deliveries: newDelivery, dispatch,
+// the sweep) and ids.go. Accept in acceptance.go is the path to read first.
 package service
 
 import (
-	"context"
 	"log/slog"
 	"time"
 
@@ -68,36 +72,4 @@ func (s *Service) log() *slog.Logger {
 		return s.Logger
 	}
 	return slog.Default()
-}
-
-// dispatch puts committed deliveries on the queue and marks them sent. A
-// failure here loses nothing: the deliveries stay pending in the table and
-// the outbox sweep sends them; so it is logged, not returned.
-func (s *Service) dispatch(ctx context.Context, deliveries []domain.Delivery) {
-	if len(deliveries) == 0 {
-		return
-	}
-	if err := s.Queue.Enqueue(ctx, deliveries); err != nil {
-		s.log().WarnContext(ctx, "deliveries left for the outbox sweep", "count", len(deliveries), "error", err)
-		return
-	}
-	s.dispatchMarkSent(ctx, deliveries)
-}
-
-func (s *Service) dispatchMarkSent(ctx context.Context, deliveries []domain.Delivery) {
-	for _, d := range deliveries {
-		d.Status = domain.DeliverySent
-		d.UpdatedAt = s.now()
-		if err := s.Store.UpdateDeliveryStatus(ctx, d); err != nil {
-			s.log().WarnContext(ctx, "delivery sent but not marked", "delivery", d.ID, "error", err)
-		}
-	}
-}
-
-// newDelivery builds a pending delivery for the current request.
-func (s *Service) newDelivery(ctx context.Context, sp domain.ServiceProvider, kind domain.DeliveryKind, userID, roleID int64) domain.Delivery {
-	now := s.now()
-	return domain.Delivery{ID: domain.NewDeliveryID(now), SPID: sp.ID, OrderKey: domain.OrderKeyOf(sp, kind, userID, roleID),
-		Kind: kind, UserID: userID, RoleID: roleID,
-		CorrelationID: domain.CorrelationID(ctx), CreatedAt: now, UpdatedAt: now, Status: domain.DeliveryPending}
 }

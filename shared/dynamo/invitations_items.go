@@ -188,3 +188,20 @@ func invitationsByID(items []item) ([]domain.Invitation, error) {
 	slices.SortFunc(invs, func(a, b domain.Invitation) int { return cmp.Compare(a.ID, b.ID) })
 	return invs, nil
 }
+
+func invitationKey(invID int64) itemKey { return itemKey{PK: invitationPK(invID), SK: skInvitation} }
+
+func invitationPK(invID int64) string { return prefixInvitation + id(invID) }
+
+func invitationRoleKey(invID, roleID int64) itemKey {
+	return itemKey{PK: invitationPK(invID), SK: prefixRole + id(roleID)}
+}
+
+func invitationHashPK(digest string) string { return "INVHASH#" + digest }
+
+func invitationExpiresPK(t time.Time) string { return "INVEXPIRES#" + dayOf(t) }
+
+// openInvitationsPK is the gsi4 partition of every open invitation (I4
+// without a role): a sparse index, written only while an invitation is
+// OPEN.
+const openInvitationsPK = "INVOPEN"

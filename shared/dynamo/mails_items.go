@@ -67,3 +67,9 @@ func (t *txn) putMails(mails []domain.MailDelivery) {
 		t.put(t.store.mailRecord(m))
 	}
 }
+
+func mailKey(mailID string) itemKey { return itemKey{PK: "MAIL#" + mailID, SK: "MAIL"} }
+
+func mailboxPK(status domain.MailStatus) string {
+	return "MAILBOX#" + string(status)
+}

@@ -25,3 +25,17 @@ func orgUsersPK(organizationGUID string) string { return prefixOrgUsers + organi
 func orgUserCountKey(organizationGUID string, userID int64) itemKey {
 	return itemKey{PK: "COUNT#orgusers#" + organizationGUID + "#" + id(userID%orgUserCountShards), SK: "COUNT"}
 }
+
+// userOrgRecord is a user's belonging to one organization.
+type userOrgRecord struct {
+	itemKey
+	indexKeys
+	Entity           string  `dynamodbav:"entity"`
+	UserID           int64   `dynamodbav:"userId"`
+	OrganizationGUID string  `dynamodbav:"organizationGUID"`
+	RoleIDs          []int64 `dynamodbav:"roleIds,omitempty"`
+	Admin            bool    `dynamodbav:"admin,omitempty"`
+	Version          int64   `dynamodbav:"version"`
+}
+
+func (rec userOrgRecord) listed() bool { return len(rec.RoleIDs) > 0 || rec.Admin }

@@ -53,3 +53,10 @@ func userSortName(u domain.User) string {
 func userListingSK(u domain.User) string { return userSortName(u) + "#" + id(u.ID) }
 
 func adminPK(organizationGUID string) string { return prefixAdmin + organizationGUID }
+
+// userWordRecord is one word of one user.
+type userWordRecord struct {
+	itemKey
+	Entity string `dynamodbav:"entity"`
+	UserID int64  `dynamodbav:"userId"`
+}

@@ -168,3 +168,17 @@ func (rec spLinkRecord) domain() (domain.SPLink, error) {
 	}
 	return l, p.err
 }
+
+func deliveryKey(deliveryID string) itemKey {
+	return itemKey{PK: "DELIVERY#" + deliveryID, SK: skDelivery}
+}
+
+func outboxPK(status domain.DeliveryStatus) string { return "OUTBOX#" + string(status) }
+
+func spLinkKey(kind domain.ResourceKind, localID int64, spID string) itemKey {
+	return itemKey{PK: spLinkPK(kind, localID), SK: "SP#" + spID}
+}
+
+func spLinkPK(kind domain.ResourceKind, localID int64) string {
+	return "SPLINK#" + string(kind) + "#" + id(localID)
+}

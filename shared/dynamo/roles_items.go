@@ -187,3 +187,22 @@ func decodeRole(av item) (domain.Role, error) {
 	}
 	return rec.domain()
 }
+
+func roleKey(roleID int64) itemKey { return itemKey{PK: prefixRole + id(roleID), SK: skRole} }
+
+func roleNameKey(name string) itemKey {
+	return itemKey{PK: "ROLENAME#" + domain.NormalizedRoleName(name), SK: skUnique}
+}
+
+func appLinkKey(manageID string, roleID int64) itemKey {
+	return itemKey{PK: appLinkPK(manageID), SK: prefixRole + id(roleID)}
+}
+
+func appLinkPK(manageID string) string { return "APP#" + manageID }
+
+func orgPK(organizationGUID string) string {
+	return "ORG#" + organizationGUID
+}
+
+// rolesPK is the gsi2 partition that holds every role sorted by name.
+const rolesPK = "ROLES"

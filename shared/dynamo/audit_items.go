@@ -98,3 +98,8 @@ func (t *txn) putAudit(entries []domain.AuditEntry) {
 		t.put(t.store.auditRecord(e))
 	}
 }
+
+func auditPK(roleID int64) string { return "AUDIT#ROLE#" + id(roleID) }
+
+// auditPartition is the gsi1 partition holding every audit entry by time.
+const auditPartition = "AUDIT"
