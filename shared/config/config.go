@@ -251,11 +251,12 @@ func ValidateApplication(a ApplicationDoc) []string {
 			errs = append(errs, f.name+" must be at most 255 characters on one line")
 		}
 	}
-	if a.LandingPage != "" && !isHTTPURL(a.LandingPage) {
-		errs = append(errs, "landingPage must be an absolute http(s) URL")
-	}
-	if a.LogoURL != "" && !isHTTPURL(a.LogoURL) {
-		errs = append(errs, "logoUrl must be an absolute http(s) URL")
+	// Shown to guests: https only (http on localhost), as a role's landing
+	// pages are.
+	for _, f := range []struct{ name, value string }{{"landingPage", a.LandingPage}, {"logoUrl", a.LogoURL}} {
+		if err := domain.CheckWebURL(f.name, f.value); err != nil {
+			errs = append(errs, err.Error())
+		}
 	}
 	if a.OrganizationGUID != "" && !guidPattern.MatchString(a.OrganizationGUID) {
 		errs = append(errs, "organizationGUID must be 1 to 128 letters, digits or . _ -")

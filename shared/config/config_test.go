@@ -49,6 +49,13 @@ func TestParseValidDocument(t *testing.T) {
 	}
 }
 
+// Logos and landing pages on localhost may be http (the local stack).
+func TestParseAcceptsHTTPOnLocalhost(t *testing.T) {
+	if _, err := Parse([]byte(`{"applications": [{"manageId": "x", "manageType": "SAML20_SP", "logoUrl": "http://localhost:8080/x.png", "landingPage": "http://127.0.0.1:8080/"}]}`)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestParseRejects(t *testing.T) {
 	tests := []struct {
 		name, doc, want string
@@ -64,6 +71,9 @@ func TestParseRejects(t *testing.T) {
 		{"duplicate target", `{"provisionings": [{"id": "a", "baseUrl": "https://a", "auth": {"method": "bearer", "token": "env:T"}}, {"id": "a", "baseUrl": "https://b", "auth": {"method": "bearer", "token": "env:T"}}]}`, "duplicate id"},
 		{"unknown provisioning", `{"applications": [{"manageId": "x", "manageType": "SAML20_SP", "provisionings": ["nope"]}]}`, `provisioning "nope" is not defined`},
 		{"bad manage type", `{"applications": [{"manageId": "x", "manageType": "SAML"}]}`, "manageType"},
+		{"http logo", `{"applications": [{"manageId": "x", "manageType": "SAML20_SP", "logoUrl": "http://cdn.example.org/x.png"}]}`, "logoUrl must be an https URL"},
+		{"http landing page", `{"applications": [{"manageId": "x", "manageType": "SAML20_SP", "landingPage": "http://wiki.example.org"}]}`, "landingPage must be an https URL"},
+		{"logo with control character", `{"applications": [{"manageId": "x", "manageType": "SAML20_SP", "logoUrl": "https://cdn.example.org/x\u202e.png"}]}`, "logoUrl"},
 		{"duplicate manage id", `{"applications": [{"manageId": "x", "manageType": "SAML20_SP"}, {"manageId": "x", "manageType": "SAML20_SP"}]}`, "duplicate manageId"},
 	}
 	for _, tc := range tests {
