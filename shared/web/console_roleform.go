@@ -87,25 +87,36 @@ func (p *Pages) consoleRoleNew(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *Pages) consoleRoleEdit(w http.ResponseWriter, r *http.Request) {
-	pr, lang, ok := p.console(w, r)
+	pr, lang, role, rights, ok := p.managedRole(w, r)
 	if !ok {
 		return
 	}
+	p.render(w, r, http.StatusOK, "console/roleform", p.roleForm(r, pr, lang, "console.roleform.edit", role, rights.ChangeApplications))
+}
+
+// managedRole is the signed-in person, the page's language, and the role of
+// the path with the person's rights on it, for the edit form and its POST;
+// it answers 404 or 403 itself (ok false) when the person may not manage it.
+func (p *Pages) managedRole(w http.ResponseWriter, r *http.Request) (*auth.Principal, string, domain.Role, service.RoleRights, bool) {
+	pr, lang, ok := p.console(w, r)
+	if !ok {
+		return nil, "", domain.Role{}, service.RoleRights{}, false
+	}
 	id, ok := p.pathID(w, r)
 	if !ok {
-		return
+		return nil, "", domain.Role{}, service.RoleRights{}, false
 	}
 	role, err := p.cfg.Service.GetRole(r.Context(), pr, id)
 	if err != nil {
 		p.refuse(w, r, err)
-		return
+		return nil, "", domain.Role{}, service.RoleRights{}, false
 	}
 	rights := service.RightsOn(pr, role)
 	if !rights.Manage {
 		p.forbidden(w, r)
-		return
+		return nil, "", domain.Role{}, service.RoleRights{}, false
 	}
-	p.render(w, r, http.StatusOK, "console/roleform", p.roleForm(r, pr, lang, "console.roleform.edit", role, rights.ChangeApplications))
+	return pr, lang, role, rights, true
 }
 
 // readRoleForm reads the posted role into the form (to show it again)
@@ -172,22 +183,8 @@ func (p *Pages) consoleRoleCreate(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *Pages) consoleRoleUpdate(w http.ResponseWriter, r *http.Request) {
-	pr, lang, ok := p.console(w, r)
+	pr, lang, role, rights, ok := p.managedRole(w, r)
 	if !ok {
-		return
-	}
-	id, ok := p.pathID(w, r)
-	if !ok {
-		return
-	}
-	role, err := p.cfg.Service.GetRole(r.Context(), pr, id)
-	if err != nil {
-		p.refuse(w, r, err)
-		return
-	}
-	rights := service.RightsOn(pr, role)
-	if !rights.Manage {
-		p.forbidden(w, r)
 		return
 	}
 	f := p.roleForm(r, pr, lang, "console.roleform.edit", role, rights.ChangeApplications)
@@ -205,11 +202,11 @@ func (p *Pages) consoleRoleUpdate(w http.ResponseWriter, r *http.Request) {
 		p.render(w, r, http.StatusBadRequest, "console/roleform", f)
 		return
 	}
-	_, err = p.cfg.Service.UpdateRole(r.Context(), pr, id, in)
+	_, err := p.cfg.Service.UpdateRole(r.Context(), pr, role.ID, in)
 	if p.roleFormFailed(w, r, lang, &f, err) {
 		return
 	}
-	back(w, r, "/console/roles/"+strconv.FormatInt(id, 10), "updated")
+	back(w, r, "/console/roles/"+strconv.FormatInt(role.ID, 10), "updated")
 }
 
 // roleFormFailed shows the service's refusal on the form; true when it
