@@ -68,8 +68,8 @@ test-go: npm chromium
 test-faults: npm
 	FAULT_TEST_USERS=1000 $(GO) test -count=1 -timeout 40m -run TestDeliveryUnderFaults -v ./localstack/stack/
 
-## test-fuzz: a short run (FUZZTIME each, default 2s) of every fuzz target of the request decoders and dates (go test ./... runs their seed corpora)
-FUZZTIME ?= 2s
+## test-fuzz: a short run (FUZZTIME each, default 3000x: a count of inputs, not a duration, which a loaded machine can end mid-run) of every fuzz target of the request decoders and dates (go test ./... runs their seed corpora)
+FUZZTIME ?= 3000x
 FUZZ_PKGS := ./shared/httpapi ./shared/dynamo
 test-fuzz:
 	@for pkg in $(FUZZ_PKGS); do \
