@@ -24,7 +24,7 @@ import (
 var consoleTemplateFiles embed.FS
 
 // consolePageNames are the templates under templates/console/.
-var consolePageNames = []string{"roles", "role", "roleform", "roledelete", "invite", "invited", "people", "person", "operations", "home", "audit", "tokens"}
+var consolePageNames = []string{"roles", "role", "roleform", "roledelete", "invite", "invited", "people", "person", "operations", "home", "audit", "tokens", "applications"}
 
 // addConsoleTemplates parses the console pages onto the layout, each as
 // "console/<name>", once at start-up.
@@ -73,6 +73,7 @@ func (p *Pages) consoleRoutes() []route {
 		{"GET /console/tokens", http.HandlerFunc(p.consoleTokens)},                   // API tokens
 		{"POST /console/tokens", http.HandlerFunc(p.consoleTokenCreate)},             // a new token, its value shown once
 		{"POST /console/tokens/{id}/delete", http.HandlerFunc(p.consoleTokenDelete)}, // delete a token
+		{"GET /console/applications", http.HandlerFunc(p.consoleApplications)},       // applications and SCIM connections (console_applications.go)
 	}
 }
 
@@ -126,6 +127,9 @@ func (p *Pages) consoleBase(r *http.Request, pr *auth.Principal, lang, titleKey,
 	}
 	if service.MayAdministerTokens(pr) {
 		add("console.nav.tokens", "/console/tokens", "tokens")
+	}
+	if pr.SuperUser || (pr.User != nil && pr.User.InstitutionAdmin) {
+		add("console.nav.applications", "/console/applications", "applications")
 	}
 	if f := r.URL.Query().Get("done"); f != "" && flashKeys[f] {
 		cp.Flash = i18n.T(lang, "console.done."+f)
