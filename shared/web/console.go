@@ -24,7 +24,7 @@ import (
 var consoleTemplateFiles embed.FS
 
 // consolePageNames are the templates under templates/console/.
-var consolePageNames = []string{"roles", "role", "roleform", "roledelete", "invite", "invited", "people", "person", "operations", "home", "audit", "tokens", "applications"}
+var consolePageNames = []string{"roles", "role", "roleform", "roledelete", "invite", "invited", "people", "person", "operations", "home", "audit", "tokens", "applications", "connection"}
 
 // addConsoleTemplates parses the console pages onto the layout, each as
 // "console/<name>", once at start-up.
@@ -74,6 +74,8 @@ func (p *Pages) consoleRoutes() []route {
 		{"POST /console/tokens", http.HandlerFunc(p.consoleTokenCreate)},             // a new token, its value shown once
 		{"POST /console/tokens/{id}/delete", http.HandlerFunc(p.consoleTokenDelete)}, // delete a token
 		{"GET /console/applications", http.HandlerFunc(p.consoleApplications)},       // applications and SCIM connections (console_applications.go)
+		{"GET /console/connections/{id}", http.HandlerFunc(p.consoleConnection)},
+		{"POST /console/connections/{id}/test", http.HandlerFunc(p.consoleConnectionTest)}, // runs the SCIM probe, shows its report
 	}
 }
 

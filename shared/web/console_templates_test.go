@@ -39,6 +39,8 @@ func TestConsoleTemplatesRender(t *testing.T) {
 			"console/tokens":  tokensPage{consolePage: cp, Tokens: []tokenRow{{ID: 1, Description: "CI", Kind: "Org"}}, ShowOrganization: true, Super: true, NewValue: "secret", Errors: map[string]string{"description": "x", "organization": "y"}},
 			"console/applications": applicationsPage{consolePage: cp, Applications: []applicationRow{{Name: "Wiki", Type: "SAML20_SP", LandingPage: "https://wiki", Organization: "Org", Connections: "SP"}},
 				Connections: []connectionRow{{ID: "sp", Name: "SP", BaseURL: "https://sp/scim/v2", Auth: "basic", Membership: "PATCH", Credential: "Configured"}}},
+			"console/connection": connectionPage{consolePage: cp, Connection: connectionRow{ID: "sp", Name: "SP"}, Apps: []string{"Wiki"}, Tested: true,
+				Report: &reportView{Summary: "s", Lines: []detail{{"a", "b"}}, Recommendation: "PATCH", Warnings: []string{"w"}}},
 			"console/operations": operationsPage{consolePage: cp, SPs: []deadLetterView{{SPID: "sp", Name: "SP", Count: 1, Oldest: "1 minute", Reasons: []reasonCount{{"401", 1}}, Items: []deadLetterItem{{ID: "d", Kind: "user.create", Reason: "401", Age: "1"}}}},
 				Jobs: []jobView{{Name: "expiry", When: "1 minute ago", State: "OK", Summary: "{}"}, {Name: "cleanup", When: "never"}}},
 		}
