@@ -1,0 +1,56 @@
+package browsertest
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// TestConsoleApplications: a super user opens /console/applications (the
+// sample application and its SCIM connection, no secret), opens the
+// connection and tests it: the report says reachable and credentials
+// accepted; both pages pass axe. A guest gets 403 on the page, the
+// connection and the test POST.
+func TestConsoleApplications(t *testing.T) {
+	role := roleInOrg(t, "Apps", "org-apps")
+	super := makePerson(t, "Sam Apps", "sam.apps@example.org", role, "GUEST", func(u *domain.User) { u.SuperUser = true })
+	guest := makePerson(t, "Gil Apps", "gil.apps@example.org", role, "GUEST", nil)
+	ctx := consoleSignIn(t, super.person, "en")
+	if got := open(t, ctx, stk.URL+"/console/applications"); got != http.StatusOK {
+		t.Fatalf("applications page = %d at %s", got, location(t, ctx))
+	}
+	if got := text(t, ctx, "#applications tbody"); !strings.Contains(got, "Sample application") || !strings.Contains(got, "https://sample.example.org") || !strings.Contains(got, "Sample SCIM SP") {
+		t.Errorf("applications = %q", got)
+	}
+	if got := text(t, ctx, "#connections tbody"); !strings.Contains(got, "bearer") || !strings.Contains(got, "PATCH") || !strings.Contains(got, "Configured (never shown)") {
+		t.Errorf("connections = %q", got)
+	}
+	checkAxe(t, ctx)
+	if got := click(t, ctx, `#connections a[href="/console/connections/sample-sp"]`); got != http.StatusOK {
+		t.Fatalf("connection page = %d", got)
+	}
+	checkAxe(t, ctx)
+	if got := click(t, ctx, "#test-connection"); got != http.StatusOK {
+		t.Fatalf("test connection = %d", got)
+	}
+	report := text(t, ctx, "#report")
+	for _, want := range []string{"The connection works", "Reachable Yes", "Credentials accepted Yes", "Supports PATCH Yes"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q:\n%s", want, report)
+		}
+	}
+	checkAxe(t, ctx)
+
+	gc := newSessionClient(t, consoleSignIn(t, guest.person, "en"))
+	for _, c := range []struct {
+		method, path string
+		form         url.Values
+	}{{"GET", "/console/applications", nil}, {"GET", "/console/connections/sample-sp", nil}, {"POST", "/console/connections/sample-sp/test", url.Values{}}} {
+		if got, body := gc.do(t, c.method, c.path, c.form); got != http.StatusForbidden || strings.Contains(body, "Sample SCIM SP") {
+			t.Errorf("guest %s %s = %d, want 403", c.method, c.path, got)
+		}
+	}
+}
