@@ -3,6 +3,7 @@ package browsertest
 import (
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 
@@ -44,13 +45,53 @@ func TestConsoleApplications(t *testing.T) {
 	}
 	checkAxe(t, ctx)
 
+	// A wrong secret: the test then says the credentials are refused.
+	testWith := func(secret string) string {
+		t.Helper()
+		if got := open(t, ctx, stk.URL+"/console/connections/sample-sp/edit"); got != http.StatusOK {
+			t.Fatalf("edit form = %d", got)
+		}
+		if v := attr(t, ctx, "#secret", "value"); v != "" {
+			t.Errorf("the secret field shows %q", v)
+		}
+		setValue(t, ctx, "#secret", secret)
+		if got := click(t, ctx, "#save-connection"); got != http.StatusOK {
+			t.Fatalf("save = %d", got)
+		}
+		click(t, ctx, "#test-connection")
+		return text(t, ctx, "#report")
+	}
+	if got := testWith("wrong-token"); !strings.Contains(got, "Credentials accepted No") {
+		t.Errorf("with a wrong secret the report = %q", got)
+	}
+	if got := testWith(os.Getenv("SAMPLE_SP_TOKEN")); !strings.Contains(got, "Credentials accepted Yes") {
+		t.Errorf("with the secret set back the report = %q", got)
+	}
+	// A wrong field: a message beside it, what was typed kept.
+	open(t, ctx, stk.URL+"/console/connections/sample-sp/edit")
+	setValue(t, ctx, "#baseUrl", "not a url")
+	if got := click(t, ctx, "#save-connection"); got != http.StatusBadRequest || text(t, ctx, "#baseUrl-error") == "" || attr(t, ctx, "#baseUrl", "value") != "not a url" {
+		t.Errorf("a wrong base URL = %d", got)
+	}
+	checkAxe(t, ctx)
+
 	gc := newSessionClient(t, consoleSignIn(t, guest.person, "en"))
 	for _, c := range []struct {
 		method, path string
 		form         url.Values
-	}{{"GET", "/console/applications", nil}, {"GET", "/console/connections/sample-sp", nil}, {"POST", "/console/connections/sample-sp/test", url.Values{}}} {
+	}{{"GET", "/console/applications", nil}, {"GET", "/console/connections/sample-sp", nil}, {"POST", "/console/connections/sample-sp/test", url.Values{}},
+		{"GET", "/console/connections/sample-sp/edit", nil}, {"POST", "/console/connections/sample-sp/edit", url.Values{"name": {"Hijacked"}, "baseUrl": {"https://evil.example.org/scim"}, "secret": {"x"}}}} {
 		if got, body := gc.do(t, c.method, c.path, c.form); got != http.StatusForbidden || strings.Contains(body, "Sample SCIM SP") {
 			t.Errorf("guest %s %s = %d, want 403", c.method, c.path, got)
 		}
+	}
+	var conn struct {
+		Name, BaseURL string
+	}
+	if got := api(t, "GET", "/api/v1/manage/registry/connections/sample-sp", nil, &conn); got != http.StatusOK {
+		t.Fatalf("read connection = %d", got)
+	}
+	if conn.Name != "Sample SCIM SP" || strings.Contains(conn.BaseURL, "evil") {
+		t.Errorf("after the guest's POST the connection = %+v", conn)
 	}
 }
