@@ -45,6 +45,24 @@ func TestConsoleApplications(t *testing.T) {
 	}
 	checkAxe(t, ctx)
 
+	// The secret set here is stored in Secrets Manager; afterwards the
+	// env: reference comes back (other tests revoke the token through the
+	// environment), through the registry import.
+	var before map[string]any
+	if got := api(t, "GET", "/api/v1/manage/registry/connections/sample-sp", nil, &before); got != http.StatusOK {
+		t.Fatalf("read connection = %d", got)
+	}
+	t.Cleanup(func() {
+		c := map[string]any{}
+		for _, k := range []string{"id", "name", "baseUrl", "version", "membership", "userIdentifier"} {
+			c[k] = before[k]
+		}
+		c["auth"] = map[string]any{"method": "bearer", "token": "env:SAMPLE_SP_TOKEN"}
+		doc := map[string]any{"provisionings": []any{c}}
+		if got := api(t, "POST", "/api/v1/manage/registry/import", doc, nil); got != http.StatusOK {
+			t.Errorf("restore the env: reference = %d", got)
+		}
+	})
 	// A wrong secret: the test then says the credentials are refused.
 	testWith := func(secret string) string {
 		t.Helper()
