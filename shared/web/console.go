@@ -24,7 +24,7 @@ import (
 var consoleTemplateFiles embed.FS
 
 // consolePageNames are the templates under templates/console/.
-var consolePageNames = []string{"roles", "role", "roleform", "roledelete", "invite", "invited", "people", "person", "operations", "home", "audit", "tokens"}
+var consolePageNames = []string{"roles", "role", "roleform", "roledelete", "invite", "invited", "people", "person", "operations", "home", "audit", "tokens", "applications", "connection", "connectionform"}
 
 // addConsoleTemplates parses the console pages onto the layout, each as
 // "console/<name>", once at start-up.
@@ -73,6 +73,11 @@ func (p *Pages) consoleRoutes() []route {
 		{"GET /console/tokens", http.HandlerFunc(p.consoleTokens)},                   // API tokens
 		{"POST /console/tokens", http.HandlerFunc(p.consoleTokenCreate)},             // a new token, its value shown once
 		{"POST /console/tokens/{id}/delete", http.HandlerFunc(p.consoleTokenDelete)}, // delete a token
+		{"GET /console/applications", http.HandlerFunc(p.consoleApplications)},       // applications and SCIM connections (console_applications.go)
+		{"GET /console/connections/{id}", http.HandlerFunc(p.consoleConnection)},
+		{"GET /console/connections/{id}/edit", http.HandlerFunc(p.consoleConnectionEdit)},  // change a connection; the secret write-only
+		{"POST /console/connections/{id}/edit", http.HandlerFunc(p.consoleConnectionEdit)}, //
+		{"POST /console/connections/{id}/test", http.HandlerFunc(p.consoleConnectionTest)}, // runs the SCIM probe, shows its report
 	}
 }
 
@@ -127,6 +132,9 @@ func (p *Pages) consoleBase(r *http.Request, pr *auth.Principal, lang, titleKey,
 	if service.MayAdministerTokens(pr) {
 		add("console.nav.tokens", "/console/tokens", "tokens")
 	}
+	if pr.SuperUser || (pr.User != nil && pr.User.InstitutionAdmin) {
+		add("console.nav.applications", "/console/applications", "applications")
+	}
 	if f := r.URL.Query().Get("done"); f != "" && flashKeys[f] {
 		cp.Flash = i18n.T(lang, "console.done."+f)
 	}
@@ -135,7 +143,7 @@ func (p *Pages) consoleBase(r *http.Request, pr *auth.Principal, lang, titleKey,
 
 // flashKeys are the "done" messages a redirect after a form may name.
 var flashKeys = map[string]bool{"created": true, "updated": true, "deleted": true, "extended": true, "removed": true,
-	"resent": true, "withdrawn": true, "badDate": true, "replayed": true, "discarded": true, "tokenDeleted": true}
+	"resent": true, "withdrawn": true, "badDate": true, "replayed": true, "discarded": true, "tokenDeleted": true, "connectionSaved": true}
 
 // refuse answers a use case's error: 403 and 404 as pages, anything else
 // as a server error. (Invalid input is shown on its form, never here.)
