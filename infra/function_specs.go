@@ -152,7 +152,7 @@ var functionSpecs = []functionSpec{
 		Name: "reconcile", Kind: scheduledJob, TimeoutSeconds: 900, MemoryMB: defaultMemoryMB,
 		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionSPLink},
 		ReadsSPSecrets: true,
-		Schedule: "cron(0 4 * * ? *)",
+		Schedule:       "cron(0 4 * * ? *)",
 	},
 	{
 		// Records bounces and complaints on the outbox mail they are about.
