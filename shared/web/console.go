@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"embed"
 	"html/template"
 	"net/http"
@@ -218,3 +219,23 @@ type homeConsolePage struct {
 // stateConflict is a console action that no longer fits what is stored
 // (the invitation was accepted meanwhile, the role changed).
 const stateConflict stateKind = "conflict"
+
+// actOnPathID is a form action on the item of the path's id: the service
+// does it as the signed-in person, or its refusal is shown; then back to
+// the page it came from (to) with the flash that says what happened.
+func (p *Pages) actOnPathID(w http.ResponseWriter, r *http.Request, to, flash string,
+	act func(ctx context.Context, pr *auth.Principal, id int64) error) {
+	pr, _, ok := p.console(w, r)
+	if !ok {
+		return
+	}
+	id, ok := p.pathID(w, r)
+	if !ok {
+		return
+	}
+	if err := act(r.Context(), pr, id); err != nil {
+		p.refuse(w, r, err)
+		return
+	}
+	back(w, r, to, flash)
+}

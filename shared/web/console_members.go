@@ -1,11 +1,13 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
 	"time"
 
+	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/i18n"
 )
@@ -53,19 +55,10 @@ func (p *Pages) consoleMembershipEndDate(w http.ResponseWriter, r *http.Request)
 }
 
 func (p *Pages) consoleMembershipRemove(w http.ResponseWriter, r *http.Request) {
-	pr, _, ok := p.console(w, r)
-	if !ok {
-		return
-	}
-	id, ok := p.pathID(w, r)
-	if !ok {
-		return
-	}
-	if _, err := p.cfg.Service.RemoveUserRole(r.Context(), pr, id, false); err != nil {
-		p.refuse(w, r, err)
-		return
-	}
-	back(w, r, returnTo(r), "removed")
+	p.actOnPathID(w, r, returnTo(r), "removed", func(ctx context.Context, pr *auth.Principal, id int64) error {
+		_, err := p.cfg.Service.RemoveUserRole(ctx, pr, id, false)
+		return err
+	})
 }
 
 // consoleInvitationResend gives the invitation a new link, e-mails it, and
@@ -90,17 +83,5 @@ func (p *Pages) consoleInvitationResend(w http.ResponseWriter, r *http.Request) 
 }
 
 func (p *Pages) consoleInvitationDelete(w http.ResponseWriter, r *http.Request) {
-	pr, _, ok := p.console(w, r)
-	if !ok {
-		return
-	}
-	id, ok := p.pathID(w, r)
-	if !ok {
-		return
-	}
-	if err := p.cfg.Service.DeleteInvitation(r.Context(), pr, id); err != nil {
-		p.refuse(w, r, err)
-		return
-	}
-	back(w, r, returnTo(r), "withdrawn")
+	p.actOnPathID(w, r, returnTo(r), "withdrawn", p.cfg.Service.DeleteInvitation)
 }

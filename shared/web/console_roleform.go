@@ -273,17 +273,5 @@ func (p *Pages) consoleRoleDeletePreview(w http.ResponseWriter, r *http.Request)
 }
 
 func (p *Pages) consoleRoleDelete(w http.ResponseWriter, r *http.Request) {
-	pr, _, ok := p.console(w, r)
-	if !ok {
-		return
-	}
-	id, ok := p.pathID(w, r)
-	if !ok {
-		return
-	}
-	if err := p.cfg.Service.DeleteRole(r.Context(), pr, id); err != nil {
-		p.refuse(w, r, err)
-		return
-	}
-	back(w, r, "/console/roles", "deleted")
+	p.actOnPathID(w, r, "/console/roles", "deleted", p.cfg.Service.DeleteRole)
 }

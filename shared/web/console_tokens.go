@@ -112,17 +112,5 @@ func (p *Pages) consoleTokenCreate(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *Pages) consoleTokenDelete(w http.ResponseWriter, r *http.Request) {
-	pr, _, ok := p.console(w, r)
-	if !ok {
-		return
-	}
-	id, ok := p.pathID(w, r)
-	if !ok {
-		return
-	}
-	if err := p.cfg.Service.DeleteAPIToken(r.Context(), pr, id); err != nil {
-		p.refuse(w, r, err)
-		return
-	}
-	back(w, r, "/console/tokens", "tokenDeleted")
+	p.actOnPathID(w, r, "/console/tokens", "tokenDeleted", p.cfg.Service.DeleteAPIToken)
 }
