@@ -148,7 +148,6 @@ type FlexTime struct{ time.Time }
 const epochMillisFrom = 1e11
 
 type flexTimeError struct {
-	raw   string
 	field string
 	why   string
 }
@@ -158,26 +157,18 @@ func (e *flexTimeError) Error() string {
 	if e.field != "" {
 		what = strconv.Quote(e.field)
 	}
+	// The value sent is not repeated: the caller has it, and whatever it
+	// holds ("*", "[]") must not read as the service's own words.
 	if e.why != "" {
-		return fmt.Sprintf("%s: %s %s", what, e.raw, e.why)
+		return fmt.Sprintf("%s %s", what, e.why)
 	}
-	return fmt.Sprintf("%s: %s is not a date-time: use ISO 8601 (2030-01-31 or 2030-01-31T12:00:00Z) or epoch seconds (milliseconds from 1e11 on)", what, e.raw)
+	return fmt.Sprintf("%s is not a date-time: use ISO 8601 (2030-01-31 or 2030-01-31T12:00:00Z) or epoch seconds (milliseconds from 1e11 on)", what)
 }
 
 func (e *flexTimeError) withField(field string) *flexTimeError {
 	c := *e
 	c.field = field
 	return &c
-}
-
-// maxRawInError bounds how much of a refused value an error message repeats.
-const maxRawInError = 40
-
-func quoteRaw(s string) string {
-	if len(s) > maxRawInError {
-		s = s[:maxRawInError] + "..."
-	}
-	return strconv.QuoteToASCII(s)
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -189,26 +180,26 @@ func (t *FlexTime) UnmarshalJSON(b []byte) error {
 	if n, err := strconv.ParseFloat(s, 64); err == nil {
 		parsed, ok := epochTime(n)
 		if !ok {
-			return &flexTimeError{raw: quoteRaw(s), why: "is out of range: dates must lie between 1970-01-01 and 9999-12-31"}
+			return &flexTimeError{why: "is out of range: dates must lie between 1970-01-01 and 9999-12-31"}
 		}
 		t.Time = parsed
 		return nil
 	}
 	var str string
 	if err := json.Unmarshal(b, &str); err != nil {
-		return &flexTimeError{raw: quoteRaw(s)}
+		return &flexTimeError{}
 	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
 		if parsed, err := time.Parse(layout, str); err == nil {
 			parsed = parsed.UTC()
 			if !domain.DateInRange(parsed) {
-				return &flexTimeError{raw: quoteRaw(str), why: "is out of range: dates must lie between 1970-01-01 and 9999-12-31"}
+				return &flexTimeError{why: "is out of range: dates must lie between 1970-01-01 and 9999-12-31"}
 			}
 			t.Time = parsed
 			return nil
 		}
 	}
-	return &flexTimeError{raw: quoteRaw(str)}
+	return &flexTimeError{}
 }
 
 // epochTime reads an epoch number as seconds or, from 1e11 on, as
