@@ -21,7 +21,8 @@ import (
 //     ADMIN#<organizationGUID> / <lower name>#<id>;
 //   - one word item per distinct word of the names and e-mail,
 //     UWORD#<first two letters> / <word>#<userId>, so a word prefix is one
-//     Query of one partition;
+//     Query of one partition; each carries the user's listing sort key and
+//     all its words, so a search page needs no read of non-matching users;
 //   - COUNT#users#<userId mod 16> count the users for the listing's total.
 
 const (
@@ -73,25 +74,24 @@ func userWords(u domain.User) []string {
 
 // indexNewUser writes the words of a new user and counts it.
 func (t *txn) indexNewUser(u domain.User) {
-	t.putUserWords(u.ID, userWords(u))
+	t.putUserWords(u, userWords(u))
 	t.countUsers(u.ID, 1)
 }
 
-// reindexUser replaces the words of stored by those of changed.
+// reindexUser replaces the words of stored by those of changed. When the
+// words or the sort name change, every word item is rewritten, since each
+// carries both; otherwise nothing is written.
 func (t *txn) reindexUser(stored, changed domain.User) {
 	before, after := userWords(stored), userWords(changed)
+	if slices.Equal(before, after) && userListingSK(stored) == userListingSK(changed) {
+		return
+	}
 	for _, w := range before {
 		if !slices.Contains(after, w) {
 			t.delete(userWordKey(w, stored.ID), nil, nil)
 		}
 	}
-	var added []string
-	for _, w := range after {
-		if !slices.Contains(before, w) {
-			added = append(added, w)
-		}
-	}
-	t.putUserWords(changed.ID, added)
+	t.putUserWords(changed, after)
 }
 
 // unindexUser removes the words of a deleted user and uncounts it.
@@ -102,9 +102,9 @@ func (t *txn) unindexUser(u domain.User) {
 	t.countUsers(u.ID, -1)
 }
 
-func (t *txn) putUserWords(userID int64, words []string) {
-	for _, w := range words {
-		t.put(userWordRecord{itemKey: userWordKey(w, userID), Entity: entityUserWord, UserID: userID})
+func (t *txn) putUserWords(u domain.User, words []string) {
+	for _, rec := range newUserWordRecords(u, words) {
+		t.put(rec)
 	}
 }
 

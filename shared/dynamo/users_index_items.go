@@ -54,9 +54,27 @@ func userListingSK(u domain.User) string { return userSortName(u) + "#" + id(u.I
 
 func adminPK(organizationGUID string) string { return prefixAdmin + organizationGUID }
 
-// userWordRecord is one word of one user.
+// userWordRecord is one word of one user. It carries the user's place in
+// the listing by name (its gsi2 sort key) and all the user's search words,
+// so that a search filters and orders its candidates from the word items
+// alone and reads only the users of the page. Word items written before
+// these attributes existed have neither; a search reads those users
+// instead (see matchingUsersPage).
 type userWordRecord struct {
 	itemKey
-	Entity string `dynamodbav:"entity"`
-	UserID int64  `dynamodbav:"userId"`
+	Entity    string   `dynamodbav:"entity"`
+	UserID    int64    `dynamodbav:"userId"`
+	ListingSK string   `dynamodbav:"listingSk,omitempty"`
+	Words     []string `dynamodbav:"words,omitempty"`
+}
+
+// newUserWordRecords are the word items of a user for the given words.
+func newUserWordRecords(u domain.User, words []string) []userWordRecord {
+	all := userWords(u)
+	records := make([]userWordRecord, len(words))
+	for i, w := range words {
+		records[i] = userWordRecord{itemKey: userWordKey(w, u.ID), Entity: entityUserWord, UserID: u.ID,
+			ListingSK: userListingSK(u), Words: all}
+	}
+	return records
 }

@@ -37,42 +37,115 @@ func (s *Store) SearchUsers(ctx context.Context, q domain.UserSearch) (domain.Pa
 	if q.OrganizationGUID != "" {
 		return s.searchOrganizationUsers(ctx, q.OrganizationGUID, words, q.Page)
 	}
-	var candidates []int64
-	switch {
-	case len([]rune(key)) >= 2:
-		ids, err := s.userIDsWithWordPrefix(ctx, key)
-		if err != nil {
-			return domain.Page[domain.User]{}, err
-		}
-		candidates = ids
-	default:
+	var candidates []searchCandidate
+	var err error
+	if len([]rune(key)) >= 2 {
+		candidates, err = s.wordPrefixCandidates(ctx, key)
+	} else {
 		// Only one-letter words: names starting with the letter.
-		ids, err := s.userIDsWithNamePrefix(ctx, key)
-		if err != nil {
-			return domain.Page[domain.User]{}, err
-		}
-		candidates = ids
+		candidates, err = s.namePrefixCandidates(ctx, key)
+	}
+	if err != nil {
+		return domain.Page[domain.User]{}, err
 	}
 	return s.matchingUsersPage(ctx, candidates, words, q.Page)
 }
 
-// matchingUsersPage reads the candidates, keeps those whose words start
-// with every query word, sorts them by name and cuts the page.
-func (s *Store) matchingUsersPage(ctx context.Context, candidates []int64, words []string, page domain.PageRequest) (domain.Page[domain.User], error) {
-	users, err := s.getUsers(ctx, candidates)
-	if err != nil {
-		return domain.Page[domain.User]{}, err
+// searchCandidate is a user a search may show: its id and, when the index
+// item it came from carries them, its listing sort key and search words.
+type searchCandidate struct {
+	ID        int64
+	ListingSK string
+	Words     []string
+}
+
+func (c searchCandidate) known() bool { return c.ListingSK != "" }
+
+// candidateIDs are the ids of candidates.
+func candidateIDs(candidates []searchCandidate) []int64 {
+	ids := make([]int64, len(candidates))
+	for i, c := range candidates {
+		ids[i] = c.ID
 	}
-	matched := users[:0]
-	for _, u := range users {
-		if matchesAllWords(userWords(u), words) {
-			matched = append(matched, u)
+	return ids
+}
+
+// candidatesOf are candidates known only by id.
+func candidatesOf(ids []int64) []searchCandidate {
+	out := make([]searchCandidate, len(ids))
+	for i, uid := range ids {
+		out[i] = searchCandidate{ID: uid}
+	}
+	return out
+}
+
+// matchingUsersPage keeps the candidates whose words start with every
+// query word, sorts them by name, cuts the page and reads its users (one
+// BatchGetItem for a page of up to 100). Candidates whose index item
+// carries no sort key and words (written by an older version) are read
+// first, so the answer is the same, only dearer, on such a table.
+func (s *Store) matchingUsersPage(ctx context.Context, candidates []searchCandidate, words []string, page domain.PageRequest) (domain.Page[domain.User], error) {
+	var unknown []int64
+	for _, c := range candidates {
+		if !c.known() {
+			unknown = append(unknown, c.ID)
 		}
 	}
-	sortUsersByName(matched, page.Descending)
+	read := map[int64]domain.User{}
+	if len(unknown) > 0 {
+		users, err := s.getUsers(ctx, unknown)
+		if err != nil {
+			return domain.Page[domain.User]{}, err
+		}
+		for _, u := range users {
+			read[u.ID] = u
+		}
+	}
+	matched := make([]searchCandidate, 0, len(candidates))
+	for _, c := range candidates {
+		if !c.known() {
+			u, ok := read[c.ID]
+			if !ok {
+				continue
+			}
+			c.ListingSK, c.Words = userListingSK(u), userWords(u)
+		}
+		if matchesAllWords(c.Words, words) {
+			matched = append(matched, c)
+		}
+	}
+	slices.SortFunc(matched, func(a, b searchCandidate) int {
+		c := strings.Compare(a.ListingSK, b.ListingSK)
+		if page.Descending {
+			return -c
+		}
+		return c
+	})
 	from := min(page.Offset(), len(matched))
 	to := min(from+page.Size, len(matched))
-	return domain.Page[domain.User]{Items: slices.Clone(matched[from:to]), Total: int64(len(matched))}, nil
+	window := matched[from:to]
+	var missing []int64
+	for _, c := range window {
+		if _, ok := read[c.ID]; !ok {
+			missing = append(missing, c.ID)
+		}
+	}
+	if len(missing) > 0 {
+		users, err := s.getUsers(ctx, missing)
+		if err != nil {
+			return domain.Page[domain.User]{}, err
+		}
+		for _, u := range users {
+			read[u.ID] = u
+		}
+	}
+	items := make([]domain.User, 0, len(window))
+	for _, c := range window {
+		if u, ok := read[c.ID]; ok {
+			items = append(items, u)
+		}
+	}
+	return domain.Page[domain.User]{Items: items, Total: int64(len(matched))}, nil
 }
 
 // ListInstitutionAdmins implements domain.UserSearchStore.
@@ -159,56 +232,19 @@ func (s *Store) queryWindow(ctx context.Context, in *dynamodb.QueryInput, offset
 	return items, nil
 }
 
-// userIDsWithWordPrefix returns the users with a word starting with prefix,
-// at most maxSearchMatches of them.
-func (s *Store) userIDsWithWordPrefix(ctx context.Context, prefix string) ([]int64, error) {
+// wordPrefixCandidates returns the users with a word starting with
+// prefix, at most maxSearchMatches of them, from their word items.
+func (s *Store) wordPrefixCandidates(ctx context.Context, prefix string) ([]searchCandidate, error) {
 	in, err := s.partitionQuery("", userWordPK(prefix), sortKeyPrefix(prefix))
 	if err != nil {
 		return nil, err
 	}
-	return s.collectUserIDs(ctx, in)
-}
-
-// userIDsWithNamePrefix returns the users whose sort name starts with
-// prefix, at most maxSearchMatches of them.
-func (s *Store) userIDsWithNamePrefix(ctx context.Context, prefix string) ([]int64, error) {
-	in, err := s.partitionQuery(indexGSI2, usersPK, sortKeyPrefix(prefix))
-	if err != nil {
-		return nil, err
-	}
-	project(in, "id")
-	in.TableName = aws.String(s.table)
-	var ids []int64
-	for len(ids) < maxSearchMatches {
-		in.Limit = aws.Int32(int32(maxSearchMatches - len(ids)))
-		out, err := s.db.Query(ctx, in)
-		if err != nil {
-			return nil, fmt.Errorf("query users by name: %w", err)
-		}
-		for _, it := range out.Items {
-			var rec struct {
-				ID int64 `dynamodbav:"id"`
-			}
-			if err := unmarshal(it, &rec); err != nil {
-				return nil, err
-			}
-			ids = append(ids, rec.ID)
-		}
-		if len(out.LastEvaluatedKey) == 0 {
-			break
-		}
-		in.ExclusiveStartKey = out.LastEvaluatedKey
-	}
-	return ids[:min(len(ids), maxSearchMatches)], nil
-}
-
-// collectUserIDs reads word items up to maxSearchMatches distinct users.
-func (s *Store) collectUserIDs(ctx context.Context, in *dynamodb.QueryInput) ([]int64, error) {
+	project(in, "userId", "listingSk", "words")
 	in.TableName = aws.String(s.table)
 	seen := map[int64]bool{}
-	var ids []int64
-	for len(ids) < maxSearchMatches {
-		in.Limit = aws.Int32(int32(maxSearchMatches - len(ids)))
+	var candidates []searchCandidate
+	for len(candidates) < maxSearchMatches {
+		in.Limit = aws.Int32(int32(maxSearchMatches - len(candidates)))
 		out, err := s.db.Query(ctx, in)
 		if err != nil {
 			return nil, fmt.Errorf("query user words: %w", err)
@@ -218,9 +254,9 @@ func (s *Store) collectUserIDs(ctx context.Context, in *dynamodb.QueryInput) ([]
 			if err := unmarshal(it, &rec); err != nil {
 				return nil, err
 			}
-			if !seen[rec.UserID] && len(ids) < maxSearchMatches {
+			if !seen[rec.UserID] && len(candidates) < maxSearchMatches {
 				seen[rec.UserID] = true
-				ids = append(ids, rec.UserID)
+				candidates = append(candidates, searchCandidate{ID: rec.UserID, ListingSK: rec.ListingSK, Words: rec.Words})
 			}
 		}
 		if len(out.LastEvaluatedKey) == 0 {
@@ -228,7 +264,40 @@ func (s *Store) collectUserIDs(ctx context.Context, in *dynamodb.QueryInput) ([]
 		}
 		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
-	return ids, nil
+	return candidates, nil
+}
+
+// namePrefixCandidates returns the users whose sort name starts with
+// prefix, at most maxSearchMatches of them, from the listing by name
+// (gsi2), projected to what matching and sorting need.
+func (s *Store) namePrefixCandidates(ctx context.Context, prefix string) ([]searchCandidate, error) {
+	in, err := s.partitionQuery(indexGSI2, usersPK, sortKeyPrefix(prefix))
+	if err != nil {
+		return nil, err
+	}
+	project(in, "id", "givenName", "middleName", "familyName", "name", "email")
+	in.TableName = aws.String(s.table)
+	var candidates []searchCandidate
+	for len(candidates) < maxSearchMatches {
+		in.Limit = aws.Int32(int32(maxSearchMatches - len(candidates)))
+		out, err := s.db.Query(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("query users by name: %w", err)
+		}
+		for _, it := range out.Items {
+			var rec userRecord
+			if err := unmarshal(it, &rec); err != nil {
+				return nil, err
+			}
+			u := domain.User{ID: rec.ID, GivenName: rec.GivenName, MiddleName: rec.MiddleName, FamilyName: rec.FamilyName, Name: rec.Name, Email: rec.Email}
+			candidates = append(candidates, searchCandidate{ID: u.ID, ListingSK: userListingSK(u), Words: userWords(u)})
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			break
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+	return candidates[:min(len(candidates), maxSearchMatches)], nil
 }
 
 // getUsers reads users by id (BatchGetItem); absent ones are left out.

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -29,23 +30,31 @@ func (s *Store) searchOrganizationUsers(ctx context.Context, organizationGUID st
 		return s.listOrganizationUsersByName(ctx, organizationGUID, page)
 	}
 	key := longestWord(words)
-	var candidates []int64
+	var candidates []searchCandidate
 	if len([]rune(key)) >= 2 {
-		ids, err := s.userIDsWithWordPrefix(ctx, key)
+		all, err := s.wordPrefixCandidates(ctx, key)
 		if err != nil {
 			return domain.Page[domain.User]{}, err
 		}
-		if candidates, err = s.organizationMembersAmong(ctx, organizationGUID, ids); err != nil {
+		members, err := s.organizationMembersAmong(ctx, organizationGUID, candidateIDs(all))
+		if err != nil {
 			return domain.Page[domain.User]{}, err
 		}
+		inOrg := make(map[int64]bool, len(members))
+		for _, uid := range members {
+			inOrg[uid] = true
+		}
+		candidates = slices.DeleteFunc(all, func(c searchCandidate) bool { return !inOrg[c.ID] })
 	} else {
 		in, err := s.partitionQuery(indexGSI1, orgUsersPK(organizationGUID), sortKeyPrefix(key))
 		if err != nil {
 			return domain.Page[domain.User]{}, err
 		}
-		if candidates, err = s.organizationUserIDs(ctx, in, maxSearchMatches); err != nil {
+		ids, err := s.organizationUserIDs(ctx, in, maxSearchMatches)
+		if err != nil {
 			return domain.Page[domain.User]{}, err
 		}
+		candidates = candidatesOf(ids)
 	}
 	return s.matchingUsersPage(ctx, candidates, words, page)
 }

@@ -37,8 +37,8 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 	}
 	for _, u := range seed.Users {
 		records = append(records, newUserRecord(u, 1), newUserSubRecord(u))
-		for _, w := range userWords(u) {
-			records = append(records, userWordRecord{itemKey: userWordKey(w, u.ID), Entity: entityUserWord, UserID: u.ID})
+		for _, rec := range newUserWordRecords(u, userWords(u)) {
+			records = append(records, rec)
 		}
 	}
 	for _, ur := range seed.UserRoles {
