@@ -9,6 +9,10 @@ type RoleListingStore interface {
 	// CountUserRolesOfRole counts the memberships of a role. No domain error
 	// (an unknown role: 0).
 	CountUserRolesOfRole(ctx context.Context, roleID int64) (int64, error)
+	// CountMembersOfRoles counts the memberships of each role, in as few
+	// requests as the store can (a listing's page of roles). No domain error
+	// (an unknown role: 0).
+	CountMembersOfRoles(ctx context.Context, roleIDs []int64) (map[int64]int64, error)
 	// ListInvitationsOfInviter returns the invitations a user sent, by id. No
 	// domain error (none: empty).
 	ListInvitationsOfInviter(ctx context.Context, userID int64) ([]Invitation, error)

@@ -59,6 +59,7 @@ func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 	for _, ur := range a.NewUserRoles {
 		t.putNew(newUserRoleRecord(ur, 1), always(domain.Conflictf("user %d already has role %d", ur.UserID, ur.RoleID)))
 	}
+	t.countMembers(a.NewUserRoles, 1)
 	for _, ur := range a.UpdatedUserRoles {
 		key := userRoleKey(ur.UserID, ur.RoleID)
 		t.putVersion(newUserRoleRecord(ur, ur.Version+1), ur.Version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))

@@ -93,6 +93,7 @@ func (s *Store) ApplyRemoval(ctx context.Context, r domain.Removal) error {
 		version := versionIs(ur.Version)
 		t.delete(key, &version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
 	}
+	t.countMembers(r.UserRoles, -1)
 	if u := r.DeleteUser; u != nil {
 		key := userKey(u.ID)
 		version := versionIs(u.Version)

@@ -20,6 +20,9 @@ func (s *Store) CreateRole(ctx context.Context, r domain.Role, deliveries []doma
 	for _, manageID := range r.ManageIDs() {
 		t.put(newAppLinkRecord(r, manageID))
 	}
+	for _, rec := range newRoleMemberCountRecords(r.ID, nil) {
+		t.put(rec)
+	}
 	t.putDeliveries(deliveries)
 	return t.commit(ctx)
 }
@@ -84,6 +87,8 @@ func (s *Store) DeleteRole(ctx context.Context, r domain.Role, deliveries []doma
 	for _, manageID := range stored.ManageIDs() {
 		t.delete(appLinkKey(manageID, r.ID), nil, nil)
 	}
+	// The member counter stays: the role's memberships are deleted after
+	// it (in pages of 25), each transaction taking its count down to 0.
 	t.putDeliveries(deliveries)
 	return t.commit(ctx)
 }

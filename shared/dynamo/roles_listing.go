@@ -12,10 +12,17 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// CountUserRolesOfRole counts a role's memberships with a COUNT query of
+// CountUserRolesOfRole counts a role's memberships: its member counter
+// (roles_members_count.go), else a COUNT query.
+func (s *Store) CountUserRolesOfRole(ctx context.Context, roleID int64) (int64, error) {
+	counts, err := s.CountMembersOfRoles(ctx, []int64{roleID})
+	return counts[roleID], err
+}
+
+// countMembershipsOfRole counts a role's memberships with a COUNT query of
 // gsi1 ROLE#<id>, UR#: no items are returned, but DynamoDB still reads the
 // index entries (1 MB, some thousands of memberships, per request).
-func (s *Store) CountUserRolesOfRole(ctx context.Context, roleID int64) (int64, error) {
+func (s *Store) countMembershipsOfRole(ctx context.Context, roleID int64) (int64, error) {
 	in, err := s.partitionQuery(indexGSI1, prefixRole+id(roleID), sortKeyPrefix(prefixUserRole))
 	if err != nil {
 		return 0, err

@@ -140,6 +140,7 @@ func (s *Store) DeleteUserRoles(ctx context.Context, urs []domain.UserRole, audi
 		version := versionIs(ur.Version)
 		t.delete(key, &version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
 	}
+	t.countMembers(urs, -1)
 	if err := s.removeFromOrganizations(ctx, t, urs, nil); err != nil {
 		return err
 	}

@@ -41,8 +41,23 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 			records = append(records, rec)
 		}
 	}
+	seededRoles := map[int64][]domain.UserRole{}
+	for _, r := range seed.Roles {
+		seededRoles[r.ID] = nil
+	}
+	otherRoles := map[itemKey]int64{} // counter shards of roles not in the seed
 	for _, ur := range seed.UserRoles {
 		records = append(records, newUserRoleRecord(ur, 1))
+		if urs, ok := seededRoles[ur.RoleID]; ok {
+			seededRoles[ur.RoleID] = append(urs, ur)
+		} else {
+			otherRoles[roleMemberCountShardOf(ur)]++
+		}
+	}
+	for roleID, urs := range seededRoles {
+		for _, rec := range newRoleMemberCountRecords(roleID, urs) {
+			records = append(records, rec)
+		}
 	}
 	orgRecords, orgCounts, err := s.seedUserOrgs(ctx, seed)
 	if err != nil {
@@ -58,6 +73,11 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 	}
 	for shard, n := range perShard {
 		if err := s.addToCount(ctx, userCountKey(shard), n, entityUserCount); err != nil {
+			return err
+		}
+	}
+	for key, n := range otherRoles {
+		if err := s.addToCount(ctx, key, n, entityRoleMemberCount); err != nil {
 			return err
 		}
 	}

@@ -11,13 +11,14 @@ import (
 // Upper bounds of the writes a removal costs, so that each transaction stays
 // within DynamoDB's 100 (the store refuses a larger one before sending it).
 // A membership writes itself, its audit entry, an access-ended e-mail, its
-// organization item and that organization's count, and one group removal per
-// SP of its role. A user's deletion writes the user, its sub item, up to 16
-// search words, its count, an institution admin's organization item and
-// count, and one user deletion per SP.
+// organization item and that organization's count, its role's member
+// counter, and one group removal per SP of its role. A user's deletion
+// writes the user, its sub item, up to 16 search words, its count, an
+// institution admin's organization item and count, and one user deletion
+// per SP.
 const (
 	transactionWrites  = 100
-	membershipWrites   = 5
+	membershipWrites   = 6
 	userDeletionWrites = 21
 )
 

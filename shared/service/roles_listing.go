@@ -3,10 +3,8 @@ package service
 import (
 	"cmp"
 	"context"
-	"errors"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
@@ -80,26 +78,22 @@ func (s *Service) rolesInScope(ctx context.Context, p *auth.Principal) ([]domain
 	return roles, nil
 }
 
-// countMembers fills UserRoleCount of each role with a COUNT query: no
-// counter is kept on membership writes (every writer of memberships would
-// have to keep it, in the same transaction). The queries run a few at a
-// time: a whole list (force) of hundreds of roles takes a fraction of a
-// second instead of hundreds of round trips in a row.
+// countMembers fills UserRoleCount of each role from the store's member
+// counters, kept by every transaction that adds or removes memberships
+// (one BatchGetItem per 25 roles).
 func (s *Service) countMembers(ctx context.Context, roles []domain.Role) error {
-	const parallel = 8
-	errs := make([]error, len(roles))
-	slots := make(chan struct{}, parallel)
-	var wg sync.WaitGroup
-	for i := range roles {
-		wg.Add(1)
-		slots <- struct{}{}
-		go func() {
-			defer func() { <-slots; wg.Done() }()
-			roles[i].UserRoleCount, errs[i] = s.Store.CountUserRolesOfRole(ctx, roles[i].ID)
-		}()
+	ids := make([]int64, len(roles))
+	for i, r := range roles {
+		ids[i] = r.ID
 	}
-	wg.Wait()
-	return errors.Join(errs...)
+	counts, err := s.Store.CountMembersOfRoles(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range roles {
+		roles[i].UserRoleCount = counts[roles[i].ID]
+	}
+	return nil
 }
 
 // filterRoles keeps the roles where every word of the query is the prefix
