@@ -2,6 +2,8 @@ package service
 
 import (
 	"context"
+	"errors"
+	"sync"
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
@@ -156,14 +158,12 @@ func (s *Service) SearchUsers(ctx context.Context, p *auth.Principal, page domai
 		return domain.Page[UserSummary]{}, err
 	}
 	out := domain.Page[UserSummary]{Total: found.Total, Items: make([]UserSummary, 0, len(found.Items))}
+	perUser, err := s.userRolesOfUsers(ctx, found.Items)
+	if err != nil {
+		return domain.Page[UserSummary]{}, err
+	}
 	var pageUserRoles []domain.UserRole
-	perUser := make([][]domain.UserRole, len(found.Items))
-	for i, u := range found.Items {
-		urs, err := s.Store.ListUserRolesOfUser(ctx, u.ID)
-		if err != nil {
-			return domain.Page[UserSummary]{}, err
-		}
-		perUser[i] = urs
+	for _, urs := range perUser {
 		pageUserRoles = append(pageUserRoles, urs...)
 	}
 	roles, err := s.rolesOf(ctx, pageUserRoles)
@@ -180,4 +180,24 @@ func (s *Service) SearchUsers(ctx context.Context, p *auth.Principal, page domai
 		out.Items = append(out.Items, sum)
 	}
 	return out, nil
+}
+
+// userRolesOfUsers reads the memberships of a page of users: one Query per
+// user (each user's memberships are its own partition), 16 at a time, so
+// that a page waits for a few round trips instead of one per user.
+func (s *Service) userRolesOfUsers(ctx context.Context, users []domain.User) ([][]domain.UserRole, error) {
+	perUser := make([][]domain.UserRole, len(users))
+	errs := make([]error, len(users))
+	slots := make(chan struct{}, 16) // a page is at most 100 users
+	var wg sync.WaitGroup
+	for i, u := range users {
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			perUser[i], errs[i] = s.Store.ListUserRolesOfUser(ctx, u.ID)
+		}()
+	}
+	wg.Wait()
+	return perUser, errors.Join(errs...)
 }
