@@ -47,6 +47,23 @@ func w9(super, superToken, instAdmin, orgToken, appManager, manager, inviter, gu
 	return [9]int{super, superToken, instAdmin, orgToken, appManager, manager, inviter, guest, anonymous}
 }
 
+// upTo spells the usual want row, the authority ladder: the callers from
+// super down to lowest (in the order of callers) get status, every other
+// signed-in caller 403 and anonymous 401. upTo(200, "orgToken") is a read
+// for super users and the organization's admins; upTo(201, "inviter") a
+// creation open to everyone of role A but its guests.
+func upTo(status int, lowest string) [9]int {
+	n := slices.Index(callers, lowest) + 1
+	if n == 0 || n == len(callers) {
+		panic("upTo: " + lowest + " is not a signed-in caller")
+	}
+	want := w9(403, 403, 403, 403, 403, 403, 403, 403, 401)
+	for i := range n {
+		want[i] = status
+	}
+	return want
+}
+
 // TestAuthorizationMatrix runs every operation as every kind of caller and
 // checks the status: deny by default, the authority ladder, organization
 // scoping of institution admins and API tokens. A refused change must not
@@ -83,5 +100,21 @@ func TestAuthorizationMatrix(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The ladder rows spell what the cases used to spell out in full.
+func TestUpToSpellsTheLadder(t *testing.T) {
+	for _, tc := range []struct {
+		got, want [9]int
+	}{
+		{upTo(200, "superToken"), w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
+		{upTo(200, "orgToken"), w9(200, 200, 200, 200, 403, 403, 403, 403, 401)},
+		{upTo(201, "inviter"), w9(201, 201, 201, 201, 201, 201, 201, 403, 401)},
+		{upTo(404, "guest"), w9(404, 404, 404, 404, 404, 404, 404, 404, 401)},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %v, want %v", tc.got, tc.want)
+		}
 	}
 }

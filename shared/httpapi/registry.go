@@ -2,81 +2,74 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"strconv"
 
+	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/config"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/service"
 )
 
-func (a *API) listApplications(w http.ResponseWriter, r *http.Request) {
+// registryKind is one kind of registry entry, applications or SCIM
+// connections: both are listed, read, created, updated and deleted the same
+// way, through the service's methods for that kind. In is the body of a
+// create or update, View what is answered.
+type registryKind[In, View any] struct {
+	key    string // the path value naming one entry
+	list   func(context.Context, *auth.Principal) ([]View, error)
+	get    func(context.Context, *auth.Principal, string) (View, error)
+	create func(context.Context, *auth.Principal, In) (View, error)
+	update func(context.Context, *auth.Principal, string, In) (View, error)
+	delete func(context.Context, *auth.Principal, string) error
+}
+
+func (a *API) applications() registryKind[service.ApplicationView, service.ApplicationView] {
+	return registryKind[service.ApplicationView, service.ApplicationView]{key: "manageId",
+		list: a.Service.ListApplications, get: a.Service.GetApplication, create: a.Service.CreateApplication,
+		update: a.Service.UpdateApplication, delete: a.Service.DeleteApplication}
+}
+
+func (a *API) connections() registryKind[service.ConnectionInput, service.ConnectionView] {
+	return registryKind[service.ConnectionInput, service.ConnectionView]{key: "id",
+		list: a.Service.ListConnections, get: a.Service.GetConnection, create: a.Service.CreateConnection,
+		update: a.Service.UpdateConnection, delete: a.Service.DeleteConnection}
+}
+
+func (k registryKind[In, View]) listAll(w http.ResponseWriter, r *http.Request) {
 	if p, ok := requireCaller(w, r); ok {
-		res, err := a.Service.ListApplications(r.Context(), p)
+		res, err := k.list(r.Context(), p)
 		respond(w, r, http.StatusOK, res, err)
 	}
 }
 
-func (a *API) getApplication(w http.ResponseWriter, r *http.Request) {
+func (k registryKind[In, View]) getOne(w http.ResponseWriter, r *http.Request) {
 	if p, ok := requireCaller(w, r); ok {
-		res, err := a.Service.GetApplication(r.Context(), p, r.PathValue("manageId"))
+		res, err := k.get(r.Context(), p, r.PathValue(k.key))
 		respond(w, r, http.StatusOK, res, err)
 	}
 }
 
-func (a *API) createApplication(w http.ResponseWriter, r *http.Request) {
-	if p, in, ok := callerAndBody[service.ApplicationView](w, r); ok {
-		res, err := a.Service.CreateApplication(r.Context(), p, in)
+func (k registryKind[In, View]) createOne(w http.ResponseWriter, r *http.Request) {
+	if p, in, ok := callerAndBody[In](w, r); ok {
+		res, err := k.create(r.Context(), p, in)
 		respond(w, r, http.StatusCreated, res, err)
 	}
 }
 
-func (a *API) updateApplication(w http.ResponseWriter, r *http.Request) {
-	if p, in, ok := callerAndBody[service.ApplicationView](w, r); ok {
-		res, err := a.Service.UpdateApplication(r.Context(), p, r.PathValue("manageId"), in)
+func (k registryKind[In, View]) updateOne(w http.ResponseWriter, r *http.Request) {
+	if p, in, ok := callerAndBody[In](w, r); ok {
+		res, err := k.update(r.Context(), p, r.PathValue(k.key), in)
 		respond(w, r, http.StatusOK, res, err)
 	}
 }
 
-func (a *API) deleteApplication(w http.ResponseWriter, r *http.Request) {
+func (k registryKind[In, View]) deleteOne(w http.ResponseWriter, r *http.Request) {
 	if p, ok := requireCaller(w, r); ok {
-		respondNoContent(w, r, a.Service.DeleteApplication(r.Context(), p, r.PathValue("manageId")))
-	}
-}
-
-func (a *API) listConnections(w http.ResponseWriter, r *http.Request) {
-	if p, ok := requireCaller(w, r); ok {
-		res, err := a.Service.ListConnections(r.Context(), p)
-		respond(w, r, http.StatusOK, res, err)
-	}
-}
-
-func (a *API) getConnection(w http.ResponseWriter, r *http.Request) {
-	if p, ok := requireCaller(w, r); ok {
-		res, err := a.Service.GetConnection(r.Context(), p, r.PathValue("id"))
-		respond(w, r, http.StatusOK, res, err)
-	}
-}
-
-func (a *API) createConnection(w http.ResponseWriter, r *http.Request) {
-	if p, in, ok := callerAndBody[service.ConnectionInput](w, r); ok {
-		res, err := a.Service.CreateConnection(r.Context(), p, in)
-		respond(w, r, http.StatusCreated, res, err)
-	}
-}
-
-func (a *API) updateConnection(w http.ResponseWriter, r *http.Request) {
-	if p, in, ok := callerAndBody[service.ConnectionInput](w, r); ok {
-		res, err := a.Service.UpdateConnection(r.Context(), p, r.PathValue("id"), in)
-		respond(w, r, http.StatusOK, res, err)
-	}
-}
-
-func (a *API) deleteConnection(w http.ResponseWriter, r *http.Request) {
-	if p, ok := requireCaller(w, r); ok {
-		respondNoContent(w, r, a.Service.DeleteConnection(r.Context(), p, r.PathValue("id")))
+		respondNoContent(w, r, k.delete(r.Context(), p, r.PathValue(k.key)))
 	}
 }
 

@@ -50,6 +50,7 @@ type route struct {
 // codes of the reference (U1, R5, ...) are keyed in OPERATIONS.md.
 func (a *API) routeTable() map[Group][]route {
 	const registry = "/api/v1/manage/registry"
+	apps, conns := a.applications(), a.connections()
 	return map[Group][]route{
 		// users: the signed-in user and user search; memberships
 		// (user_roles, on /api/v1 and /api/external/v1 as the reference maps
@@ -204,16 +205,16 @@ func (a *API) routeTable() map[Group][]route {
 			{"GET /api/v1/manage/identity-providers", a.identityProviders, nil},
 			{"GET /api/v1/manage/requested-authn-context-values", a.authnContextValues, nil},
 			{"GET /api/v1/manage/provisionings/{id}", a.hasProvisioning, nil},
-			{"GET " + registry + "/applications", a.listApplications, nil},
-			{"POST " + registry + "/applications", a.createApplication, nil},
-			{"GET " + registry + "/applications/{manageId}", a.getApplication, nil},
-			{"PUT " + registry + "/applications/{manageId}", a.updateApplication, nil},
-			{"DELETE " + registry + "/applications/{manageId}", a.deleteApplication, nil},
-			{"GET " + registry + "/connections", a.listConnections, nil},
-			{"POST " + registry + "/connections", a.createConnection, nil},
-			{"GET " + registry + "/connections/{id}", a.getConnection, nil},
-			{"PUT " + registry + "/connections/{id}", a.updateConnection, nil},
-			{"DELETE " + registry + "/connections/{id}", a.deleteConnection, nil},
+			{"GET " + registry + "/applications", apps.listAll, nil},
+			{"POST " + registry + "/applications", apps.createOne, nil},
+			{"GET " + registry + "/applications/{manageId}", apps.getOne, nil},
+			{"PUT " + registry + "/applications/{manageId}", apps.updateOne, nil},
+			{"DELETE " + registry + "/applications/{manageId}", apps.deleteOne, nil},
+			{"GET " + registry + "/connections", conns.listAll, nil},
+			{"POST " + registry + "/connections", conns.createOne, nil},
+			{"GET " + registry + "/connections/{id}", conns.getOne, nil},
+			{"PUT " + registry + "/connections/{id}", conns.updateOne, nil},
+			{"DELETE " + registry + "/connections/{id}", conns.deleteOne, nil},
 			{"POST " + registry + "/connections/{id}/test", a.testConnection, nil},
 			{"POST " + registry + "/import", a.importRegistry, nil},
 			{"GET " + registry + "/changes", a.registryChanges, nil},

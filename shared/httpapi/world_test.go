@@ -14,7 +14,6 @@ import (
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/dynamo"
-	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
 	"github.com/edu-invite/invite/shared/httpapi"
 	"github.com/edu-invite/invite/shared/service"
 	"github.com/edu-invite/invite/shared/testkit"
@@ -82,13 +81,11 @@ var root = &auth.Principal{Kind: auth.KindAPIToken, SuperUser: true, Name: "root
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
-	w := &world{t: t, Now: worldNow, Queue: &testkit.RecordingQueue{}, Users: map[string]domain.User{}, UserRoles: map[string]domain.UserRole{}}
-	clock := func() time.Time { return w.Now }
-	w.Store = dynamotest.NewStore(t, clock)
-	reg, admin, vault := worldRegistry(t, w.Store)
-	w.Vault = vault
-	w.Svc = &service.Service{Store: w.Store, Queue: w.Queue, Registry: reg, Clock: clock, PublicBaseURL: "https://invite.example.org",
-		GroupURNPrefix: "urn:collab:group:example.org", RegistryAdmin: admin, Reconciler: plannedReconciler{}}
+	w := &world{t: t, Now: worldNow, Users: map[string]domain.User{}, UserRoles: map[string]domain.UserRole{}}
+	w.Svc, w.Queue = testkit.NewService(t, func() time.Time { return w.Now })
+	w.Store = w.Svc.Store.(*dynamo.Store)
+	w.Svc.Registry, w.Svc.RegistryAdmin, w.Vault = worldRegistry(t, w.Store)
+	w.Svc.GroupURNPrefix, w.Svc.Reconciler = "urn:collab:group:example.org", plannedReconciler{}
 	ppl := people{}
 	for _, c := range callers {
 		ppl[c] = personOf(c)

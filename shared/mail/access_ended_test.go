@@ -25,17 +25,7 @@ func TestAccessEndedPerLanguage(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
 			e, err := r.AccessEnded(testAccessEnded(tt.lang))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if e.To != "guest@example.org" {
-				t.Errorf("To = %q", e.To)
-			}
-			if e.Subject != tt.subject {
-				t.Errorf("Subject = %q, want %q", e.Subject, tt.subject)
-			}
-			assertContains(t, "HTML", e.HTML, tt.phrases...)
-			assertContains(t, "text", e.Text, tt.phrases...)
+			assertRendered(t, e, err, tt.subject, tt.phrases, tt.phrases)
 		})
 	}
 }

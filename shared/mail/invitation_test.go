@@ -52,17 +52,7 @@ func TestInvitationPerLanguage(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
 			e, err := r.Invitation(testInvitation(tt.lang))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if e.To != "guest@example.org" {
-				t.Errorf("To = %q", e.To)
-			}
-			if e.Subject != tt.subject {
-				t.Errorf("Subject = %q, want %q", e.Subject, tt.subject)
-			}
-			assertContains(t, "HTML", e.HTML, tt.htmlPhrases...)
-			assertContains(t, "text", e.Text, tt.textPhrases...)
+			assertRendered(t, e, err, tt.subject, tt.htmlPhrases, tt.textPhrases)
 		})
 	}
 }

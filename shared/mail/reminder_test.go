@@ -35,14 +35,7 @@ func TestReminderPerLanguage(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.subject, func(t *testing.T) {
 			e, err := r.Reminder(testReminder(tt.lang, tt.daysLeft))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if e.Subject != tt.subject {
-				t.Errorf("Subject = %q, want %q", e.Subject, tt.subject)
-			}
-			assertContains(t, "HTML", e.HTML, tt.phrases...)
-			assertContains(t, "text", e.Text, tt.phrases...)
+			assertRendered(t, e, err, tt.subject, tt.phrases, tt.phrases)
 			assertNotContains(t, "text", e.Text, "<strong>", "<p>")
 		})
 	}

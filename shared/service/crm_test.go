@@ -2,7 +2,6 @@ package service_test
 
 import (
 	"context"
-	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/mail"
 	"github.com/edu-invite/invite/shared/service"
+	"github.com/edu-invite/invite/shared/testkit"
 )
 
 var crmCaller = &auth.Principal{Kind: auth.KindCRM, Name: "SURF CRM"}
@@ -55,11 +55,7 @@ func secretOf(t *testing.T, e domain.Email) string {
 	if link == "" {
 		t.Fatalf("no invitation link in the e-mail")
 	}
-	u, err := url.Parse(link)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return u.Query().Get("hash")
+	return testkit.SecretOfURL(t, link)
 }
 
 func TestCRMInvitationIsMailedUnlessSuppressed(t *testing.T) {

@@ -44,7 +44,7 @@ func TestExpiryRemovesManyMembershipsEndingAtOnce(t *testing.T) {
 
 	later := now.Add(15 * 24 * time.Hour) // the memberships end after 10 days
 	s.Clock = func() time.Time { return later }
-	before := len(q.got)
+	before := len(q.Deliveries())
 	res, err := s.RemoveExpired(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +55,7 @@ func TestExpiryRemovesManyMembershipsEndingAtOnce(t *testing.T) {
 	if _, err := s.Store.GetUser(ctx, user.ID); !domain.IsNotFound(err) {
 		t.Errorf("user still there: %v", err)
 	}
-	checkUserRemoval(t, q.got[before:], 48, 2)
+	checkUserRemoval(t, q.Deliveries()[before:], 48, 2)
 	mails, err := s.Store.ListPendingMails(ctx, later.Add(time.Hour), 100)
 	if err != nil {
 		t.Fatal(err)

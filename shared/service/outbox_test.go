@@ -32,8 +32,8 @@ func TestSweepSendsWhatTheWriterNeverSent(t *testing.T) {
 	later := now.Add(2 * time.Minute)
 	s.Clock = func() time.Time { return later }
 	res, err := s.SweepOutbox(context.Background(), 10)
-	if err != nil || res.Sent != 2 || len(q.got) != 2 || q.got[0].RoleID != role.ID || q.got[0].Kind != domain.DeliverGroupCreate {
-		t.Fatalf("sweep = %+v, %v; queued %+v", res, err, q.got)
+	if err != nil || res.Sent != 2 || len(q.Deliveries()) != 2 || q.Deliveries()[0].RoleID != role.ID || q.Deliveries()[0].Kind != domain.DeliverGroupCreate {
+		t.Fatalf("sweep = %+v, %v; queued %+v", res, err, q.Deliveries())
 	}
 	// Sent is recorded: the next sweep sends nothing again.
 	if res, _ := s.SweepOutbox(context.Background(), 10); res.Sent != 0 {

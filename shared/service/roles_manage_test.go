@@ -41,13 +41,13 @@ func TestUpdateRoleLosingARaceIsAConflictAndQueuesNothing(t *testing.T) {
 		}
 	}
 	s.Store = racing
-	queued := len(q.got)
+	queued := len(q.Deliveries())
 	_, err = s.UpdateRole(ctx, root, role.ID, wikiRole("Writers"))
 	if domain.KindOf(err) != domain.KindConflict {
 		t.Fatalf("err = %v, want a conflict", err)
 	}
 	// Only the winner's rename was queued (one group.update per SP).
-	if n := len(q.got) - queued; n != 2 {
+	if n := len(q.Deliveries()) - queued; n != 2 {
 		t.Errorf("%d deliveries queued, want the winner's 2", n)
 	}
 	stored, _ := inner.GetRole(ctx, role.ID)

@@ -3,44 +3,21 @@ package service_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/edu-invite/invite/shared/auth"
-	"github.com/edu-invite/invite/shared/config"
 	"github.com/edu-invite/invite/shared/domain"
-	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
 	"github.com/edu-invite/invite/shared/service"
+	"github.com/edu-invite/invite/shared/testkit"
 )
-
-type recordingQueue struct {
-	mu  sync.Mutex
-	got []domain.Delivery
-}
-
-func (q *recordingQueue) Enqueue(_ context.Context, ds []domain.Delivery) error {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	q.got = append(q.got, ds...)
-	return nil
-}
 
 var now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
-func newService(t *testing.T) (*service.Service, *recordingQueue) {
+// newService is a service whose clock stands at now.
+func newService(t *testing.T) (*service.Service, *testkit.RecordingQueue) {
 	t.Helper()
-	reg, err := config.Parse([]byte(`{
-	  "applications": [{"manageId": "wiki", "manageType": "SAML20_SP", "landingPage": "https://wiki.example.org", "provisionings": ["sp-a", "sp-b"]},
-	                   {"manageId": "lms", "manageType": "OIDC10_RP"}],
-	  "provisionings": [{"id": "sp-a", "baseUrl": "https://a.example.org", "auth": {"method": "bearer", "token": "env:A"}},
-	                    {"id": "sp-b", "baseUrl": "https://b.example.org", "auth": {"method": "bearer", "token": "env:B"}}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := &recordingQueue{}
-	clock := func() time.Time { return now }
-	return &service.Service{Store: dynamotest.NewStore(t, clock), Queue: q, Registry: reg, Clock: clock, PublicBaseURL: "https://invite.example.org"}, q
+	return testkit.NewService(t, func() time.Time { return now })
 }
 
 var root = &auth.Principal{Kind: auth.KindAPIToken, SuperUser: true, Name: "root"}
@@ -59,13 +36,13 @@ func TestCreateRoleSendsGroupToEachSP(t *testing.T) {
 		role.ApplicationUsages[0].LandingPage != "https://wiki.example.org" {
 		t.Errorf("role = %+v", role)
 	}
-	if len(q.got) != 2 || q.got[0].SPID != "sp-a" || q.got[1].SPID != "sp-b" || q.got[0].Kind != domain.DeliverGroupCreate {
-		t.Fatalf("deliveries = %+v, want group.create at sp-a and sp-b", q.got)
+	if len(q.Deliveries()) != 2 || q.Deliveries()[0].SPID != "sp-a" || q.Deliveries()[1].SPID != "sp-b" || q.Deliveries()[0].Kind != domain.DeliverGroupCreate {
+		t.Fatalf("deliveries = %+v, want group.create at sp-a and sp-b", q.Deliveries())
 	}
 	// A role of an application without SCIM target sends nothing.
 	if _, err := s.CreateRole(context.Background(), root, service.RoleInput{Name: "LMS", OrganizationGUID: "org-test",
-		ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "lms"}}}); err != nil || len(q.got) != 2 {
-		t.Fatalf("err %v, deliveries %d", err, len(q.got))
+		ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "lms"}}}); err != nil || len(q.Deliveries()) != 2 {
+		t.Fatalf("err %v, deliveries %d", err, len(q.Deliveries()))
 	}
 }
 
@@ -99,15 +76,15 @@ func TestCreateRoleRejectsBadInputAndChangesNothing(t *testing.T) {
 	if _, err := s.CreateRole(context.Background(), root, wikiRole("existing")); err != nil {
 		t.Fatal(err)
 	}
-	before := len(q.got)
+	before := len(q.Deliveries())
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := s.CreateRole(context.Background(), tc.p, tc.in)
 			if domain.KindOf(err) != tc.kind {
 				t.Fatalf("err = %v, want kind %d", err, tc.kind)
 			}
-			if len(q.got) != before {
-				t.Fatalf("a refused role sent %d deliveries", len(q.got)-before)
+			if len(q.Deliveries()) != before {
+				t.Fatalf("a refused role sent %d deliveries", len(q.Deliveries())-before)
 			}
 		})
 	}
@@ -236,13 +213,13 @@ func TestAcceptEnforcesEmailEquality(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := len(q.got)
+	before := len(q.Deliveries())
 	secret := res.URLs[0].InvitationURL[strings.Index(res.URLs[0].InvitationURL, "hash=")+5:]
 	other := &auth.Principal{Kind: auth.KindPerson, Person: &auth.Person{Sub: "mallory", Email: "mallory@example.org"}}
 	if _, err := s.Accept(context.Background(), other, secret, 0); domain.KindOf(err) != domain.KindPrecondition {
 		t.Fatalf("err = %v, want a failed precondition (412)", err)
 	}
-	if len(q.got) != before {
+	if len(q.Deliveries()) != before {
 		t.Fatal("a refused acceptance sent deliveries")
 	}
 	if _, err := s.Store.GetUserBySub(context.Background(), "mallory"); !domain.IsNotFound(err) {

@@ -41,8 +41,8 @@ func TestProvisionUserRolesDerivesTheSub(t *testing.T) {
 			if err != nil || stored.ID != res.User.ID {
 				t.Fatalf("stored %+v, %v", stored, err)
 			}
-			if len(q.got) != 2+4 { // the group at two SPs, then user and membership at each
-				t.Errorf("%d deliveries", len(q.got))
+			if len(q.Deliveries()) != 2+4 { // the group at two SPs, then user and membership at each
+				t.Errorf("%d deliveries", len(q.Deliveries()))
 			}
 		})
 	}
@@ -67,16 +67,16 @@ func TestPersonLoggedInLosesRacesQuietly(t *testing.T) {
 	}
 	stale := res.User
 	stale.Version-- // read before another writer changed the user
-	before := len(q.got)
+	before := len(q.Deliveries())
 	got, err := s.PersonLoggedIn(ctx, stale, auth.Person{Sub: stale.Sub, Email: "new@uni.example"})
-	if err != nil || got.Email != "pat@uni.example" || len(q.got) != before {
-		t.Fatalf("lost race: %+v, %v, %d deliveries", got, err, len(q.got)-before)
+	if err != nil || got.Email != "pat@uni.example" || len(q.Deliveries()) != before {
+		t.Fatalf("lost race: %+v, %v, %d deliveries", got, err, len(q.Deliveries())-before)
 	}
 	got, err = s.PersonLoggedIn(ctx, res.User, auth.Person{Sub: stale.Sub, Email: "new@uni.example"})
 	if err != nil || got.Email != "new@uni.example" || got.Version != res.User.Version+1 || !got.LastActivity.Equal(now) {
 		t.Fatalf("login: %+v, %v", got, err)
 	}
-	if d := q.got[before:]; len(d) != 1 || d[0].SPID != "sp-b" || d[0].Kind != domain.DeliverUserUpdate {
+	if d := q.Deliveries()[before:]; len(d) != 1 || d[0].SPID != "sp-b" || d[0].Kind != domain.DeliverUserUpdate {
 		t.Fatalf("deliveries %+v, want one user.update at sp-b, the only SP that has the user", d)
 	}
 }

@@ -3,7 +3,6 @@ package service_test
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"testing"
 	"time"
 
@@ -11,32 +10,14 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/dynamo"
 	"github.com/edu-invite/invite/shared/service"
+	"github.com/edu-invite/invite/shared/testkit"
 )
 
 // acceptInto invites the person to the roles and accepts as them.
 func acceptInto(t *testing.T, s *service.Service, p auth.Person, roles []int64) domain.User {
 	t.Helper()
-	ctx := context.Background()
-	exp := now.Add(14 * 24 * time.Hour)
-	res, err := s.Invite(ctx, root, service.InvitationInput{IntendedAuthority: string(domain.Guest), Invites: []string{p.Email},
-		RoleIDs: roles, ExpiryDate: &exp, SuppressSendingEmails: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, err := url.Parse(res.URLs[0].InvitationURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	secret := u.Query().Get("hash")
-	inv, err := s.Store.GetInvitationByHashDigest(ctx, service.HashDigest(secret))
-	if err != nil {
-		t.Fatal(err)
-	}
-	acc, err := s.Accept(ctx, &auth.Principal{Kind: auth.KindPerson, Person: &p}, secret, inv.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return acc.User
+	id, secret := testkit.InviteToRoles(t, s, root, p.Email, roles, domain.Guest, now.Add(14*24*time.Hour))
+	return testkit.AcceptAs(t, s, p, id, secret).User
 }
 
 // A user with more memberships than one transaction holds is deleted in
@@ -71,7 +52,7 @@ func TestDeleteUserWithManyMemberships(t *testing.T) {
 		t.Fatalf("refused deletions removed memberships: %d left", len(urs))
 	}
 
-	before := len(q.got)
+	before := len(q.Deliveries())
 	if err := s.DeleteUser(ctx, root, user.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +62,7 @@ func TestDeleteUserWithManyMemberships(t *testing.T) {
 	if urs, _ := s.Store.ListUserRolesOfUser(ctx, user.ID); len(urs) != 0 {
 		t.Errorf("%d memberships left", len(urs))
 	}
-	checkUserRemoval(t, q.got[before:], 40, 2)
+	checkUserRemoval(t, q.Deliveries()[before:], 40, 2)
 	store := s.Store.(*dynamo.Store)
 	for _, roleID := range roles {
 		entries, err := store.ListAuditEntriesOfRole(ctx, roleID)

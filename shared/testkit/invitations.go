@@ -30,8 +30,15 @@ func SecretOfURL(t testing.TB, link string) string {
 // returns the invitation's id and secret.
 func Invite(t testing.TB, s *service.Service, by *auth.Principal, email string, role int64, authority domain.Authority, expires time.Time) (int64, string) {
 	t.Helper()
+	return InviteToRoles(t, s, by, email, []int64{role}, authority, expires)
+}
+
+// InviteToRoles invites one address to several roles at once as by,
+// without e-mail, and returns the invitation's id and secret.
+func InviteToRoles(t testing.TB, s *service.Service, by *auth.Principal, email string, roles []int64, authority domain.Authority, expires time.Time) (int64, string) {
+	t.Helper()
 	res, err := s.Invite(context.Background(), by, service.InvitationInput{IntendedAuthority: string(authority),
-		Invites: []string{email}, RoleIDs: []int64{role}, ExpiryDate: &expires, SuppressSendingEmails: true})
+		Invites: []string{email}, RoleIDs: roles, ExpiryDate: &expires, SuppressSendingEmails: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,10 +51,17 @@ func Invite(t testing.TB, s *service.Service, by *auth.Principal, email string, 
 }
 
 // InviteAndAccept invites a person to a role as by and accepts as that
-// person (signed in, the invitation's own id).
+// person.
 func InviteAndAccept(t testing.TB, s *service.Service, by *auth.Principal, p auth.Person, role int64, authority domain.Authority, expires time.Time) service.AcceptResult {
 	t.Helper()
 	id, secret := Invite(t, s, by, p.Email, role, authority, expires)
+	return AcceptAs(t, s, p, id, secret)
+}
+
+// AcceptAs accepts the invitation as the person (signed in, the
+// invitation's own id and secret).
+func AcceptAs(t testing.TB, s *service.Service, p auth.Person, id int64, secret string) service.AcceptResult {
+	t.Helper()
 	res, err := s.Accept(context.Background(), &auth.Principal{Kind: auth.KindPerson, Person: &p}, secret, id)
 	if err != nil {
 		t.Fatal(err)
