@@ -11,6 +11,11 @@ import (
 // deliveryBenchSPLatency is the SCIM SP's answer time in the benchmarks.
 const deliveryBenchSPLatency = 5 * time.Millisecond
 
+// deliveryBenchSPRate is the SP's rate limit in the benchmarks: far above
+// what one consumer reaches, so that it measures the delivery path, not the
+// limiter (the tests keep lifecycleSPARate).
+const deliveryBenchSPRate = 10000
+
 func deliveryBenchSlowSP(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(deliveryBenchSPLatency)
@@ -27,7 +32,7 @@ func deliveryBenchSlowSP(h http.Handler) http.Handler {
 //	go test -run '^$' -bench DeliveryPathThroughput -benchtime 200x ./localstack/stack/
 func BenchmarkDeliveryPathThroughput(b *testing.B) {
 	calls := &AWSCalls{}
-	f := newLifecycleFixtureCounting(b, deliveryBenchSlowSP, calls)
+	f := newLifecycleFixtureCounting(b, deliveryBenchSlowSP, calls, deliveryBenchSPRate)
 	role := f.createRole("Bench", "app-a", 30)
 	eventually(b, "the group at the SP", func() bool { return len(f.spA.Groups()) == 1 })
 	f.s.PauseConsumer()
@@ -79,7 +84,7 @@ func reportAWSCost(b *testing.B, before, after map[string]int, deliveries float6
 //
 //	go test -run '^$' -bench AcceptedToMemberAtSP -benchtime 50x ./localstack/stack/
 func BenchmarkAcceptedToMemberAtSP(b *testing.B) {
-	f := newLifecycleFixtureWith(b, deliveryBenchSlowSP)
+	f := newLifecycleFixtureCounting(b, deliveryBenchSlowSP, nil, deliveryBenchSPRate)
 	role := f.createRole("Bench", "app-a", 30)
 	latencies := make([]time.Duration, 0, b.N)
 	b.ResetTimer()

@@ -35,11 +35,15 @@ func newLifecycleFixture(t *testing.T) *lifecycleFixture {
 // newLifecycleFixtureWith wraps SP A's handler, e.g. to slow it down.
 func newLifecycleFixtureWith(t testing.TB, wrapA func(http.Handler) http.Handler) *lifecycleFixture {
 	t.Helper()
-	return newLifecycleFixtureCounting(t, wrapA, nil)
+	return newLifecycleFixtureCounting(t, wrapA, nil, lifecycleSPARate)
 }
 
-// newLifecycleFixtureCounting also counts the stack's AWS requests in calls.
-func newLifecycleFixtureCounting(t testing.TB, wrapA func(http.Handler) http.Handler, calls *AWSCalls) *lifecycleFixture {
+// lifecycleSPARate is SP A's rate limit (requests per second) in the tests.
+const lifecycleSPARate = 500
+
+// newLifecycleFixtureCounting also counts the stack's AWS requests in calls
+// and sets SP A's rate limit (the benchmarks raise it out of the way).
+func newLifecycleFixtureCounting(t testing.TB, wrapA func(http.Handler) http.Handler, calls *AWSCalls, rateA int) *lifecycleFixture {
 	t.Helper()
 	spA, spB := scimsp.New(scimsp.Options{BearerToken: "token-a"}), scimsp.New(scimsp.Options{BearerToken: "token-b"})
 	srvA, srvB := httptest.NewServer(wrapA(spA.Handler())), httptest.NewServer(spB.Handler())
@@ -54,9 +58,9 @@ func newLifecycleFixtureCounting(t testing.TB, wrapA func(http.Handler) http.Han
 	    {"manageId": "app-b", "manageType": "OIDC10_RP", "name": "Lab", "landingPage": "https://lab.example.org", "provisionings": ["sp-b"]}
 	  ],
 	  "provisionings": [
-	    {"id": "sp-a", "baseUrl": %q, "ratePerSecond": 500, "auth": {"method": "bearer", "token": "env:SP_A_TOKEN"}},
+	    {"id": "sp-a", "baseUrl": %q, "ratePerSecond": %d, "auth": {"method": "bearer", "token": "env:SP_A_TOKEN"}},
 	    {"id": "sp-b", "baseUrl": %q, "membership": "PUT", "auth": {"method": "bearer", "token": "env:SP_B_TOKEN"}}
-	  ]}`, srvA.URL, srvB.URL), Options{VisibilityTimeout: time.Second, PollInterval: 200 * time.Millisecond, CountAWS: calls})
+	  ]}`, srvA.URL, rateA, srvB.URL), Options{VisibilityTimeout: time.Second, PollInterval: 200 * time.Millisecond, CountAWS: calls})
 	return &lifecycleFixture{t: t, s: s, c: client{t: t, base: s.URL}, clock: clock, spA: spA, spB: spB,
 		admin: map[string]string{"X-API-TOKEN": "e2e-bootstrap-token-0123456789abcdef"}, tokens: map[string]string{}}
 }

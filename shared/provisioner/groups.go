@@ -18,30 +18,17 @@ import (
 // twice (SCIM does not make externalId unique). They wait for the link the
 // group's line stores and are retried until then.
 func (p *Provisioner) ensureGroup(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID int64, create bool) (string, bool, error) {
-	link, remoteID, err := p.activeLink(ctx, domain.ResourceGroup, roleID, sp.ID)
-	if err != nil || remoteID != "" {
-		return remoteID, err == nil, err
-	}
-	if !create {
-		if link.Status == domain.StatusFailed {
-			// Its creation was dead-lettered: a replay of it comes first.
-			return "", false, permanent("the group of role %d is not at the SP: its creation failed: %s", roleID, link.LastError)
+	return p.ensureResource(ctx, domain.ResourceGroup, roleID, sp.ID, create, func(lookFirst bool) (string, bool, error) {
+		role, err := p.Store.GetRole(ctx, roleID)
+		if domain.IsNotFound(err) {
+			return "", false, nil
 		}
-		remoteID, err = p.awaitLink(ctx, domain.ResourceGroup, roleID, sp.ID)
-		return remoteID, err == nil, err
-	}
-	role, err := p.Store.GetRole(ctx, roleID)
-	if domain.IsNotFound(err) {
-		return "", false, nil
-	}
-	if err != nil {
-		return "", false, err
-	}
-	remoteID, err = p.createGroup(ctx, c, sp.ID, role, nil, mayExistAlready(ctx, link))
-	if err != nil {
-		return "", false, err
-	}
-	return remoteID, true, p.storeProvisioned(ctx, link, remoteID)
+		if err != nil {
+			return "", false, err
+		}
+		remoteID, err := p.createGroup(ctx, c, sp.ID, role, nil, lookFirst)
+		return remoteID, true, err
+	})
 }
 
 // createGroup POSTs the role's group with the given members and returns
@@ -49,7 +36,7 @@ func (p *Provisioner) ensureGroup(ctx context.Context, c SCIMClient, sp domain.S
 // created it); a 409 is resolved by a look-up, and the group found is then
 // given the members.
 func (p *Provisioner) createGroup(ctx context.Context, c SCIMClient, spID string, role domain.Role, members []scim.Member, lookFirst bool) (string, error) {
-	want := scim.Group{Schemas: []string{groupSchema}, ExternalID: role.URN, DisplayName: role.Name, Members: members}
+	want := scim.Group{Schemas: []string{scim.SchemaGroup}, ExternalID: role.URN, DisplayName: role.Name, Members: members}
 	if members == nil {
 		want.Members = []scim.Member{}
 	}
@@ -152,7 +139,7 @@ func (p *Provisioner) addMember(ctx context.Context, c SCIMClient, sp domain.Ser
 	if sp.MembershipMode == domain.MembershipPut {
 		return p.putGroup(ctx, c, sp, roleID, groupID)
 	}
-	err = c.PatchGroupMembers(ctx, groupID, patchAdd, []scim.Member{{Value: userRemoteID}})
+	err = c.PatchGroupMembers(ctx, groupID, scim.PatchAdd, []scim.Member{{Value: userRemoteID}})
 	if isDrift(err) {
 		// The group or the user is gone at the SP: the group is made whole
 		// again, its lost members created anew, this user among them.
@@ -177,7 +164,7 @@ func (p *Provisioner) removeMember(ctx context.Context, c SCIMClient, sp domain.
 	if err != nil || userRemoteID == "" {
 		return err
 	}
-	err = c.PatchGroupMembers(ctx, groupID, patchRemove, []scim.Member{{Value: userRemoteID}})
+	err = c.PatchGroupMembers(ctx, groupID, scim.PatchRemove, []scim.Member{{Value: userRemoteID}})
 	if !isDrift(err) {
 		return err
 	}
@@ -236,7 +223,7 @@ func (p *Provisioner) putGroup(ctx context.Context, c SCIMClient, sp domain.Serv
 			token = next
 		}
 	}
-	err = c.ReplaceGroupStreaming(ctx, groupID, scim.Group{Schemas: []string{groupSchema}, ExternalID: role.URN,
+	err = c.ReplaceGroupStreaming(ctx, groupID, scim.Group{Schemas: []string{scim.SchemaGroup}, ExternalID: role.URN,
 		DisplayName: role.Name}, members)
 	if isDrift(err) {
 		// The group, or a member, is gone at the SP: the group is created

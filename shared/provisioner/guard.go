@@ -53,7 +53,7 @@ const (
 
 func newSPGuard(next http.RoundTripper, ratePerSecond float64) *spGuard {
 	if next == nil {
-		next = http.DefaultTransport
+		next = spTransport()
 	}
 	if ratePerSecond <= 0 {
 		ratePerSecond = defaultRatePerSecond
@@ -63,6 +63,20 @@ func newSPGuard(next http.RoundTripper, ratePerSecond float64) *spGuard {
 		threshold: breakerThreshold, minCooldown: breakerMinCooldown, maxCooldown: breakerMaxCooldown,
 	}
 }
+
+// spTransport is the HTTP transport of one SP: the default one, keeping as
+// many idle connections to the SP as deliveries run at once (the default
+// keeps 2, so a batch of concurrent deliveries opened a new TCP and TLS
+// connection for most requests).
+func spTransport() http.RoundTripper {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = maxIdleConnsPerSP
+	return t
+}
+
+// maxIdleConnsPerSP covers the deliveries of a Lambda invocation's batch
+// (up to 10 message groups at once) and then some.
+const maxIdleConnsPerSP = 32
 
 // RoundTrip implements http.RoundTripper.
 func (g *spGuard) RoundTrip(r *http.Request) (*http.Response, error) {

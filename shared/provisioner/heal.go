@@ -75,7 +75,7 @@ func (p *Provisioner) recreateGroup(ctx context.Context, c SCIMClient, sp domain
 		}
 	}
 	if !groupGone {
-		want := scim.Group{Schemas: []string{groupSchema}, ExternalID: role.URN, DisplayName: role.Name}
+		want := scim.Group{Schemas: []string{scim.SchemaGroup}, ExternalID: role.URN, DisplayName: role.Name}
 		err := c.ReplaceGroupStreaming(ctx, staleID, want, func(emit func(scim.Member) error) error {
 			for _, m := range members {
 				if err := emit(m); err != nil {
@@ -156,7 +156,7 @@ func (p *Provisioner) recreateUser(ctx context.Context, c SCIMClient, sp domain.
 		}
 		if sp.MembershipMode == domain.MembershipPut {
 			err = p.putGroup(ctx, c, sp, ur.RoleID, groupID)
-		} else if err = c.PatchGroupMembers(ctx, groupID, patchAdd, []scim.Member{{Value: id}}); isDrift(err) {
+		} else if err = c.PatchGroupMembers(ctx, groupID, scim.PatchAdd, []scim.Member{{Value: id}}); isDrift(err) {
 			_, _, err = p.recreateGroup(ctx, c, sp, ur.RoleID, groupID)
 		}
 		if err != nil {

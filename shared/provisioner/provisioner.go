@@ -92,10 +92,5 @@ func (p *Provisioner) log() *slog.Logger {
 	return slog.Default()
 }
 
-const (
-	userSchema       = "urn:ietf:params:scim:schemas:core:2.0:User"
-	groupSchema      = "urn:ietf:params:scim:schemas:core:2.0:Group"
-	patchAdd         = scim.PatchOp("add")
-	patchRemove      = scim.PatchOp("remove")
-	defaultPageLimit = 100
-)
+// defaultPageLimit is the page size of a listing when the SP names none.
+const defaultPageLimit = 100

@@ -659,3 +659,59 @@ func TestRemovalAtAPutSPReplacesTheGroupAfterTheUsersDeletion(t *testing.T) {
 		t.Fatalf("groups %+v", g)
 	}
 }
+
+// A group deletion that failed for good shows on the deleted role's status
+// (for a super user), with the reason, not only in the dead letters; an SP
+// where the deletion succeeded is not listed, and without any such SP the
+// deleted role is not found.
+func TestFailedGroupDeletionShowsOnTheDeletedRolesStatus(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, "PATCH", "right-token")
+	f.prov.MaxReceives = 1
+	role, err := f.svc.CreateRole(ctx, superUser, service.RoleInput{OrganizationGUID: "org-test", Name: "Short-lived",
+		ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	creations := f.queue.take()
+	if resp, _ := f.prov.HandleSQS(ctx, batch(t, creations, "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("group creation at wiki-sp: %v", resp.BatchItemFailures)
+	}
+	if err := f.svc.DeleteRole(ctx, superUser, role.ID); err != nil {
+		t.Fatal(err)
+	}
+	deletions := f.queue.take()
+	for _, sp := range []string{"wiki-sp", "down-sp"} {
+		if resp, err := f.prov.HandleSQS(ctx, batch(t, deletions, sp, 1)); err != nil || len(resp.BatchItemFailures) != 0 {
+			t.Fatalf("deletion at %s: %v, %v", sp, resp.BatchItemFailures, err)
+		}
+	}
+	if groups := f.sp.Groups(); len(groups) != 0 {
+		t.Fatalf("groups left at wiki-sp: %+v", groups)
+	}
+	statuses, err := f.svc.RoleProvisioning(ctx, superUser, role.ID)
+	if err != nil {
+		t.Fatalf("status of the deleted role: %v", err)
+	}
+	if len(statuses) != 1 || statuses[0].SP != "down-sp" || statuses[0].Status != domain.StatusFailed ||
+		!strings.Contains(statuses[0].LastError, "connection refused") {
+		t.Fatalf("deleted role's status = %+v, want down-sp failed with the reason only", statuses)
+	}
+	manager := &auth.Principal{Kind: auth.KindAPIToken, Name: "org admin", OrganizationGUID: "org-test"}
+	if _, err := f.svc.RoleProvisioning(ctx, manager, role.ID); !domain.IsNotFound(err) {
+		t.Fatalf("a non-super user reading a deleted role's status: %v, want not found", err)
+	}
+
+	// Once the deletion succeeds (the SP is back), the deleted role is gone.
+	link, err := f.store.GetLink(ctx, domain.ResourceGroup, role.ID, "down-sp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	link.Status = domain.StatusDeprovisioned
+	if err := f.store.PutLink(ctx, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.RoleProvisioning(ctx, superUser, role.ID); !domain.IsNotFound(err) {
+		t.Fatalf("a cleanly deleted role's status: %v, want not found", err)
+	}
+}

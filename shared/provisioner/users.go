@@ -15,7 +15,7 @@ import (
 func scimUser(u domain.User, sp domain.ServiceProvider) scim.User {
 	ident := u.Identifier(sp.UserIdentifier)
 	su := scim.User{
-		Schemas:     []string{userSchema},
+		Schemas:     []string{scim.SchemaUser},
 		ExternalID:  u.ExternalIDAt(sp),
 		UserName:    ident,
 		Name:        &scim.Name{GivenName: u.GivenName, FamilyName: u.FamilyName},
@@ -33,30 +33,17 @@ func scimUser(u domain.User, sp domain.ServiceProvider) scim.User {
 // by a group.update to an SP new to the role (ensureMemberFromGroupLine);
 // other lines wait for the link that line stores.
 func (p *Provisioner) ensureUser(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, userID int64, create bool) (string, bool, error) {
-	link, remoteID, err := p.activeLink(ctx, domain.ResourceUser, userID, sp.ID)
-	if err != nil || remoteID != "" {
-		return remoteID, err == nil, err
-	}
-	if !create {
-		if link.Status == domain.StatusFailed {
-			// Its creation was dead-lettered: a replay of it comes first.
-			return "", false, permanent("the user %d is not at the SP: its creation failed: %s", userID, link.LastError)
+	return p.ensureResource(ctx, domain.ResourceUser, userID, sp.ID, create, func(lookFirst bool) (string, bool, error) {
+		u, err := p.Store.GetUser(ctx, userID)
+		if domain.IsNotFound(err) {
+			return "", false, nil
 		}
-		remoteID, err = p.awaitLink(ctx, domain.ResourceUser, userID, sp.ID)
-		return remoteID, err == nil, err
-	}
-	u, err := p.Store.GetUser(ctx, userID)
-	if domain.IsNotFound(err) {
-		return "", false, nil
-	}
-	if err != nil {
-		return "", false, err
-	}
-	remoteID, err = p.createUser(ctx, c, sp.ID, scimUser(u, sp), mayExistAlready(ctx, link))
-	if err != nil {
-		return "", false, err
-	}
-	return remoteID, true, p.storeProvisioned(ctx, link, remoteID)
+		if err != nil {
+			return "", false, err
+		}
+		remoteID, err := p.createUser(ctx, c, sp.ID, scimUser(u, sp), lookFirst)
+		return remoteID, true, err
+	})
 }
 
 // createUser POSTs the user and returns its SP-side id. lookFirst looks

@@ -60,9 +60,15 @@ func (s *Service) UserProvisioning(ctx context.Context, p *auth.Principal, userI
 }
 
 // RoleProvisioning is the status of a role's group at each SP of its
-// applications.
+// applications. For a deleted role, a super user sees the SPs where its
+// group is still there (its deletion failed or is being retried): a failed
+// group deletion shows on the role's status, not only in the dead letters.
+// Its managers are gone with the role, so others get not found.
 func (s *Service) RoleProvisioning(ctx context.Context, p *auth.Principal, roleID int64) ([]ProvisioningStatus, error) {
 	role, err := s.GetRole(ctx, p, roleID)
+	if domain.IsNotFound(err) && p != nil && p.SuperUser {
+		return s.deletedRoleProvisioning(ctx, roleID, err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -75,6 +81,25 @@ func (s *Service) RoleProvisioning(ctx context.Context, p *auth.Principal, roleI
 		return nil, err
 	}
 	return statuses(links, expected), nil
+}
+
+// deletedRoleProvisioning lists the SPs where the group of a deleted role
+// was not deprovisioned; with none, the role is simply not found (notFound).
+func (s *Service) deletedRoleProvisioning(ctx context.Context, roleID int64, notFound error) ([]ProvisioningStatus, error) {
+	links, err := s.Store.ListLinks(ctx, domain.ResourceGroup, roleID)
+	if err != nil {
+		return nil, err
+	}
+	left := links[:0:0]
+	for _, l := range links {
+		if l.Status != domain.StatusDeprovisioned {
+			left = append(left, l)
+		}
+	}
+	if len(left) == 0 {
+		return nil, notFound
+	}
+	return statuses(left, nil), nil
 }
 
 func statuses(links []domain.SPLink, expected map[string]bool) []ProvisioningStatus {

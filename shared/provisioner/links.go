@@ -1,0 +1,99 @@
+package provisioner
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// The link of a resource records whether and under which id it exists at an
+// SP. The workers of every delivery kind read and store it through these
+// helpers; the dispatcher (deliver.go) only routes.
+
+// activeLink returns the SP-side id of a resource, or "" when it does not
+// exist there (never created, or deprovisioned).
+func (p *Provisioner) activeLink(ctx context.Context, kind domain.ResourceKind, localID int64, spID string) (domain.SPLink, string, error) {
+	l, err := p.Store.GetLink(ctx, kind, localID, spID)
+	if domain.IsNotFound(err) {
+		return domain.SPLink{Kind: kind, LocalID: localID, SPID: spID}, "", nil
+	}
+	if err != nil {
+		return l, "", err
+	}
+	if l.Status == domain.StatusDeprovisioned {
+		return l, "", nil
+	}
+	return l, l.RemoteID, nil
+}
+
+func (p *Provisioner) storeProvisioned(ctx context.Context, l domain.SPLink, remoteID string) error {
+	now := p.now()
+	if l.RemoteID != remoteID || l.ProvisionedAt == nil {
+		l.ProvisionedAt = &now
+	}
+	l.RemoteID, l.Status, l.UpdatedAt, l.LastError, l.Attempts = remoteID, domain.StatusProvisioned, now, "", 0
+	return p.Store.PutLink(ctx, l)
+}
+
+func (p *Provisioner) storeDeprovisioned(ctx context.Context, l domain.SPLink) error {
+	l.RemoteID, l.Status, l.UpdatedAt, l.LastError = "", domain.StatusDeprovisioned, p.now(), ""
+	return p.Store.PutLink(ctx, l)
+}
+
+// awaitLink waits up to awaitCreation for another line to store the
+// SP-side id of a resource, and returns it, or errNotCreatedYet.
+func (p *Provisioner) awaitLink(ctx context.Context, kind domain.ResourceKind, localID int64, spID string) (string, error) {
+	deadline := time.Now().Add(awaitCreation)
+	for time.Now().Before(deadline) {
+		t := time.NewTimer(50 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return "", ctx.Err()
+		case <-t.C:
+		}
+		_, remoteID, err := p.activeLink(ctx, kind, localID, spID)
+		if err != nil || remoteID != "" {
+			return remoteID, err
+		}
+	}
+	return "", errNotCreatedYet
+}
+
+// ensureResource is the one create-or-adopt path of users and groups: it
+// returns the SP-side id of a resource when its link has one. Otherwise
+// only the resource's own line (create) makes it, through make, which
+// returns exists false when the resource is gone from the service; other
+// lines wait for the link that line stores, unless the creation was
+// dead-lettered.
+func (p *Provisioner) ensureResource(ctx context.Context, kind domain.ResourceKind, localID int64, spID string, create bool,
+	make func(lookFirst bool) (remoteID string, exists bool, err error)) (string, bool, error) {
+	link, remoteID, err := p.activeLink(ctx, kind, localID, spID)
+	if err != nil || remoteID != "" {
+		return remoteID, err == nil, err
+	}
+	if !create {
+		if link.Status == domain.StatusFailed {
+			// Its creation was dead-lettered: a replay of it comes first.
+			return "", false, permanent("%s is not at the SP: its creation failed: %s", resourceName(kind, localID), link.LastError)
+		}
+		remoteID, err = p.awaitLink(ctx, kind, localID, spID)
+		return remoteID, err == nil, err
+	}
+	remoteID, exists, err := make(mayExistAlready(ctx, link))
+	if err != nil || !exists {
+		return "", false, err
+	}
+	return remoteID, true, p.storeProvisioned(ctx, link, remoteID)
+}
+
+// resourceName names a resource in an error: "the user 7", "the group of
+// role 3".
+func resourceName(kind domain.ResourceKind, localID int64) string {
+	if kind == domain.ResourceGroup {
+		return fmt.Sprintf("the group of role %d", localID)
+	}
+	return fmt.Sprintf("the user %d", localID)
+}
