@@ -79,8 +79,10 @@ func NewEdgeStack(scope constructs.Construct, id string, cfg StackConfig, props 
 	})
 	redacted := []any{&awswafv2.CfnLoggingConfiguration_FieldToMatchProperty{QueryString: map[string]any{}}}
 	for _, h := range wafRedactedFields {
+		// SingleHeader is untyped JSON in CloudFormation: a typed struct
+		// would be rendered with a lower-case "name".
 		redacted = append(redacted, &awswafv2.CfnLoggingConfiguration_FieldToMatchProperty{
-			SingleHeader: &awswafv2.CfnLoggingConfiguration_SingleHeaderProperty{Name: jsii.String(h)}})
+			SingleHeader: map[string]any{"Name": h}})
 	}
 	logging := awswafv2.NewCfnLoggingConfiguration(stack, jsii.String("WafLogging"), &awswafv2.CfnLoggingConfigurationProps{
 		ResourceArn: acl.AttrArn(),
