@@ -48,6 +48,18 @@ type StackConfig struct {
 	ThrottleRate  float64
 	ThrottleBurst float64
 
+	// Edge puts CloudFront with the WAF WebACL of InviteEdgeStack in front
+	// of the HTTP API (edge.go, waf.go); off only for LocalStack.
+	Edge bool
+	// WAFRateLimit is the most requests one source IP may send in 5 minutes.
+	WAFRateLimit int
+	// WAFManagedRules is block or count: what the AWS managed rule groups do.
+	WAFManagedRules string
+	// DomainName is the service's public host name on CloudFront, with
+	// CertificateArn, an ACM certificate in us-east-1 covering it.
+	DomainName     string
+	CertificateArn string
+
 	// Session holds the variables of the session configuration (U6) by
 	// name; see session.go.
 	Session map[string]string
@@ -75,6 +87,11 @@ const (
 	ctxSPIDs                = "spIds"
 	ctxThrottleRate         = "throttleRate"
 	ctxThrottleBurst        = "throttleBurst"
+	ctxEdge                 = "edge"
+	ctxWAFRateLimit         = "wafRateLimit"
+	ctxWAFManagedRules      = "wafManagedRules"
+	ctxDomainName           = "domainName"
+	ctxCertificateArn       = "certificateArn"
 )
 
 // Defaults of the context keys that have one.
@@ -130,6 +147,11 @@ func LoadStackConfig(lookup ContextLookup) (StackConfig, error) {
 		ThrottleRate:         r.number(ctxThrottleRate, defaultThrottleRate),
 		ThrottleBurst:        r.number(ctxThrottleBurst, defaultThrottleBurst),
 		SPIDs:                splitList(r.str(ctxSPIDs, "")),
+		Edge:                 r.boolean(ctxEdge, true),
+		WAFRateLimit:         r.integer(ctxWAFRateLimit, defaultWAFRateLimit),
+		WAFManagedRules:      strings.ToLower(r.str(ctxWAFManagedRules, wafModeBlock)),
+		DomainName:           strings.ToLower(r.str(ctxDomainName, "")),
+		CertificateArn:       r.str(ctxCertificateArn, ""),
 	}
 	cfg.MailFrom = r.str(ctxMailFrom, "noreply@"+cfg.MailDomain)
 	if cfg.OIDCClientID == "" {
@@ -155,6 +177,22 @@ func LoadStackConfig(lookup ContextLookup) (StackConfig, error) {
 	}
 	if cfg.ThrottleRate <= 0 || cfg.ThrottleBurst <= 0 {
 		r.fail("%s and %s must be positive", ctxThrottleRate, ctxThrottleBurst)
+	}
+	// WAF takes 10 to 2,000,000,000 requests per evaluation window.
+	if cfg.WAFRateLimit < 10 || cfg.WAFRateLimit > 2_000_000_000 {
+		r.fail("%s: %d is outside 10..2000000000 (requests per source IP in 5 minutes)", ctxWAFRateLimit, cfg.WAFRateLimit)
+	}
+	if cfg.WAFManagedRules != wafModeBlock && cfg.WAFManagedRules != wafModeCount {
+		r.fail("%s: %q is not block or count", ctxWAFManagedRules, cfg.WAFManagedRules)
+	}
+	if (cfg.DomainName == "") != (cfg.CertificateArn == "") {
+		r.fail("%s and %s go together: CloudFront serves a domain only with a certificate covering it", ctxDomainName, ctxCertificateArn)
+	}
+	if cfg.CertificateArn != "" && !strings.HasPrefix(cfg.CertificateArn, "arn:aws:acm:"+edgeRegion+":") {
+		r.fail("%s: %q is not an ACM certificate in %s, the only region CloudFront takes certificates from", ctxCertificateArn, cfg.CertificateArn, edgeRegion)
+	}
+	if cfg.DomainName != "" && !cfg.Edge {
+		r.fail("%s needs %s=true: the domain is served by CloudFront", ctxDomainName, ctxEdge)
 	}
 	if cfg.AlarmEmail != "" && !strings.Contains(cfg.AlarmEmail, "@") {
 		r.fail("%s: %q is not an e-mail address", ctxAlarmEmail, cfg.AlarmEmail)

@@ -32,6 +32,9 @@ func TestStackConfigDefaults(t *testing.T) {
 		SessionIdleTimeout:   "8h",
 		ThrottleRate:         50,
 		ThrottleBurst:        100,
+		Edge:                 true,
+		WAFRateLimit:         1000,
+		WAFManagedRules:      "block",
 		Session: map[string]string{"ENVIRONMENT": "prod", "ROLE_SEARCH_REQUIRED": "false", "PAST_DATE_ALLOWED": "false",
 			"PERFORMANCE_SEED_ALLOWED": "false"},
 	}
@@ -118,7 +121,7 @@ func TestDeploymentsRequireTheFunctionCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = NewInviteStack(awscdk.NewApp(nil), stackName, &InviteStackProps{Config: cfg})
+	_, err = buildStacks(awscdk.NewApp(nil), cfg, testEnvironment)
 	if err == nil || !strings.Contains(err.Error(), "users.zip is missing: run 'make build'") {
 		t.Errorf("error = %v, want the missing zip named", err)
 	}

@@ -55,7 +55,11 @@ type functionSpec struct {
 	// ManagesConnections: CONNECTION_SECRET_PREFIX and create, write, read
 	// and delete of the secrets under it (the registry API of issue 16).
 	// The applications and connections themselves are table items.
-	ManagesConnections  bool
+	ManagesConnections bool
+	// TestsConnections: secretsmanager:GetSecretValue (read only) on
+	// invite/sp/*, so that the registry's "test connection" also resolves
+	// connections whose credential is a secret managed by hand there.
+	TestsConnections    bool
 	NeedsPublicURL      bool // PUBLIC_BASE_URL, for links in e-mails and responses
 	ServesSessionConfig bool // the session settings of U6 (session.go)
 	Seeds               bool // PERFORMANCE_SEED_ALLOWED, the switch of S1
@@ -110,7 +114,7 @@ var functionSpecs = []functionSpec{
 	{
 		Name: "system", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, SendsMail: true,
-		NeedsPublicURL: true, Seeds: true, ManagesConnections: true,
+		NeedsPublicURL: true, Seeds: true, ManagesConnections: true, TestsConnections: true,
 		Routes: []string{"/api/v1/system", "/api/v1/manage", "/api/docs", "/health", "/api/v1/validations", "/api/external/v1/validations"},
 	},
 	{

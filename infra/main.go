@@ -33,18 +33,38 @@ func run() error {
 	return nil
 }
 
-// build reads the context and adds the stack to app. The stack is
-// environment-agnostic unless the CDK CLI supplies an account and region.
+// build reads the context and adds the stacks to app.
 func build(app awscdk.App) error {
 	cfg, err := LoadStackConfig(func(key string) any { return app.Node().TryGetContext(jsii.String(key)) })
 	if err != nil {
 		return err
 	}
-	_, err = NewInviteStack(app, stackName, &InviteStackProps{
-		StackProps: awscdk.StackProps{Env: environment()},
-		Config:     cfg,
-	})
+	_, err = buildStacks(app, cfg, environment())
 	return err
+}
+
+// buildStacks adds the service's stack and, with cfg.Edge, the us-east-1
+// stack of its WAF WebACL, whose ARN crosses regions by a reference that
+// CDK carries (SSM parameters and a custom resource). A cross-region
+// reference needs both stacks' account and region: the CDK CLI supplies
+// them from the caller's credentials.
+func buildStacks(app awscdk.App, cfg StackConfig, env *awscdk.Environment) (awscdk.Stack, error) {
+	props := &InviteStackProps{StackProps: awscdk.StackProps{Env: env}, Config: cfg}
+	if cfg.Edge {
+		if env == nil {
+			return nil, fmt.Errorf("context %s=true (the default) puts CloudFront and a WAF WebACL in %s in front of the API, "+
+				"which needs the account and region: run through the CDK CLI, or set CDK_DEFAULT_ACCOUNT and CDK_DEFAULT_REGION; "+
+				"-c %s=false leaves them out (LocalStack)", ctxEdge, edgeRegion, ctxEdge)
+		}
+		_, acl := NewEdgeStack(app, edgeStackName, cfg, &awscdk.StackProps{
+			Env:                   &awscdk.Environment{Account: env.Account, Region: jsii.String(edgeRegion)},
+			CrossRegionReferences: jsii.Bool(true),
+			Description:           jsii.String("WAF WebACL of the invite service's CloudFront distribution (us-east-1)"),
+		})
+		props.StackProps.CrossRegionReferences = jsii.Bool(true)
+		props.WebACLArn = acl.AttrArn()
+	}
+	return NewInviteStack(app, stackName, props)
 }
 
 // environment uses the account and region the CDK CLI resolved from the

@@ -66,6 +66,9 @@ func grantCapabilities(role awsiam.IRole, spec functionSpec, res serviceResource
 	if spec.ReadsSPSecrets {
 		allow([]string{"secretsmanager:GetSecretValue"}, []*string{res.Secrets.SPArnPattern, res.Secrets.ConnectionArnPattern}, nil)
 	}
+	if spec.TestsConnections {
+		allow([]string{"secretsmanager:GetSecretValue"}, []*string{res.Secrets.SPArnPattern}, nil)
+	}
 	if spec.ManagesConnections {
 		allow([]string{"secretsmanager:CreateSecret", "secretsmanager:PutSecretValue", "secretsmanager:GetSecretValue",
 			"secretsmanager:DeleteSecret"}, []*string{res.Secrets.ConnectionArnPattern}, nil)

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudfront"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambdaeventsources"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
@@ -11,6 +14,8 @@ import (
 type InviteStackProps struct {
 	awscdk.StackProps
 	Config StackConfig
+	// WebACLArn is the WebACL of the edge stack (cfg.Edge only).
+	WebACLArn *string
 }
 
 // provisionerBatchSize is the most a FIFO event source accepts.
@@ -28,6 +33,17 @@ func NewInviteStack(scope constructs.Construct, id string, props *InviteStackPro
 	api := newHTTPAPI(stack, cfg)
 
 	publicBaseURL := api.ApiEndpoint()
+	var distribution awscloudfront.Distribution
+	if cfg.Edge {
+		if props.WebACLArn == nil {
+			return nil, fmt.Errorf("the CloudFront distribution needs the WebACL of %s", edgeStackName)
+		}
+		distribution = newDistribution(stack, cfg, api, props.WebACLArn)
+		publicBaseURL = jsii.String("https://" + *distribution.DistributionDomainName())
+		if cfg.DomainName != "" {
+			publicBaseURL = jsii.String("https://" + cfg.DomainName)
+		}
+	}
 	if cfg.PublicBaseURL != "" {
 		publicBaseURL = jsii.String(cfg.PublicBaseURL)
 	}
@@ -71,7 +87,11 @@ func NewInviteStack(scope constructs.Construct, id string, props *InviteStackPro
 			"context oidcIssuer or oidcAudience is not set: the API will reject every user token"))
 	}
 
-	output(stack, "ApiUrl", api.ApiEndpoint(), "Base URL of the HTTP API")
+	output(stack, "ApiUrl", api.ApiEndpoint(), "Base URL of the HTTP API (behind CloudFront and the WAF, use ServiceUrl)")
+	if distribution != nil {
+		output(stack, "ServiceUrl", publicBaseURL, "Public URL of the service: CloudFront with the WAF")
+		output(stack, "DistributionDomainName", distribution.DistributionDomainName(), "Point the service's DNS name (CNAME or alias) here")
+	}
 	output(stack, "TableName", table.TableName(), "DynamoDB table of the service")
 	output(stack, "ScimQueueUrl", queues.Work.QueueUrl(), "FIFO queue of SCIM deliveries")
 	output(stack, "ScimDeadLetterQueueUrl", queues.DeadLetters.QueueUrl(), "Dead letters of SCIM deliveries")

@@ -25,7 +25,10 @@ type scenario struct {
 	stack    awscdk.Stack
 	template assertions.Template
 	raw      map[string]any // the template as JSON, for checks Match cannot express
-	err      error
+	// edge is the us-east-1 stack of the WAF WebACL (context edge=true).
+	edge    assertions.Template
+	edgeRaw map[string]any
+	err     error
 }
 
 var (
@@ -95,6 +98,10 @@ func prepareScenarios(dir string) error {
 		ctxSPIDs:                "sp-a, sp-b",
 		ctxThrottleRate:         "20",
 		ctxThrottleBurst:        "40",
+		ctxWAFRateLimit:         "300",
+		ctxWAFManagedRules:      "count",
+		ctxDomainName:           "Invite.Example.edu",
+		ctxCertificateArn:       "arn:aws:acm:us-east-1:123456789012:certificate/0c1d2e3f-aaaa-bbbb-cccc-0123456789ab",
 		// Session settings (U6).
 		"clientUrl":                     "https://guests.example.edu",
 		"welcomeUrl":                    "https://welcome.example.edu",
@@ -126,24 +133,41 @@ func (s *scenario) synth(t *testing.T) *scenario {
 			return
 		}
 		app := awscdk.NewApp(nil)
-		s.stack, s.err = NewInviteStack(app, stackName, &InviteStackProps{Config: cfg})
+		s.stack, s.err = buildStacks(app, cfg, testEnvironment)
 		if s.err != nil {
 			return
 		}
 		s.template = assertions.Template_FromStack(s.stack, nil)
-		// Round-trip through JSON so that the raw template holds plain
-		// maps, slices, strings and float64s.
-		b, err := json.Marshal(s.template.ToJSON())
-		if err != nil {
-			s.err = err
+		if s.raw, s.err = rawTemplate(s.template); s.err != nil || !cfg.Edge {
 			return
 		}
-		s.err = json.Unmarshal(b, &s.raw)
+		edge, ok := app.Node().TryFindChild(jsii.String(edgeStackName)).(awscdk.Stack)
+		if !ok {
+			s.err = fmt.Errorf("no %s with context edge=true", edgeStackName)
+			return
+		}
+		s.edge = assertions.Template_FromStack(edge, nil)
+		s.edgeRaw, s.err = rawTemplate(s.edge)
 	})
 	if s.err != nil {
 		t.Fatalf("%s scenario: %v", s.name, s.err)
 	}
 	return s
+}
+
+// testEnvironment is the account and region of the stacks under test: a
+// cross-region reference (the WebACL of the edge stack) needs both.
+var testEnvironment = &awscdk.Environment{Account: jsii.String("123456789012"), Region: jsii.String("eu-west-1")}
+
+// rawTemplate round-trips a template through JSON so that it holds plain
+// maps, slices, strings and float64s.
+func rawTemplate(t assertions.Template) (map[string]any, error) {
+	b, err := json.Marshal(t.ToJSON())
+	if err != nil {
+		return nil, err
+	}
+	var raw map[string]any
+	return raw, json.Unmarshal(b, &raw)
 }
 
 // expect runs a CDK assertion, which panics on mismatch, as a test error.

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigatewayv2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscertificatemanager"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudfront"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudfrontorigins"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+)
+
+// newDistribution puts CloudFront, guarded by the WebACL of the edge stack,
+// in front of the HTTP API. Pages and API are never cached and get every
+// viewer header but Host (API Gateway answers only to its own host name),
+// every cookie and query string; /static/* is cached by the origin's
+// Cache-Control, keyed by path and query string only.
+func newDistribution(scope constructs.Construct, cfg StackConfig, api awsapigatewayv2.HttpApi, webACLArn *string) awscloudfront.Distribution {
+	// ApiEndpoint is https://<id>.execute-api.<region>.amazonaws.com.
+	apiDomain := awscdk.Fn_Select(jsii.Number(2), awscdk.Fn_Split(jsii.String("/"), api.ApiEndpoint(), nil))
+	origin := awscloudfrontorigins.NewHttpOrigin(apiDomain, &awscloudfrontorigins.HttpOriginProps{
+		ProtocolPolicy: awscloudfront.OriginProtocolPolicy_HTTPS_ONLY,
+	})
+	staticCache := awscloudfront.NewCachePolicy(scope, jsii.String("StaticCachePolicy"), &awscloudfront.CachePolicyProps{
+		Comment:                    jsii.String("invite /static: by the origin's Cache-Control, keyed by path and query string"),
+		MinTtl:                     awscdk.Duration_Seconds(jsii.Number(0)),
+		DefaultTtl:                 awscdk.Duration_Hours(jsii.Number(1)),
+		MaxTtl:                     awscdk.Duration_Days(jsii.Number(1)),
+		QueryStringBehavior:        awscloudfront.CacheQueryStringBehavior_All(),
+		CookieBehavior:             awscloudfront.CacheCookieBehavior_None(),
+		HeaderBehavior:             awscloudfront.CacheHeaderBehavior_None(),
+		EnableAcceptEncodingGzip:   jsii.Bool(true),
+		EnableAcceptEncodingBrotli: jsii.Bool(true),
+	})
+	props := &awscloudfront.DistributionProps{
+		Comment:     jsii.String("invite: pages and API behind the WAF"),
+		WebAclId:    webACLArn,
+		HttpVersion: awscloudfront.HttpVersion_HTTP2_AND_3,
+		PriceClass:  awscloudfront.PriceClass_PRICE_CLASS_100,
+		DefaultBehavior: &awscloudfront.BehaviorOptions{
+			Origin:               origin,
+			AllowedMethods:       awscloudfront.AllowedMethods_ALLOW_ALL(),
+			ViewerProtocolPolicy: awscloudfront.ViewerProtocolPolicy_REDIRECT_TO_HTTPS,
+			CachePolicy:          awscloudfront.CachePolicy_CACHING_DISABLED(),
+			OriginRequestPolicy:  awscloudfront.OriginRequestPolicy_ALL_VIEWER_EXCEPT_HOST_HEADER(),
+		},
+		AdditionalBehaviors: &map[string]*awscloudfront.BehaviorOptions{
+			"/static/*": {
+				Origin:               origin,
+				AllowedMethods:       awscloudfront.AllowedMethods_ALLOW_GET_HEAD(),
+				ViewerProtocolPolicy: awscloudfront.ViewerProtocolPolicy_REDIRECT_TO_HTTPS,
+				CachePolicy:          staticCache,
+				Compress:             jsii.Bool(true),
+			},
+		},
+	}
+	if cfg.DomainName != "" {
+		props.DomainNames = jsii.Strings(cfg.DomainName)
+		props.Certificate = awscertificatemanager.Certificate_FromCertificateArn(scope, jsii.String("EdgeCertificate"), jsii.String(cfg.CertificateArn))
+		props.MinimumProtocolVersion = awscloudfront.SecurityPolicyProtocol_TLS_V1_2_2021
+	}
+	return awscloudfront.NewDistribution(scope, jsii.String("Distribution"), props)
+}
