@@ -80,7 +80,10 @@ func (t *Targets) Client(ctx context.Context, spID string) (SCIMClient, domain.S
 	if target.TimeoutSeconds > 0 {
 		timeout = time.Duration(target.TimeoutSeconds) * time.Second
 	}
-	hc := &http.Client{Timeout: timeout, Transport: t.guard(spID, target.RatePerSecond)}
+	hc := &http.Client{Timeout: timeout, Transport: &refreshingAuth{next: t.guard(spID, target.RatePerSecond), // refresh.go
+		fresh: func(ctx context.Context) (string, error) {
+			return t.freshAuthorization(ctx, spID, &http.Client{Timeout: scim.DefaultTimeout})
+		}}}
 	c := scim.NewClient(scim.Target{ID: spID, BaseURL: target.BaseURL, Version: target.Version, Credentials: creds,
 		MaxPatchMembers: target.MaxPatchMembers}, hc)
 	return c, target.SP, nil

@@ -25,7 +25,7 @@ import (
 var consoleTemplateFiles embed.FS
 
 // consolePageNames are the templates under templates/console/.
-var consolePageNames = []string{"roles", "role", "roleform", "roledelete", "invite", "invited", "people", "person", "operations", "home", "audit", "tokens", "applications", "connection", "connectionform"}
+var consolePageNames = []string{"roles", "role", "roleform", "roledelete", "invite", "invited", "people", "person", "operations", "home", "audit", "tokens", "applications", "connection", "registryform", "registrydelete"}
 
 // addConsoleTemplates parses the console pages onto the layout, each as
 // "console/<name>", once at start-up.
@@ -76,9 +76,19 @@ func (p *Pages) consoleRoutes() []route {
 		{"POST /console/tokens/{id}/delete", http.HandlerFunc(p.consoleTokenDelete)}, // delete a token
 		{"GET /console/applications", http.HandlerFunc(p.consoleApplications)},       // applications and SCIM connections (console_applications.go)
 		{"GET /console/connections/{id}", http.HandlerFunc(p.consoleConnection)},
-		{"GET /console/connections/{id}/edit", http.HandlerFunc(p.consoleConnectionEdit)},  // change a connection; the secret write-only
-		{"POST /console/connections/{id}/edit", http.HandlerFunc(p.consoleConnectionEdit)}, //
-		{"POST /console/connections/{id}/test", http.HandlerFunc(p.consoleConnectionTest)}, // runs the SCIM probe, shows its report
+		{"GET /console/applications/new", http.HandlerFunc(p.consoleApplicationForm)},            // create an application (console_applications_forms.go)
+		{"POST /console/applications/new", http.HandlerFunc(p.consoleApplicationForm)},           //
+		{"GET /console/applications/{id}/edit", http.HandlerFunc(p.consoleApplicationForm)},      // change an application
+		{"POST /console/applications/{id}/edit", http.HandlerFunc(p.consoleApplicationForm)},     //
+		{"GET /console/applications/{id}/delete", http.HandlerFunc(p.consoleApplicationDelete)},  // confirm, or why not (a role uses it)
+		{"POST /console/applications/{id}/delete", http.HandlerFunc(p.consoleApplicationDelete)}, //
+		{"GET /console/connections/new", http.HandlerFunc(p.consoleConnectionForm)},              // create a connection; the secret write-only
+		{"POST /console/connections/new", http.HandlerFunc(p.consoleConnectionForm)},             //
+		{"GET /console/connections/{id}/edit", http.HandlerFunc(p.consoleConnectionForm)},        // change a connection; empty secret keeps it
+		{"POST /console/connections/{id}/edit", http.HandlerFunc(p.consoleConnectionForm)},       //
+		{"GET /console/connections/{id}/delete", http.HandlerFunc(p.consoleConnectionDelete)},    // confirm, or why not (an application uses it)
+		{"POST /console/connections/{id}/delete", http.HandlerFunc(p.consoleConnectionDelete)},   //
+		{"POST /console/connections/{id}/test", http.HandlerFunc(p.consoleConnectionTest)},       // runs the SCIM probe, shows its report
 	}
 }
 
@@ -144,7 +154,8 @@ func (p *Pages) consoleBase(r *http.Request, pr *auth.Principal, lang, titleKey,
 
 // flashKeys are the "done" messages a redirect after a form may name.
 var flashKeys = map[string]bool{"created": true, "updated": true, "deleted": true, "extended": true, "removed": true,
-	"resent": true, "withdrawn": true, "badDate": true, "replayed": true, "discarded": true, "tokenDeleted": true, "connectionSaved": true}
+	"resent": true, "withdrawn": true, "badDate": true, "replayed": true, "discarded": true, "tokenDeleted": true, "connectionSaved": true,
+	"applicationSaved": true, "applicationDeleted": true, "connectionDeleted": true}
 
 // refuse answers a use case's error: 403 and 404 as pages, anything else
 // as a server error. (Invalid input is shown on its form, never here.)

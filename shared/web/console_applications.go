@@ -2,13 +2,10 @@ package web
 
 import (
 	"net/http"
-	"net/url"
 	"strings"
 
-	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/i18n"
 	"github.com/edu-invite/invite/shared/scimprobe"
-	"github.com/edu-invite/invite/shared/service"
 )
 
 // applicationsPage lists the applications and SCIM connections the person
@@ -22,7 +19,7 @@ type applicationsPage struct {
 }
 
 type applicationRow struct {
-	Name, Type, LandingPage, Organization, Connections string
+	ManageID, Name, Type, LandingPage, Organization, Connections string
 }
 
 type connectionRow struct {
@@ -66,7 +63,7 @@ func (p *Pages) consoleApplications(w http.ResponseWriter, r *http.Request) {
 				cs = append(cs, id)
 			}
 		}
-		page.Applications = append(page.Applications, applicationRow{Name: name, Type: a.ManageType, LandingPage: a.LandingPage,
+		page.Applications = append(page.Applications, applicationRow{ManageID: a.ManageID, Name: name, Type: a.ManageType, LandingPage: a.LandingPage,
 			Organization: org, Connections: strings.Join(cs, ", ")})
 	}
 	for _, c := range conns {
@@ -182,58 +179,4 @@ func reportOf(lang string, rep scimprobe.Report) *reportView {
 		v.Recommendation = i18n.T(lang, "console.conn.recommend", rep.RecommendedMembership, rep.ConfiguredMembership)
 	}
 	return v
-}
-
-// connectionFormPage edits a connection's settings; the credential is
-// write-only: the field is always empty, and left empty it keeps the
-// stored one.
-type connectionFormPage struct {
-	consolePage
-	ID, Name, BaseURL, Membership string
-	Errors                        map[string]string
-}
-
-func (p *Pages) consoleConnectionEdit(w http.ResponseWriter, r *http.Request) {
-	pr, lang, ok := p.console(w, r)
-	if !ok {
-		return
-	}
-	c, err := p.cfg.Service.GetConnection(r.Context(), pr, r.PathValue("id"))
-	if err != nil {
-		p.refuse(w, r, err)
-		return
-	}
-	page := connectionFormPage{consolePage: p.consoleBase(r, pr, lang, "console.conn.edit", "applications", c.Name), ID: c.ID, Name: c.Name,
-		BaseURL: c.BaseURL, Membership: strings.ToUpper(c.Membership), Errors: map[string]string{}}
-	if r.Method == http.MethodGet {
-		p.render(w, r, http.StatusOK, "console/connectionform", page)
-		return
-	}
-	page.Name = strings.TrimSpace(r.PostFormValue("name"))
-	page.BaseURL = strings.TrimSpace(r.PostFormValue("baseUrl"))
-	page.Membership = r.PostFormValue("membership")
-	in := service.ConnectionInput{ProvisioningDoc: c.ProvisioningDoc, Secret: r.PostFormValue("secret")}
-	in.Name, in.BaseURL, in.Membership = page.Name, page.BaseURL, page.Membership
-	if _, err := p.cfg.Service.UpdateConnection(r.Context(), pr, c.ID, in); err != nil {
-		if domain.KindOf(err) != domain.KindInvalid {
-			p.refuse(w, r, err)
-			return
-		}
-		for _, problem := range strings.Split(err.Error(), "; ") {
-			page.Errors[connectionField(problem)] = i18n.T(lang, "console.conn.err."+connectionField(problem))
-		}
-		p.render(w, r, http.StatusBadRequest, "console/connectionform", page)
-		return
-	}
-	http.Redirect(w, r, "/console/connections/"+url.PathEscape(c.ID)+"?done=connectionSaved", http.StatusSeeOther)
-}
-
-// connectionField names the form field a service problem is about.
-func connectionField(problem string) string {
-	for _, f := range []string{"baseUrl", "secret", "membership", "name"} {
-		if strings.Contains(problem, f) {
-			return f
-		}
-	}
-	return "form"
 }

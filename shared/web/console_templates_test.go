@@ -41,7 +41,10 @@ func TestConsoleTemplatesRender(t *testing.T) {
 				Connections: []connectionRow{{ID: "sp", Name: "SP", BaseURL: "https://sp/scim/v2", Auth: "basic", Membership: "PATCH", Credential: "Configured"}}},
 			"console/connection": connectionPage{consolePage: cp, Connection: connectionRow{ID: "sp", Name: "SP"}, Apps: []string{"Wiki"}, Tested: true,
 				Report: &reportView{Summary: "s", Lines: []detail{{"a", "b"}}, Recommendation: "PATCH", Warnings: []string{"w"}}},
-			"console/connectionform": connectionFormPage{consolePage: cp, ID: "sp", Name: "SP", BaseURL: "x", Membership: "PUT", Errors: map[string]string{"name": "a", "baseUrl": "b", "secret": "c", "membership": "d", "form": "e"}},
+			"console/registryform": registryFormPage{consolePage: cp, Action: "/console/connections/new", Submit: "Save", Cancel: "/console/applications", FormError: "e",
+				Fields: []formField{{Name: "id", Label: "ID", Type: "text", Value: "sp", Hint: "h", Error: "x", Required: true}, {Name: "method", Label: "M", Type: "select", Options: []formOption{{Value: "basic", Label: "Basic", Selected: true}}},
+					{Name: "provisionings", Label: "P", Type: "checkboxes", Options: []formOption{{Value: "sp", Label: "SP", Selected: true}}, Error: "y"}, {Name: "secret", Label: "S", Type: "password"}}},
+			"console/registrydelete": registryDeletePage{consolePage: cp, Action: "/console/connections/sp/delete", Name: "SP", Cancel: "/console/applications", Refusal: "in use"},
 			"console/operations": operationsPage{consolePage: cp, SPs: []deadLetterView{{SPID: "sp", Name: "SP", Count: 1, Oldest: "1 minute", Reasons: []reasonCount{{"401", 1}}, Items: []deadLetterItem{{ID: "d", Kind: "user.create", Reason: "401", Age: "1"}}}},
 				Jobs: []jobView{{Name: "expiry", When: "1 minute ago", State: "OK", Summary: "{}"}, {Name: "cleanup", When: "never"}}},
 		}
