@@ -44,6 +44,9 @@ func TestConsoleTemplatesRender(t *testing.T) {
 			"console/connection": connectionPage{consolePage: cp, Connection: connectionRow{ID: "sp", Name: "SP"}, Apps: []string{"Wiki"}, Tested: true,
 				Report: &reportView{Summary: "s", Lines: []detail{{"a", "b"}}, Recommendation: "PATCH", Warnings: []string{"w"}}},
 			"console/connectionform": connectionFormPage{consolePage: cp, ID: "sp", Name: "SP", BaseURL: "x", Membership: "PUT", Errors: map[string]string{"name": "a", "baseUrl": "b", "secret": "c", "membership": "d", "form": "e"}},
+			"console/admins": adminsPage{consolePage: cp, Super: true, Organization: "org", Email: "x", EmailError: "bad",
+				Admins:   []adminRow{{ID: 1, Name: "Ann", PersonHref: "/console/people/1", MayRemove: true}, {ID: 2, Name: "Bo", AppointedOtherway: "config"}},
+				Managers: []managerRow{{UserRoleID: 3, Name: "Cy", RoleHref: "/console/roles/1", Role: "Lab", MayRemove: true}}},
 			"console/operations": operationsPage{consolePage: cp, SPs: []deadLetterView{{SPID: "sp", Name: "SP", Count: 1, Oldest: "1 minute", Reasons: []reasonCount{{"401", 1}}, Items: []deadLetterItem{{ID: "d", Kind: "user.create", Reason: "401", Age: "1"}}}},
 				Jobs: []jobView{{Name: "expiry", When: "1 minute ago", State: "OK", Summary: "{}"}, {Name: "cleanup", When: "never"}}},
 		}
