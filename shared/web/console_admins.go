@@ -131,7 +131,9 @@ func (p *Pages) consoleAdminInvite(w http.ResponseWriter, r *http.Request) {
 	}
 	out := invitedPage{consolePage: p.consoleBase(r, pr, lang, "console.invited.title", "admins"), RoleHref: adminsHref(org)}
 	for _, u := range res.URLs {
-		out.Recipients = append(out.Recipients, invitedRow{Email: u.Recipient, Link: u.InvitationURL, MailState: i18n.T(lang, "console.invited.mailQueued")})
+		// The invitation e-mail names roles; one without roles is not
+		// e-mailed (shared/mail refuses it), so the link is handed over here.
+		out.Recipients = append(out.Recipients, invitedRow{Email: u.Recipient, Link: u.InvitationURL, MailState: i18n.T(lang, "console.admins.notMailed")})
 	}
 	p.render(w, r, http.StatusCreated, "console/invited", out)
 }
