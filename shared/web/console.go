@@ -25,7 +25,7 @@ import (
 var consoleTemplateFiles embed.FS
 
 // consolePageNames are the templates under templates/console/.
-var consolePageNames = []string{"roles", "role", "roleform", "roledelete", "invite", "invited", "people", "person", "operations", "home", "audit", "tokens", "applications", "connection", "registryform", "registrydelete"}
+var consolePageNames = []string{"roles", "role", "roleform", "roledelete", "invite", "invited", "people", "person", "operations", "home", "audit", "tokens", "applications", "connection", "registryform", "registrydelete", "admins"}
 
 // addConsoleTemplates parses the console pages onto the layout, each as
 // "console/<name>", once at start-up.
@@ -64,11 +64,14 @@ func (p *Pages) consoleRoutes() []route {
 		{"POST /console/invitations/{id}/resend", http.HandlerFunc(p.consoleInvitationResend)},    // new link, e-mailed again
 		{"POST /console/invitations/{id}/delete", http.HandlerFunc(p.consoleInvitationDelete)},    // withdraw
 		{"GET /console/people", http.HandlerFunc(p.consolePeople)},
-		{"POST /console/people", http.HandlerFunc(p.consolePeople)},              // a search: the words stay out of the address                                // user search within reach
-		{"GET /console/people/{id}", http.HandlerFunc(p.consolePerson)},          // a person: memberships, provisioning
-		{"GET /console/operations", http.HandlerFunc(p.consoleOperations)},       // dead letters (super users)
-		{"POST /console/operations/replay", http.HandlerFunc(p.consoleReplay)},   // replay dead letters
-		{"POST /console/operations/discard", http.HandlerFunc(p.consoleDiscard)}, // discard dead letters
+		{"POST /console/people", http.HandlerFunc(p.consolePeople)},                  // a search: the words stay out of the address                                // user search within reach
+		{"GET /console/people/{id}", http.HandlerFunc(p.consolePerson)},              // a person: memberships, provisioning
+		{"GET /console/admins", http.HandlerFunc(p.consoleAdmins)},                   // an organization's institution admins and application managers
+		{"POST /console/admins/invite", http.HandlerFunc(p.consoleAdminInvite)},      // invite an institution admin
+		{"POST /console/admins/{id}/remove", http.HandlerFunc(p.consoleAdminRemove)}, // take institution admin rights away
+		{"GET /console/operations", http.HandlerFunc(p.consoleOperations)},           // dead letters (super users)
+		{"POST /console/operations/replay", http.HandlerFunc(p.consoleReplay)},       // replay dead letters
+		{"POST /console/operations/discard", http.HandlerFunc(p.consoleDiscard)},     // discard dead letters
 		{"GET /console/audit", http.HandlerFunc(p.consoleAudit)},
 		{"POST /console/audit", http.HandlerFunc(p.consoleAudit)},                    // filtered: the person's words stay out of the address                                  // audit log: person, role, action, period
 		{"GET /console/tokens", http.HandlerFunc(p.consoleTokens)},                   // API tokens
@@ -136,6 +139,9 @@ func (p *Pages) consoleBase(r *http.Request, pr *auth.Principal, lang, titleKey,
 	if service.MaySearchUsers(pr) {
 		add("console.nav.people", "/console/people", "people")
 	}
+	if service.MayAdministerOrganization(pr) {
+		add("console.nav.admins", "/console/admins", "admins")
+	}
 	if pr.SuperUser {
 		add("console.nav.operations", "/console/operations", "operations")
 		add("console.nav.audit", "/console/audit", "audit")
@@ -155,7 +161,7 @@ func (p *Pages) consoleBase(r *http.Request, pr *auth.Principal, lang, titleKey,
 // flashKeys are the "done" messages a redirect after a form may name.
 var flashKeys = map[string]bool{"created": true, "updated": true, "deleted": true, "extended": true, "removed": true,
 	"resent": true, "withdrawn": true, "badDate": true, "replayed": true, "discarded": true, "tokenDeleted": true, "connectionSaved": true,
-	"applicationSaved": true, "applicationDeleted": true, "connectionDeleted": true}
+	"applicationSaved": true, "applicationDeleted": true, "connectionDeleted": true, "adminRemoved": true}
 
 // refuse answers a use case's error: 403 and 404 as pages, anything else
 // as a server error. (Invalid input is shown on its form, never here.)

@@ -15,8 +15,14 @@ import (
 // The member and invitation actions of the role page. Each form carries
 // the role's id only to come back to its page; the use case decides.
 
-// returnTo is the role page a form came from.
+// returnTo is the role, person or administrators page a form came from.
 func returnTo(r *http.Request) string {
+	if r.PostFormValue("from") == "admins" {
+		return adminsHref(r.PostFormValue("org"))
+	}
+	if id, err := strconv.ParseInt(r.PostFormValue("person"), 10, 64); err == nil && id > 0 {
+		return "/console/people/" + strconv.FormatInt(id, 10)
+	}
 	if id, err := strconv.ParseInt(r.PostFormValue("role"), 10, 64); err == nil && id > 0 {
 		return "/console/roles/" + strconv.FormatInt(id, 10)
 	}

@@ -59,6 +59,7 @@ type personPage struct {
 	Memberships               []personMembership
 	Statuses                  []statusView
 	Audit                     []auditRow
+	invitationList
 }
 
 type personMembership struct {
@@ -96,6 +97,13 @@ func (p *Pages) consolePerson(w http.ResponseWriter, r *http.Request) {
 	for _, st := range sts {
 		page.Statuses = append(page.Statuses, p.statusView(lang, st))
 	}
+	invs, err := p.cfg.Service.PersonInvitations(r.Context(), pr, u)
+	if err != nil {
+		p.refuse(w, r, err)
+		return
+	}
+	page.invitationList = invitationList{Invitations: invitationRows(lang, pr, invs, now), InvitationRoles: true,
+		BackField: "person", BackID: strconv.FormatInt(id, 10)}
 	roleIDs := make([]int64, 0, len(u.UserRoles))
 	for _, ur := range u.UserRoles {
 		roleIDs = append(roleIDs, ur.RoleID)

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/i18n"
 	"github.com/edu-invite/invite/shared/service"
@@ -78,15 +77,15 @@ func applicationNames(role domain.Role) string {
 // application, and its invitations; the actions the person may take.
 type rolePage struct {
 	consolePage
-	Role        domain.Role
-	RoleID      string
-	Apps        []string
-	Details     []detail
-	Rights      service.RoleRights
-	MayInvite   bool
-	Members     []memberRow
-	Invitations []invitationRow
-	Today       string
+	Role      domain.Role
+	RoleID    string
+	Apps      []string
+	Details   []detail
+	Rights    service.RoleRights
+	MayInvite bool
+	Members   []memberRow
+	invitationList
+	Today string
 }
 
 type detail struct{ Label, Value string }
@@ -106,16 +105,6 @@ type memberRow struct {
 
 type statusView struct {
 	SP, Status, Text string
-}
-
-type invitationRow struct {
-	ID        int64
-	Email     string
-	Authority string
-	State     string // open, expired
-	StateText string
-	Expires   string
-	MayManage bool
 }
 
 func (p *Pages) consoleRole(w http.ResponseWriter, r *http.Request) {
@@ -138,7 +127,7 @@ func (p *Pages) consoleRole(w http.ResponseWriter, r *http.Request) {
 		p.refuse(w, r, err)
 		return
 	}
-	invs, err := p.cfg.Service.RoleInvitations(ctx, pr, id)
+	invs, err := p.cfg.Service.RoleInvitationHistory(ctx, pr, id)
 	if err != nil {
 		p.refuse(w, r, err)
 		return
@@ -167,16 +156,7 @@ func (p *Pages) consoleRole(w http.ResponseWriter, r *http.Request) {
 		}
 		page.Members = append(page.Members, row)
 	}
-	for _, iw := range invs {
-		inv := iw.Invitation
-		row := invitationRow{ID: inv.ID, Email: inv.Email, Authority: i18n.T(lang, "console.authority."+string(inv.IntendedAuthority)),
-			State: "open", StateText: i18n.T(lang, "console.inv.open"), Expires: i18n.Date(lang, inv.ExpiryDate),
-			MayManage: auth.CanManageInvitation(pr, inv, iw.Roles)}
-		if inv.Expired(now) {
-			row.State, row.StateText = "expired", i18n.T(lang, "console.inv.expired")
-		}
-		page.Invitations = append(page.Invitations, row)
-	}
+	page.invitationList = invitationList{Invitations: invitationRows(lang, pr, invs, now), BackField: "role", BackID: page.RoleID}
 	p.render(w, r, http.StatusOK, "console/role", page)
 }
 

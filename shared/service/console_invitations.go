@@ -1,0 +1,88 @@
+package service
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// The console's invitation history: a role's invitations in every state
+// (open, expired, accepted) and a person's invitations. The API's I5 stays
+// the open invitations only.
+
+// roleInvitationHistory is the optional listing of a role's invitations in
+// every state (shared/dynamo has it); without it only open ones are shown.
+type roleInvitationHistory interface {
+	ListInvitationsOfRole(ctx context.Context, roleID int64) ([]domain.Invitation, error)
+}
+
+// RoleInvitationHistory is every invitation to a role that is still kept
+// (open, expired until purged, accepted), newest first, for whoever may read
+// the role's invitations (as RoleInvitations).
+func (s *Service) RoleInvitationHistory(ctx context.Context, p *auth.Principal, roleID int64) ([]InvitationWithRoles, error) {
+	if p == nil {
+		return nil, domain.Unauthenticatedf("authentication required")
+	}
+	role, err := s.Store.GetRole(ctx, roleID)
+	if err != nil {
+		return nil, err
+	}
+	if !mayReadInvitationsOf(p, role) {
+		return nil, domain.Forbiddenf("no access to the invitations of role %d", roleID)
+	}
+	invs, err := s.invitationsOfRole(ctx, roleID)
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(invs, func(i, j int) bool { return invs[i].ID > invs[j].ID })
+	return s.withRoles(ctx, invs)
+}
+
+func (s *Service) invitationsOfRole(ctx context.Context, roleID int64) ([]domain.Invitation, error) {
+	if h, ok := s.Store.(roleInvitationHistory); ok {
+		return h.ListInvitationsOfRole(ctx, roleID)
+	}
+	return s.Store.ListOpenInvitationsOfRole(ctx, roleID)
+}
+
+// PersonInvitations are the invitations sent to a person's e-mail address
+// in the roles the person holds and whose invitations the caller may read
+// (the caller must see the person: OtherUser), newest first. Invitations
+// are found through the roles' invitation links, as the table keeps no
+// index of invitations by address: an open invitation to a role the person
+// does not hold yet is on that role's page, not here.
+func (s *Service) PersonInvitations(ctx context.Context, p *auth.Principal, person UserWithRoles) ([]InvitationWithRoles, error) {
+	if p == nil {
+		return nil, domain.Unauthenticatedf("authentication required")
+	}
+	roles := make([]domain.Role, 0, len(person.Roles))
+	for _, r := range person.Roles {
+		roles = append(roles, r)
+	}
+	if !p.CanSeeUser(person.User, roles) {
+		return nil, domain.Forbiddenf("no access to user %d", person.User.ID)
+	}
+	seen := map[int64]bool{}
+	var out []domain.Invitation
+	for _, r := range roles {
+		if !mayReadInvitationsOf(p, r) {
+			continue
+		}
+		invs, err := s.invitationsOfRole(ctx, r.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, inv := range invs {
+			if !seen[inv.ID] && strings.EqualFold(inv.Email, person.User.Email) {
+				seen[inv.ID] = true
+				out = append(out, inv)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b domain.Invitation) int { return int(b.ID - a.ID) })
+	return s.withRoles(ctx, out)
+}
