@@ -39,9 +39,9 @@ type appView struct {
 	Logo         string
 	Organization string
 	LandingPage  string
-	OpenLabel   string
-	Status      string // provisioned, pending, failed (for tests and styling)
-	StatusText  string
+	OpenLabel    string
+	Status       string // provisioned, pending, failed (for tests and styling)
+	StatusText   string
 }
 
 // invitation is the page behind the link in the e-mail.
