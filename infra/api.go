@@ -32,7 +32,7 @@ func newHTTPAPI(scope constructs.Construct, cfg StackConfig) awsapigatewayv2.Htt
 // to it: ANY on the prefix itself and on everything below it. The function
 // does its own routing within its resource group.
 func addFunctionRoutes(api awsapigatewayv2.HttpApi, fn serviceFunction) {
-	if len(fn.Spec.Routes) == 0 && !fn.Spec.RootRoute {
+	if len(fn.Spec.Routes) == 0 && len(fn.Spec.ExactRoutes) == 0 && !fn.Spec.RootRoute {
 		return
 	}
 	integration := awsapigatewayv2integrations.NewHttpLambdaIntegration(
@@ -44,6 +44,7 @@ func addFunctionRoutes(api awsapigatewayv2.HttpApi, fn serviceFunction) {
 	for _, prefix := range fn.Spec.Routes {
 		paths = append(paths, prefix, prefix+"/{proxy+}")
 	}
+	paths = append(paths, fn.Spec.ExactRoutes...)
 	for _, path := range paths {
 		api.AddRoutes(&awsapigatewayv2.AddRoutesOptions{
 			Path:        jsii.String(path),

@@ -68,11 +68,18 @@ type functionSpec struct {
 	// Routes are HTTP API path prefixes; each gets ANY on the prefix and on
 	// prefix/{proxy+}.
 	Routes []string
+	// ExactRoutes get ANY on the path alone: single paths inside another
+	// function's prefix (API Gateway prefers the exact path).
+	ExactRoutes []string
 	// RootRoute adds ANY / (the pages' start page).
 	RootRoute bool
 	// Schedule is an EventBridge schedule expression for scheduled jobs.
 	Schedule string
 }
+
+// webSessionAPIRoutes are the /api/v1 paths the pages serve
+// (shared/web/routes.go, session_api.go).
+var webSessionAPIRoutes = []string{"/api/v1/users/login", "/api/v1/users/logout", "/api/v1/users/error", "/api/v1/csrf", "/api/v1/disclaimer"}
 
 const (
 	apiTimeoutSeconds         = 10
@@ -122,6 +129,9 @@ var functionSpecs = []functionSpec{
 		Name: "web", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, NeedsPublicURL: true, SignsInPeople: true,
 		Routes: []string{"/invitation", "/login", "/logout", "/my", "/static", "/console"}, RootRoute: true,
+		// The reference client's session routes: under /api/v1, but they
+		// need the browser session.
+		ExactRoutes: webSessionAPIRoutes,
 	},
 	{
 		Name: "provisioner", Kind: queueConsumer, TimeoutSeconds: provisionerTimeoutSeconds, MemoryMB: defaultMemoryMB,

@@ -154,7 +154,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	spToken := setDefault(sampleSPTokenEnv, randomToken())
 	applications := opts.Applications
 	if applications == "" {
-		applications = SampleApplications(s.URL + "/scim-sp")
+		applications = SampleApplications(s.URL+"/scim-sp", s.URL+sampleLogoPath)
 	}
 
 	s.SP = scimsp.New(scimsp.Options{BearerToken: spToken})
@@ -216,6 +216,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	mux.Handle("/idp/", http.StripPrefix("/idp", s.IdP.Handler()))
 	mux.Handle("/scim-sp/", http.StripPrefix("/scim-sp", spHandler))
 	mux.HandleFunc("GET /mail", s.mailPage)
+	mux.HandleFunc("GET "+sampleLogoPath, serveSampleLogo)
 	mux.HandleFunc("POST /local/jobs/{name}", s.serveJob)
 	mux.HandleFunc("POST /local/events/ses", s.serveSESEvent)
 	pages := s.App.Pages.Handler()
@@ -471,17 +472,19 @@ func (s *Stack) Close() {
 
 // SampleApplications is the seeded applications document, imported into
 // the table at start: one application whose users and groups go to the
-// sample SCIM SP.
-func SampleApplications(spBaseURL string) string {
+// sample SCIM SP, with a logo the stack serves (logoURL).
+func SampleApplications(spBaseURL, logoURL string) string {
 	return fmt.Sprintf(`{
   "applications": [
-    {"manageId": "sample-app", "manageType": "SAML20_SP", "name": "Sample application", "landingPage": "https://sample.example.org", "provisionings": ["sample-sp"]}
+    {"manageId": "sample-app", "manageType": "SAML20_SP", "name": "Sample application", "nameNl": "Voorbeeldapplicatie",
+     "organizationName": "Sample University", "organizationNameNl": "Voorbeelduniversiteit", "logoUrl": %q,
+     "landingPage": "https://sample.example.org", "provisionings": ["sample-sp"]}
   ],
   "provisionings": [
     {"id": "sample-sp", "name": "Sample SCIM SP", "baseUrl": %q, "version": "v1", "membership": "PATCH",
      "userIdentifier": "eduPersonPrincipalName", "auth": {"method": "bearer", "token": "env:%s"}}
   ]
-}`, spBaseURL, sampleSPTokenEnv)
+}`, logoURL, spBaseURL, sampleSPTokenEnv)
 }
 
 func listenAddr(addr string) string {

@@ -17,13 +17,19 @@ import (
 //	OIDC_CLIENT_SECRET        its secret's reference: "env:VAR" or "secretsmanager:name[#key]"
 //	                          (default secretsmanager:<OIDC_CLIENT_SECRET_ARN>)
 //	SESSION_IDLE_TIMEOUT      how long an unused session lives (Go duration, default 8h)
+//	DISCLAIMER                the text GET /api/v1/disclaimer answers (default none)
 type webSettings struct {
 	ClientID, ClientSecretRef string
 	IdleTimeout               time.Duration
+	Disclaimer                string
 }
 
 func webSettingsFromEnv() (webSettings, error) {
-	s := webSettings{ClientID: os.Getenv("OIDC_CLIENT_ID"), ClientSecretRef: os.Getenv("OIDC_CLIENT_SECRET")}
+	s := webSettings{ClientID: os.Getenv("OIDC_CLIENT_ID"), ClientSecretRef: os.Getenv("OIDC_CLIENT_SECRET"),
+		Disclaimer: strings.TrimSpace(os.Getenv("DISCLAIMER"))}
+	if len(s.Disclaimer) > 4000 {
+		return s, fmt.Errorf("DISCLAIMER must be at most 4000 bytes")
+	}
 	if s.ClientSecretRef == "" && os.Getenv("OIDC_CLIENT_SECRET_ARN") != "" {
 		s.ClientSecretRef = "secretsmanager:" + os.Getenv("OIDC_CLIENT_SECRET_ARN")
 	}
@@ -45,7 +51,7 @@ func (a *App) newPages(ctx context.Context, resolver secretResolver) (*web.Pages
 		return nil, err
 	}
 	cfg := web.Config{Service: a.Service, Authenticator: a.API.Authenticator, Sessions: a.Store, BaseURL: a.Settings.PublicBaseURL,
-		IdleTimeout: ws.IdleTimeout, Clock: a.Service.Clock, Logger: a.Logger}
+		IdleTimeout: ws.IdleTimeout, Disclaimer: ws.Disclaimer, Clock: a.Service.Clock, Logger: a.Logger}
 	if ws.ClientID != "" && a.Settings.OIDCIssuer != "" {
 		if ws.ClientSecretRef == "" {
 			return nil, fmt.Errorf("OIDC_CLIENT_ID is set but OIDC_CLIENT_SECRET (a secret reference) is not")

@@ -51,6 +51,7 @@ func (s *Service) InvitationByLink(ctx context.Context, secret string) (Invitati
 	if err != nil {
 		return InvitationLink{}, err
 	}
+	roles = s.withRegistryApplications(roles)
 	link := InvitationLink{Invitation: inv, Roles: roles, State: LinkOpen, Inviter: s.InviterName(ctx, inv, roles)}
 	switch err := checkOpen(inv, s.now()); domain.KindOf(err) {
 	case domain.KindConflict:
@@ -134,7 +135,10 @@ type Access struct {
 // where the person stands at its SCIM targets: failed when one failed,
 // else pending while one is pending, else provisioned.
 type AccessApplication struct {
-	Name        string
+	Name string
+	// Application is the registry's entry (names in both languages, logo,
+	// organization), or what the role stored when the registry lacks it.
+	Application domain.Application
 	LandingPage string
 	Status      domain.ProvisioningStatus
 	LastError   string
@@ -166,8 +170,9 @@ func (s *Service) MyAccess(ctx context.Context, p *auth.Principal) ([]Access, er
 			app := AccessApplication{Name: firstNonEmpty(usage.Application.Name, usage.Application.ManageID),
 				LandingPage: firstNonEmpty(usage.LandingPage, usage.Application.LandingPage), Status: domain.StatusProvisioned}
 			var targets []string
+			app.Application = s.registryApplication(usage.Application)
+			app.Name = firstNonEmpty(app.Application.Name, app.Name)
 			if reg, ok := s.Registry.Application(usage.Application.ManageID); ok {
-				app.Name = firstNonEmpty(reg.Name, app.Name)
 				targets = reg.ProvisioningIDs
 			}
 			for _, sp := range targets {
@@ -186,4 +191,36 @@ func (s *Service) MyAccess(ctx context.Context, p *auth.Principal) ([]Access, er
 		out = append(out, a)
 	}
 	return out, nil
+}
+
+// registryApplication is the registry's entry for an application a role
+// uses, for what pages show of it (names, logo, organization); a role
+// stores little more than the manage id. Unknown entries stay as stored.
+func (s *Service) registryApplication(stored domain.Application) domain.Application {
+	if s.Registry == nil {
+		return stored
+	}
+	reg, ok := s.Registry.Application(stored.ManageID)
+	if !ok {
+		return stored
+	}
+	reg.Name = firstNonEmpty(reg.Name, stored.Name)
+	reg.LandingPage = firstNonEmpty(reg.LandingPage, stored.LandingPage)
+	return reg
+}
+
+// withRegistryApplications returns copies of roles whose usages carry the
+// registry's entries; the roles passed in are not changed.
+func (s *Service) withRegistryApplications(roles []domain.Role) []domain.Role {
+	out := make([]domain.Role, len(roles))
+	for i, r := range roles {
+		usages := make([]domain.ApplicationUsage, len(r.ApplicationUsages))
+		for j, u := range r.ApplicationUsages {
+			u.Application = s.registryApplication(u.Application)
+			usages[j] = u
+		}
+		r.ApplicationUsages = usages
+		out[i] = r
+	}
+	return out
 }

@@ -5,9 +5,11 @@ import (
 	"strings"
 )
 
-// contentSecurityPolicy allows nothing inline and nothing from elsewhere.
-// Images may be data: URIs, which Pico's form controls use for their icons.
-const contentSecurityPolicy = "default-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'"
+// contentSecurityPolicy allows nothing inline and nothing from elsewhere,
+// except images: data: URIs, which Pico's form controls use for their
+// icons, and applications' logos, which the registry names by https
+// address at the applications' own sites.
+const contentSecurityPolicy = "default-src 'self'; img-src 'self' data: https:; base-uri 'none'; frame-ancestors 'none'"
 
 // securityHeaders sets the headers of every answer. Pages are personal or
 // carry an invitation secret in their address, so none may be stored;

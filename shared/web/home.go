@@ -86,7 +86,10 @@ func (p *Pages) accessViews(lang string, access []service.Access, wanted map[int
 		}
 		av := accessView{Role: a.Role.Name, Authority: i18n.Authority(lang, string(a.UserRole.Authority)), Ends: endsText(lang, a.UserRole.EndDate, now)}
 		for _, app := range a.Applications {
-			view := appView{Name: app.Name, LandingPage: app.LandingPage, OpenLabel: i18n.T(lang, "app.open", app.Name), Status: string(app.Status)}
+			reg := app.Application
+			reg.Name = firstNonEmpty(app.Name, reg.Name)
+			view := applicationView(lang, reg, app.LandingPage)
+			view.Status = string(app.Status)
 			switch app.Status {
 			case domain.StatusFailed:
 				view.StatusText = i18n.T(lang, "status.failed", app.LastError)

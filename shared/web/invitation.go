@@ -33,11 +33,15 @@ type roleView struct {
 }
 
 type appView struct {
-	Name        string
-	LandingPage string
-	OpenLabel   string
-	Status      string // provisioned, pending, failed (for tests and styling)
-	StatusText  string
+	Name string
+	// Logo is the registry's logo address ("" when it has none: the name
+	// stands alone); Organization is who offers the application.
+	Logo         string
+	Organization string
+	LandingPage  string
+	OpenLabel    string
+	Status       string // provisioned, pending, failed (for tests and styling)
+	StatusText   string
 }
 
 // invitation is the page behind the link in the e-mail.
@@ -169,12 +173,28 @@ func rolesView(lang string, roles []domain.Role) []roleView {
 	for _, role := range roles {
 		rv := roleView{Name: role.Name, Description: role.Description}
 		for _, u := range role.ApplicationUsages {
-			name := firstNonEmpty(u.Application.Name, u.Application.ManageID)
-			rv.Applications = append(rv.Applications, appView{Name: name, LandingPage: u.LandingPage, OpenLabel: i18n.T(lang, "app.open", name)})
+			rv.Applications = append(rv.Applications, applicationView(lang, u.Application, u.LandingPage))
 		}
 		out = append(out, rv)
 	}
 	return out
+}
+
+// applicationView is an application as a page names it: its name and its
+// organization's in the page's language (English when there is no Dutch),
+// and its logo when the registry has a web address for one.
+func applicationView(lang string, a domain.Application, landingPage string) appView {
+	name := firstNonEmpty(a.Name, a.ManageID)
+	org := a.OrganizationName
+	if lang == "nl" {
+		name = firstNonEmpty(a.NameNL, name)
+		org = firstNonEmpty(a.OrganizationNameNL, org)
+	}
+	v := appView{Name: name, Organization: org, LandingPage: landingPage, OpenLabel: i18n.T(lang, "app.open", name)}
+	if u, err := url.Parse(a.LogoURL); err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" {
+		v.Logo = a.LogoURL
+	}
+	return v
 }
 
 // roleEnd says when the access ends: the invitation's end date, else the

@@ -20,5 +20,11 @@ func (p *Pages) routes() []route {
 		{"GET /login/callback", http.HandlerFunc(p.callback)},         // the IdP's answer (a GET, as OIDC sends it)
 		{"POST /logout", http.HandlerFunc(p.logout)},                  // ends the session, then the IdP's
 		{"GET /static/", http.StripPrefix("/static/", staticFiles())}, // CSS and the small script, embedded
+		// The reference client's session routes, under /api/v1 (session_api.go).
+		{"GET /api/v1/users/login", http.HandlerFunc(p.apiLogin)},   // sign in, then back to a local address
+		{"GET /api/v1/users/logout", http.HandlerFunc(p.apiLogout)}, // ends the session; JSON
+		{"GET /api/v1/csrf", http.HandlerFunc(p.apiCSRF)},           // a fixed, unchecked token
+		{"POST /api/v1/users/error", http.HandlerFunc(p.apiError)},  // a client's error report, logged without personal data
+		{"GET /api/v1/disclaimer", http.HandlerFunc(p.apiDisclaimer)},
 	}, p.consoleRoutes()...) // the console: console.go
 }

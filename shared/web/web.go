@@ -49,6 +49,8 @@ type Config struct {
 	// BaseURL is the public origin of the service (PUBLIC_BASE_URL): the
 	// sign-in callback and the return address after logout are under it.
 	BaseURL string
+	// Disclaimer is the text GET /api/v1/disclaimer answers (DISCLAIMER).
+	Disclaimer string
 	// IdleTimeout ends a session not used for this long; default 8 hours.
 	IdleTimeout time.Duration
 	Clock       domain.Clock
@@ -102,6 +104,7 @@ func (p *Pages) Handler() http.Handler {
 // Mounts are the path patterns the pages answer, for a server that mounts
 // them next to the API (the local stack); API Gateway routes the same
 // paths to the web function (infra).
-var Mounts = []string{"/{$}", "/invitation/", "/login", "/login/", "/logout", "/my/", "/static/", "/console", "/console/"}
+var Mounts = []string{"/{$}", "/invitation/", "/login", "/login/", "/logout", "/my/", "/static/", "/console", "/console/",
+	"/api/v1/users/login", "/api/v1/users/logout", "/api/v1/csrf", "/api/v1/users/error", "/api/v1/disclaimer"}
 
 func (p *Pages) now() time.Time { return p.cfg.Clock() }
