@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -57,14 +58,37 @@ func throttleKeys(r *http.Request) []string {
 		sum := sha256.Sum256([]byte(cred))
 		keys = append(keys, "cred:"+string(sum[:16]))
 	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	if host != "" {
+	if host := sourceAddress(r); host != "" {
 		keys = append(keys, "src:"+host)
 	}
 	return keys
+}
+
+// viewerAddressHeader is the viewer's "ip:port" that CloudFront adds in front
+// of API Gateway (infra's edge). Behind CloudFront the connection's address
+// is an edge location shared by everyone near it, so counting failures by it
+// would let one person's guessing lock out their neighbours.
+const viewerAddressHeader = "CloudFront-Viewer-Address"
+
+// sourceAddress is the address a request's failures count under: the
+// viewer's as CloudFront saw it when present, else the connection's. A
+// caller who reaches the execute-api endpoint directly may forge the header;
+// that only spreads their own failures over more keys, and the credential
+// key still counts them.
+func sourceAddress(r *http.Request) string {
+	addr := r.RemoteAddr
+	if v := r.Header.Get(viewerAddressHeader); v != "" {
+		addr = v
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		// CloudFront writes IPv6 viewers without brackets: "2001:db8::1:443".
+		if i := strings.LastIndexByte(addr, ':'); i > 0 && strings.Count(addr, ":") > 1 {
+			return addr[:i]
+		}
+		return addr
+	}
+	return host
 }
 
 // retryAfter reports how long a request must wait before it is answered

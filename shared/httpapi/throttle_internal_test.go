@@ -1,0 +1,31 @@
+package httpapi
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+func TestSourceAddressPrefersCloudFrontsViewer(t *testing.T) {
+	cases := []struct {
+		name, remote, viewer, want string
+	}{
+		{"direct IPv4", "192.0.2.7:5123", "", "192.0.2.7"},
+		{"direct IPv6", "[2001:db8::7]:5123", "", "2001:db8::7"},
+		{"behind CloudFront, IPv4 viewer", "198.51.100.1:443", "203.0.113.9:50123", "203.0.113.9"},
+		{"behind CloudFront, IPv6 viewer", "198.51.100.1:443", "2001:db8::9:50123", "2001:db8::9"},
+		{"address without port", "192.0.2.8", "", "192.0.2.8"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodGet, "/api/v1/me", nil)
+			r.RemoteAddr = c.remote
+			if c.viewer != "" {
+				r.Header.Set(viewerAddressHeader, c.viewer)
+			}
+			if got := sourceAddress(r); got != c.want {
+				t.Fatalf("sourceAddress = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
