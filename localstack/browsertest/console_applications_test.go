@@ -73,7 +73,7 @@ func TestConsoleApplications(t *testing.T) {
 			t.Errorf("the secret field shows %q", v)
 		}
 		setValue(t, ctx, "#secret", secret)
-		if got := click(t, ctx, "#save-connection"); got != http.StatusOK {
+		if got := click(t, ctx, "#save"); got != http.StatusOK {
 			t.Fatalf("save = %d", got)
 		}
 		click(t, ctx, "#test-connection")
@@ -88,7 +88,7 @@ func TestConsoleApplications(t *testing.T) {
 	// A wrong field: a message beside it, what was typed kept.
 	open(t, ctx, stk.URL+"/console/connections/sample-sp/edit")
 	setValue(t, ctx, "#baseUrl", "not a url")
-	if got := click(t, ctx, "#save-connection"); got != http.StatusBadRequest || text(t, ctx, "#baseUrl-error") == "" || attr(t, ctx, "#baseUrl", "value") != "not a url" {
+	if got := click(t, ctx, "#save"); got != http.StatusBadRequest || text(t, ctx, "#baseUrl-error") == "" || attr(t, ctx, "#baseUrl", "value") != "not a url" {
 		t.Errorf("a wrong base URL = %d", got)
 	}
 	checkAxe(t, ctx)

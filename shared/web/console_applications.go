@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/edu-invite/invite/shared/i18n"
@@ -19,7 +20,7 @@ type applicationsPage struct {
 }
 
 type applicationRow struct {
-	ManageID, Name, Type, LandingPage, Organization, Connections string
+	Href, Name, Type, LandingPage, Organization, Connections string
 }
 
 type connectionRow struct {
@@ -63,7 +64,7 @@ func (p *Pages) consoleApplications(w http.ResponseWriter, r *http.Request) {
 				cs = append(cs, id)
 			}
 		}
-		page.Applications = append(page.Applications, applicationRow{ManageID: a.ManageID, Name: name, Type: a.ManageType, LandingPage: a.LandingPage,
+		page.Applications = append(page.Applications, applicationRow{Href: "/console/applications/" + url.PathEscape(a.ManageID), Name: name, Type: a.ManageType, LandingPage: a.LandingPage,
 			Organization: org, Connections: strings.Join(cs, ", ")})
 	}
 	for _, c := range conns {

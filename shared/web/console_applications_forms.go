@@ -178,7 +178,7 @@ func (p *Pages) consoleApplicationForm(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	page := registryFormPage{Action: r.URL.Path, Cancel: "/console/applications"}
+	page := registryFormPage{Action: r.URL.EscapedPath(), Cancel: "/console/applications"}
 	if create {
 		page.consolePage = p.consoleBase(r, pr, lang, "console.reg.newApplication", "applications")
 		page.Submit = i18n.T(lang, "console.reg.create")
@@ -245,7 +245,7 @@ func (p *Pages) consoleApplicationDelete(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	page := registryDeletePage{consolePage: p.consoleBase(r, pr, lang, "console.reg.deleteApplication", "applications", a.Name),
-		Action: r.URL.Path, Name: a.Name, Cancel: "/console/applications"}
+		Action: r.URL.EscapedPath(), Name: a.Name, Cancel: "/console/applications"}
 	if r.Method == http.MethodPost {
 		err := p.cfg.Service.DeleteApplication(r.Context(), pr, a.ManageID)
 		if err == nil {
@@ -366,7 +366,7 @@ func (p *Pages) consoleConnectionForm(w http.ResponseWriter, r *http.Request) {
 		}
 		c = v.ProvisioningDoc // the view holds no secret
 	}
-	page := registryFormPage{Action: r.URL.Path, Cancel: "/console/applications"}
+	page := registryFormPage{Action: r.URL.EscapedPath(), Cancel: "/console/applications"}
 	if create {
 		page.consolePage = p.consoleBase(r, pr, lang, "console.reg.newConnection", "applications")
 		page.Submit = i18n.T(lang, "console.reg.create")
@@ -421,7 +421,7 @@ func (p *Pages) consoleConnectionDelete(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	page := registryDeletePage{consolePage: p.consoleBase(r, pr, lang, "console.reg.deleteConnection", "applications", c.Name),
-		Action: r.URL.Path, Name: c.Name, Cancel: "/console/connections/" + url.PathEscape(c.ID)}
+		Action: r.URL.EscapedPath(), Name: c.Name, Cancel: "/console/connections/" + url.PathEscape(c.ID)}
 	if r.Method == http.MethodPost {
 		err := p.cfg.Service.DeleteConnection(r.Context(), pr, c.ID)
 		if err == nil {

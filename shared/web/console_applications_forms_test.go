@@ -200,7 +200,24 @@ func TestConsoleRegistryFormsByPerson(t *testing.T) {
 	for _, a := range doc.Applications {
 		got = append(got, a.ManageID+"="+a.Name)
 	}
-	if strings.Join(got, ",") != "b-app=B application,sample-app=Renamed,x-app=X" {
+	// A manage id with slashes (a SAML entity id) works through the escaped address.
+	if code, body, _ := f.serve(t, f.super, "en", "POST", "/console/applications/new", appForm("https://slashed.example.org/sp", "Slashed")); code != http.StatusSeeOther {
+		t.Fatalf("slashed manage id: %d: %s", code, body)
+	}
+	_, list, _ := f.serve(t, f.super, "en", "GET", "/console/applications", nil)
+	if !strings.Contains(list, `href="/console/applications/https:%2F%2Fslashed.example.org%2Fsp/edit"`) {
+		t.Errorf("the list's link to a slashed manage id is not escaped")
+	}
+	if code, body, _ := f.serve(t, f.super, "en", "GET", "/console/applications/https:%2F%2Fslashed.example.org%2Fsp/edit", nil); code != 200 ||
+		!strings.Contains(body, `value="Slashed"`) || !strings.Contains(body, `action="/console/applications/https:%2F%2Fslashed.example.org%2Fsp/edit"`) {
+		t.Errorf("slashed manage id's form: %d", code)
+	}
+	doc = f.registry(t)
+	got = nil
+	for _, a := range doc.Applications {
+		got = append(got, a.ManageID+"="+a.Name)
+	}
+	if strings.Join(got, ",") != "b-app=B application,https://slashed.example.org/sp=Slashed,sample-app=Renamed,x-app=X" {
 		t.Errorf("applications after the super user: %v", got)
 	}
 

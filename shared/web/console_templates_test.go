@@ -39,7 +39,7 @@ func TestConsoleTemplatesRender(t *testing.T) {
 				invitationList: invitationList{Invitations: []invitationRow{{ID: 4, Email: "b@x", Roles: "Lab", State: "accepted", StateText: "Accepted"}}, InvitationRoles: true, BackField: "person", BackID: "1"}},
 			"console/audit":  auditPage{consolePage: cp, List: st, Headers: []sortHeader{st.header(lang, "console.audit.when", "createdAt")}, Entries: []auditRow{{When: "now", Action: "ADD", Person: "a@b", Role: "Lab", Detail: "SP"}}, Pager: st.pager(lang, 1), Actions: []choice{{Value: "ADD", Label: "Added"}}, Error: "bad"},
 			"console/tokens": tokensPage{consolePage: cp, Tokens: []tokenRow{{ID: 1, Description: "CI", Kind: "Org"}}, ShowOrganization: true, Super: true, NewValue: "secret", Errors: map[string]string{"description": "x", "organization": "y"}},
-			"console/applications": applicationsPage{consolePage: cp, Applications: []applicationRow{{Name: "Wiki", Type: "SAML20_SP", LandingPage: "https://wiki", Organization: "Org", Connections: "SP"}},
+			"console/applications": applicationsPage{consolePage: cp, Applications: []applicationRow{{Href: "/console/applications/wiki", Name: "Wiki", Type: "SAML20_SP", LandingPage: "https://wiki", Organization: "Org", Connections: "SP"}},
 				Connections: []connectionRow{{ID: "sp", Name: "SP", BaseURL: "https://sp/scim/v2", Auth: "basic", Membership: "PATCH", Credential: "Configured"}}},
 			"console/connection": connectionPage{consolePage: cp, Connection: connectionRow{ID: "sp", Name: "SP"}, Apps: []string{"Wiki"}, Tested: true,
 				Report: &reportView{Summary: "s", Lines: []detail{{"a", "b"}}, Recommendation: "PATCH", Warnings: []string{"w"}}},
