@@ -33,6 +33,13 @@ var Prefixes = map[Group][]string{
 	GroupSystem:      {"/api/v1/system", "/api/v1/manage", "/api/docs", "/health", "/api/v1/validations", "/api/external/v1/validations"},
 }
 
+// WebRoutes are documented operations that the pages (shared/web) serve,
+// not this package: the reference client's session routes need the browser
+// session, so API Gateway sends exactly these paths to the web function
+// (infra), and the local stack mounts them there (web.Mounts).
+var WebRoutes = []string{"GET /api/v1/users/login", "GET /api/v1/users/logout", "GET /api/v1/csrf",
+	"POST /api/v1/users/error", "GET /api/v1/disclaimer"}
+
 // route is one line of the route table: a "METHOD /path" pattern and the
 // handler that serves it.
 type route struct {

@@ -1,6 +1,9 @@
 package web
 
-import "net/http"
+import (
+	"net/http"
+	"strings"
+)
 
 type route struct {
 	pattern string
@@ -27,4 +30,17 @@ func (p *Pages) routes() []route {
 		{"POST /api/v1/users/error", http.HandlerFunc(p.apiError)},  // a client's error report, logged without personal data
 		{"GET /api/v1/disclaimer", http.HandlerFunc(p.apiDisclaimer)},
 	}, p.consoleRoutes()...) // the console: console.go
+}
+
+// APIRoutes are the patterns of the routes under /api/ (the reference
+// client's session routes), for the check that the API's document lists
+// them.
+func (p *Pages) APIRoutes() []string {
+	var out []string
+	for _, rt := range p.routes() {
+		if _, path, _ := strings.Cut(rt.pattern, " "); strings.HasPrefix(path, "/api/") {
+			out = append(out, rt.pattern)
+		}
+	}
+	return out
 }
