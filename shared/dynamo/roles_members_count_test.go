@@ -140,3 +140,38 @@ func TestMemberCountOfRolesOfOlderVersions(t *testing.T) {
 		t.Errorf("after recount and a deletion: %d members, want 2", counts[1])
 	}
 }
+
+// TestConcurrentAcceptancesIntoOneRoleAllLand: acceptances into one role
+// by users whose memberships share a member-counter shard, at the same
+// instant, all succeed (a transaction that lost only to another one is
+// retried) and the counter counts every one.
+func TestConcurrentAcceptancesIntoOneRoleAllLand(t *testing.T) {
+	s := newStore(t)
+	must(t, s.CreateRole(ctx(t), role(1, "Lab"), nil))
+	uids := []int64{11, 15, 19, 23, 27, 31, 35, 39} // all ≡ 3 mod 4: one shard
+	for _, uid := range uids {
+		must(t, s.CreateInvitations(ctx(t), []domain.Invitation{invitation(uid, "digest-"+id(uid), 1)}))
+	}
+	errs := make(chan error, len(uids))
+	start := make(chan struct{})
+	for _, uid := range uids {
+		go func() {
+			inv := invitation(uid, "digest-"+id(uid), 1)
+			inv.Version, inv.Status = 1, domain.InvitationAccepted
+			<-start
+			errs <- s.SaveAcceptance(ctx(t), domain.Acceptance{Invitation: inv, User: user(uid, "sub-"+id(uid)), NewUser: true,
+				NewUserRoles: []domain.UserRole{membership(100+uid, uid, 1)}})
+		}()
+	}
+	close(start)
+	for range uids {
+		if err := <-errs; err != nil {
+			t.Errorf("an acceptance failed: %v", err)
+		}
+	}
+	got, err := s.CountMembersOfRoles(ctx(t), []int64{1})
+	must(t, err)
+	if got[1] != int64(len(uids)) {
+		t.Fatalf("role 1 counts %d members, want %d", got[1], len(uids))
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -124,21 +125,72 @@ func (t *txn) commit(ctx context.Context) error {
 	if len(t.items) > maxTransactionItems {
 		return fmt.Errorf("%w: %d writes, DynamoDB allows %d", ErrTransactionTooLarge, len(t.items), maxTransactionItems)
 	}
-	_, err := t.store.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
-		TransactItems: t.items,
-		// The token makes the SDK's retries of a timed-out call idempotent:
-		// without it a retry of a write that did land fails its own
-		// attribute_not_exists condition.
-		ClientRequestToken: aws.String(requestToken()),
-	})
-	if err == nil {
-		return nil
-	}
-	var canceled *types.TransactionCanceledException
-	if errors.As(err, &canceled) {
+	for attempt := 0; ; attempt++ {
+		_, err := t.store.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+			TransactItems: t.items,
+			// The token makes the SDK's retries of a timed-out call idempotent:
+			// without it a retry of a write that did land fails its own
+			// attribute_not_exists condition. A canceled attempt wrote
+			// nothing, so the next attempt gets a token of its own.
+			ClientRequestToken: aws.String(requestToken()),
+		})
+		if err == nil {
+			return nil
+		}
+		var canceled *types.TransactionCanceledException
+		if !errors.As(err, &canceled) {
+			return fmt.Errorf("transaction: %w", err)
+		}
+		if attempt < len(conflictBackoff) && onlyConflicts(canceled) {
+			// Another transaction held one of the items (two acceptances
+			// adding to one member-counter shard). No condition failed,
+			// so the same writes are still right: try again shortly. A
+			// condition that fails on the retry explains itself as usual.
+			if err := sleepJittered(ctx, conflictBackoff[attempt]); err != nil {
+				return err
+			}
+			continue
+		}
 		return t.explain(ctx, canceled)
 	}
-	return fmt.Errorf("transaction: %w", err)
+}
+
+// conflictBackoff are the waits before the retries of a transaction that
+// lost only to other transactions; after the last one the conflict is the
+// caller's (ErrVersionConflict).
+var conflictBackoff = []time.Duration{5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond,
+	40 * time.Millisecond, 80 * time.Millisecond, 160 * time.Millisecond}
+
+// onlyConflicts reports whether a transaction was canceled because other
+// transactions held its items and for no other reason (no failed condition).
+func onlyConflicts(canceled *types.TransactionCanceledException) bool {
+	conflict := false
+	for _, reason := range canceled.CancellationReasons {
+		switch aws.ToString(reason.Code) {
+		case reasonTransactionConflict:
+			conflict = true
+		case "", reasonNone:
+		default:
+			return false
+		}
+	}
+	return conflict
+}
+
+// sleepJittered waits between d/2 and d, or until ctx ends, so that
+// transactions that collided do not collide again in step.
+func sleepJittered(ctx context.Context, d time.Duration) error {
+	var b [1]byte
+	_, _ = rand.Read(b[:])
+	wait := d/2 + time.Duration(int64(d/2)*int64(b[0])/255)
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
 }
 
 // ErrTransactionTooLarge is returned, before anything is sent, for a change
