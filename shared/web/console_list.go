@@ -18,6 +18,9 @@ import (
 // form that posts the search again.
 type listState struct {
 	Private bool
+	// TableID is the id of the list's table; SearchLabel labels its query
+	// field (the searchfield and resultstable templates).
+	TableID, SearchLabel string
 	Query   string
 	Sort    string
 	Desc    bool
