@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/i18n"
 )
 
 // TestConsoleAdministrators is the administrators page and its forms as
@@ -173,5 +176,51 @@ func TestConsoleInvitationStates(t *testing.T) {
 	}
 	if got, _ := newSessionClient(t, consoleSignIn(t, adminOther.person, "en")).do(t, "GET", person, nil); got != http.StatusForbidden {
 		t.Errorf("an institution admin of another organization opens the person's page = %d, want 403", got)
+	}
+}
+
+// TestConsoleAdminsAccessible runs axe-core on the administrators page in
+// English and Dutch, at full width and at 320 px, as its institution admin
+// sees it with an application manager listed and with the invite form sent
+// back with an error; the form is reachable with the keyboard.
+func TestConsoleAdminsAccessible(t *testing.T) {
+	role := roleInOrg(t, "Admins a11y", "org-admins-a11y")
+	makePerson(t, "Ann Appman", "ann.admins-a11y@example.org", role, "APPLICATION_MANAGER", nil)
+	admin := makePerson(t, "Ian Admin", "ian.admins-a11y@example.org", role, "GUEST", func(u *domain.User) {
+		u.InstitutionAdmin, u.OrganizationGUID = true, "org-admins-a11y"
+	})
+	for _, lang := range []string{"en", "nl"} {
+		t.Run(lang, func(t *testing.T) {
+			ctx := consoleSignIn(t, admin.person, lang)
+			if got := open(t, ctx, stk.URL+"/console/admins"); got != http.StatusOK {
+				t.Fatalf("/console/admins = %d", got)
+			}
+			if main := text(t, ctx, "main"); strings.Contains(main, "console.") || !strings.Contains(main, "ann.admins-a11y@example.org") {
+				t.Errorf("the page shows a message key or lacks the application manager: %s", main)
+			}
+			checkAxe(t, ctx)
+			must(t, chromedp.Do(ctx, chromedp.EmulateViewport(320, 700)))
+			checkAxe(t, ctx)
+			must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1024, 800)))
+			setValue(t, ctx, "#admin-email", "no address")
+			if got := click(t, ctx, "#invite-admin"); got != http.StatusUnprocessableEntity {
+				t.Errorf("an invalid address = %d", got)
+			}
+			if got := text(t, ctx, "#admin-email-error"); got != i18n.T(lang, "console.admins.err.email") {
+				t.Errorf("the error beside the field = %q", got)
+			}
+			checkAxe(t, ctx)
+			// Keyboard: Tab reaches the address field and the button.
+			var seen []string
+			for i := 0; i < 40 && (len(seen) == 0 || seen[len(seen)-1] != "invite-admin"); i++ {
+				must(t, chromedp.Do(ctx, chromedp.KeyEvent("\t")))
+				id, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement ? document.activeElement.id : ""`))
+				must(t, err)
+				seen = append(seen, id)
+			}
+			if !strings.Contains(strings.Join(seen, " "), "admin-email invite-admin") {
+				t.Errorf("Tab order does not reach the address field, then the button: %v", seen)
+			}
+		})
 	}
 }

@@ -39,6 +39,7 @@ func (p *Pages) consoleAudit(w http.ResponseWriter, r *http.Request) {
 	}
 	st := listStateOf(r, service.AuditSorts)
 	st.Private = true
+	st.TableID, st.SearchLabel = "audit", i18n.T(lang, "console.audit.search")
 	q := r.Form
 	if q.Get("sort") == "" && q.Get("order") == "" {
 		st.Sort, st.Desc = "createdAt", true

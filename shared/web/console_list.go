@@ -18,12 +18,15 @@ import (
 // form that posts the search again.
 type listState struct {
 	Private bool
-	Query   string
-	Sort    string
-	Desc    bool
-	Page    int // 1-based
-	Size    int
-	path    string
+	// TableID is the id of the list's table; SearchLabel labels its query
+	// field (the searchfield and resultstable templates).
+	TableID, SearchLabel string
+	Query                string
+	Sort                 string
+	Desc                 bool
+	Page                 int // 1-based
+	Size                 int
+	path                 string
 	// extra are the list's own filters, kept in every link.
 	extra url.Values
 }

@@ -34,6 +34,7 @@ func (p *Pages) consolePeople(w http.ResponseWriter, r *http.Request) {
 	}
 	st := listStateOf(r, peopleSorts)
 	st.Private = true
+	st.TableID, st.SearchLabel = "people", i18n.T(lang, "console.people.search")
 	res, err := p.cfg.Service.SearchPeople(r.Context(), pr, st.request())
 	if err != nil {
 		p.refuse(w, r, err)

@@ -20,7 +20,7 @@ func TestConsoleTemplatesRender(t *testing.T) {
 	for _, lang := range []string{"en", "nl"} {
 		cp := consolePage{basePage: basePage{Lang: lang, Title: "t", SignedInAs: "Ann"}, Section: "roles",
 			Nav: []navLink{{Label: "Roles", Href: "/console/roles", Current: true}}, Flash: "done"}
-		st := listState{Query: "lab", Sort: "name", Page: 1, Size: 25, path: "/console/roles"}
+		st := listState{Query: "lab", Sort: "name", Page: 1, Size: 25, path: "/console/roles", TableID: "list", SearchLabel: "Search"}
 		pages := map[string]any{
 			"console/home":  homeConsolePage{consolePage: cp, MayCreate: true, Applications: true},
 			"console/roles": rolesPage{consolePage: cp, List: st, Headers: []sortHeader{st.header(lang, "console.roles.name", "name")}, Roles: []roleRow{{ID: 1, Name: "Lab", Href: "/console/roles/1", Applications: "Wiki", Members: 3}}, Pager: st.pager(lang, 30), MayCreate: true},
