@@ -21,8 +21,10 @@ type invitationView struct {
 
 // Invitation renders the mail that invites m.To to m.Roles.
 func (r *Renderer) Invitation(m Invitation) (domain.Email, error) {
-	if len(m.Roles) == 0 {
-		return domain.Email{}, errors.New("mail: invitation: at least one role is required")
+	// Without roles the invitation grants an authority over an organization
+	// (an institution admin); it must say which.
+	if len(m.Roles) == 0 && (m.Authority == "" || strings.TrimSpace(m.Organization) == "") {
+		return domain.Email{}, errors.New("mail: invitation: at least one role, or an authority and an organization, is required")
 	}
 	// Without the link the invitation cannot be accepted; better not to send it.
 	if strings.TrimSpace(m.URL) == "" {

@@ -213,3 +213,47 @@ func TestInvitationRejectsIncompleteData(t *testing.T) {
 		})
 	}
 }
+
+// TestInstitutionAdminInvitationWithoutRoles: an invitation that grants an
+// organization's institution admin authority has no roles; its mail names
+// the authority and the organization, in both languages. Without an
+// organization (or without an authority) it is refused.
+func TestInstitutionAdminInvitationWithoutRoles(t *testing.T) {
+	r := newTestRenderer(t)
+	admin := func(lang string) Invitation {
+		m := testInvitation(lang)
+		m.Roles, m.RoleEndDate, m.Message = nil, nil, ""
+		m.Authority, m.Organization = "INSTITUTION_ADMIN", "org-uni"
+		return m
+	}
+	tests := []struct {
+		lang, subject string
+		html, text    []string
+	}{
+		{"en", "You have been invited to Invite",
+			[]string{"Mary Manager has invited you as an institution administrator of org-uni in Invite.", "Accept the invitation</a>"},
+			[]string{"Mary Manager has invited you as an institution administrator of org-uni in Invite.", "Accept the invitation before 2 January 2027:\n" + acceptURL}},
+		{"nl", "Je bent uitgenodigd voor Invite",
+			[]string{"Mary Manager heeft je als instellingsbeheerder uitgenodigd voor org-uni in Invite.", "Uitnodiging accepteren</a>"},
+			[]string{"Mary Manager heeft je als instellingsbeheerder uitgenodigd voor org-uni in Invite.", acceptURL}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			e, err := r.Invitation(admin(tt.lang))
+			assertRendered(t, e, err, tt.subject, tt.html, tt.text)
+			if strings.Contains(e.Text, "\n- ") || strings.Contains(e.HTML, "<ul>") {
+				t.Errorf("a role-less invitation lists roles:\n%s", e.Text)
+			}
+		})
+	}
+	noOrg := admin("en")
+	noOrg.Organization = ""
+	if _, err := r.Invitation(noOrg); err == nil {
+		t.Error("an invitation without roles and without an organization was rendered")
+	}
+	noAuthority := admin("en")
+	noAuthority.Authority = ""
+	if _, err := r.Invitation(noAuthority); err == nil {
+		t.Error("an invitation without roles and without an authority was rendered")
+	}
+}

@@ -23,12 +23,15 @@ type Invitation struct {
 	InviterName string
 	// Authority is the authority the invitation grants (domain.Authority,
 	// like "GUEST"), said in words ("as a guest") from the i18n catalogue.
-	Authority   string
-	Message     string // optional personal message from the inviter
-	Roles       []RoleInfo
-	ExpiresAt   time.Time  // when the invitation can no longer be accepted
-	RoleEndDate *time.Time // when the granted access ends; nil if it does not
-	URL         string     // the accept link, carrying the invitation secret
+	Authority string
+	Message   string // optional personal message from the inviter
+	Roles     []RoleInfo
+	// Organization names the organization an invitation without roles
+	// grants its authority over (an institution admin's); unused with roles.
+	Organization string
+	ExpiresAt    time.Time  // when the invitation can no longer be accepted
+	RoleEndDate  *time.Time // when the granted access ends; nil if it does not
+	URL          string     // the accept link, carrying the invitation secret
 }
 
 // Reminder is the data of the mail that warns access to a role ends soon.

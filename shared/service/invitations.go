@@ -280,7 +280,8 @@ func (s *Service) queueInvitationMail(ctx context.Context, inv domain.Invitation
 		return domain.MailDelivery{}, false
 	}
 	m := invitemail.Invitation{Language: string(inv.Language), To: inv.Email, InviterName: s.InviterName(ctx, inv, roles),
-		Authority: string(inv.IntendedAuthority), Message: inv.Message, ExpiresAt: inv.ExpiryDate, RoleEndDate: inv.RoleExpiryDate, URL: link}
+		Authority: string(inv.IntendedAuthority), Message: inv.Message, ExpiresAt: inv.ExpiryDate, RoleEndDate: inv.RoleExpiryDate, URL: link,
+		Organization: inv.OrganizationGUID}
 	for _, r := range roles {
 		m.Roles = append(m.Roles, roleInfo(r))
 	}

@@ -131,9 +131,7 @@ func (p *Pages) consoleAdminInvite(w http.ResponseWriter, r *http.Request) {
 	}
 	out := invitedPage{consolePage: p.consoleBase(r, pr, lang, "console.invited.title", "admins"), RoleHref: adminsHref(org)}
 	for _, u := range res.URLs {
-		// The invitation e-mail names roles; one without roles is not
-		// e-mailed (shared/mail refuses it), so the link is handed over here.
-		out.Recipients = append(out.Recipients, invitedRow{Email: u.Recipient, Link: u.InvitationURL, MailState: i18n.T(lang, "console.admins.notMailed")})
+		out.Recipients = append(out.Recipients, invitedRow{Email: u.Recipient, Link: u.InvitationURL, MailState: i18n.T(lang, "console.invited.mailQueued")})
 	}
 	p.render(w, r, http.StatusCreated, "console/invited", out)
 }
