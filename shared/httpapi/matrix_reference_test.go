@@ -17,6 +17,11 @@ func consoleMatrixCases() (cases []matrixCase) {
 		// rights stay (TestRemoveInstitutionAdmin removes one made by invitation).
 		matrixCase{name: "remove an institution admin not made by invitation", method: "PUT", path: "/api/v1/users/removeInstitutionAdmin/{user:instAdmin}",
 			want: w9(403, 403, 403, 403, 403, 403, 403, 403, 401)},
+		matrixCase{name: "application managers of an organization", method: "GET", path: "/api/v1/users/applicationManagers?organizationGUID=org-a",
+			want: w9(200, 200, 200, 200, 403, 403, 403, 403, 401)},
+		// The guest manages nothing: 404 to those who may remove.
+		matrixCase{name: "remove an application manager who manages nothing", method: "PUT", path: "/api/v1/users/removeApplicationManager/{user:guest}",
+			want: w9(404, 404, 404, 404, 403, 403, 403, 403, 401)},
 		matrixCase{name: "validate a format", method: "POST", path: "/api/v1/validations/validate", body: `{"type":"email","value":"a@example.org"}`,
 			want: w9(200, 200, 200, 200, 200, 200, 200, 200, 401)},
 		matrixCase{name: "validate a format (tokens)", method: "POST", path: "/api/external/v1/validations/validate", body: `{"type":"url","value":"https://example.org"}`,

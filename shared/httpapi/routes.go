@@ -67,6 +67,8 @@ func (a *API) routeTable() map[Group][]route {
 			{"GET /api/v1/users/{id}/provisioning", a.userProvisioning, nil},
 			{"GET /api/v1/users/institutionAdmins", a.organizationInstitutionAdmins, nil},
 			{"PUT /api/v1/users/removeInstitutionAdmin/{id}", a.removeInstitutionAdmin, nil},
+			{"GET /api/v1/users/applicationManagers", a.applicationManagers, nil},
+			{"PUT /api/v1/users/removeApplicationManager/{id}", a.removeApplicationManager, nil},
 
 			{"PUT /api/v1/user_roles", a.updateEndDate, nil},
 			{"PUT /api/external/v1/user_roles", a.updateEndDate, nil},
