@@ -40,6 +40,10 @@ func platformMatrixCases() (cases []matrixCase) {
 			want: w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
 		matrixCase{name: "user lifecycle export", method: "GET", path: "/api/external/v1/deprovision/urn:collab:person:example.org:guest",
 			want: w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
+		matrixCase{name: "user profile", method: "GET", path: "/api/external/v1/profile?collabPersonId=urn:collab:person:example.org:guest",
+			want: w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
+		matrixCase{name: "roles summary (internal invite API)", method: "GET", path: "/api/external/v1/internal/invite/roles-summary",
+			want: w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
 		matrixCase{name: "user lifecycle dry run", method: "DELETE", path: "/api/external/v1/deprovision/urn:collab:person:example.org:guest?dry-run=true",
 			want: w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
 	)
