@@ -155,6 +155,8 @@ func (a *API) routeTable() map[Group][]route {
 			{"POST /crm/api/v1/invite/resend", a.crmResendInvitation, nil},
 			{"POST /crm/api/v1/invite/remove", a.crmRemoveRoles, nil},
 			{"GET /crm/api/v1/profiles", a.crmOrganisationUsers, nil},
+			{"GET /crm/api/v1/organisations", a.crmOrganisations, nil},
+			{"DELETE /crm/api/v1/organisations", a.crmDeleteOrganisation, nil},
 			{"GET /api/profile", a.crmProfiles, nil},
 			{"GET /api/external/v1/invite/crm/profile", a.crmProfiles, nil},
 		},
