@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"slices"
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
@@ -148,6 +149,9 @@ func (s *Service) SearchUsers(ctx context.Context, p *auth.Principal, page domai
 		return domain.Page[UserSummary]{}, domain.Forbiddenf("only super users, institution admins and organization tokens search users")
 	}
 	q := domain.UserSearch{Page: page}
+	if slices.Contains(UserSorts, page.Sort) {
+		q.Page.Sort, q.Page.Descending = "name", false // the store's order; sorted below
+	}
 	if !all {
 		q.OrganizationGUID = org
 	}
@@ -179,5 +183,6 @@ func (s *Service) SearchUsers(ctx context.Context, p *auth.Principal, page domai
 		}
 		out.Items = append(out.Items, sum)
 	}
+	sortUserSummaries(out.Items, page.Sort, page.Descending)
 	return out, nil
 }
