@@ -10,8 +10,8 @@ import (
 
 var expectedRoutePrefixes = map[string][]string{
 	"users": {"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles",
-		"/api/external/v1/voot", "/api/external/v1/aa", "/api/external/v1/deprovision"},
-	"roles":       {"/api/v1/roles", "/api/internal/roles", "/api/external/v1/roles", "/api/external/v1/internal/invite/roles"},
+		"/api/external/v1/voot", "/api/external/v1/aa", "/api/external/v1/deprovision", "/api/external/v1/profile"},
+	"roles":       {"/api/v1/roles", "/api/internal/roles", "/api/external/v1/roles", "/api/external/v1/internal/invite/roles", "/api/external/v1/internal/invite/roles-summary"},
 	"invitations": {"/api/v1/invitations", "/api/internal/invitations", "/api/external/v1/invitations", "/api/external/v1/internal/invite/invitations"},
 	"crm":         {"/crm", "/api/profile", "/api/external/v1/invite/crm"},
 	"tokens":      {"/api/v1/tokens", "/api/v1/user_roles_audit"},

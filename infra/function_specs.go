@@ -94,12 +94,12 @@ var functionSpecs = []functionSpec{
 		Table: tableReadWrite, SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
 		NeedsPublicURL: true, ServesSessionConfig: true,
 		Routes: []string{"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles",
-			"/api/external/v1/voot", "/api/external/v1/aa", "/api/external/v1/deprovision"},
+			"/api/external/v1/voot", "/api/external/v1/aa", "/api/external/v1/deprovision", "/api/external/v1/profile"},
 	},
 	{
 		Name: "roles", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, ReadsMachineCallers: true,
-		Routes: []string{"/api/v1/roles", "/api/internal/roles", "/api/external/v1/roles", "/api/external/v1/internal/invite/roles"},
+		Routes: []string{"/api/v1/roles", "/api/internal/roles", "/api/external/v1/roles", "/api/external/v1/internal/invite/roles", "/api/external/v1/internal/invite/roles-summary"},
 	},
 	{
 		Name: "invitations", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,

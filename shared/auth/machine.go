@@ -40,6 +40,9 @@ const (
 	// ScopeLifecycle allows the user lifecycle API
 	// (/api/external/v1/deprovision/...): GDPR export and erasure.
 	ScopeLifecycle = "lifecycle"
+	// ScopeProfile allows the user profile (/api/external/v1/profile): the
+	// roles a person is a guest of, with their applications.
+	ScopeProfile = "profile"
 )
 
 // scopePaths are the path prefixes each scope of a Basic caller admits.
@@ -49,6 +52,7 @@ var scopePaths = map[string]string{
 	ScopeVoot:                 "/api/external/v1/voot/",
 	ScopeAttributeAggregation: "/api/external/v1/aa/",
 	ScopeLifecycle:            "/api/external/v1/deprovision/",
+	ScopeProfile:              "/api/external/v1/profile",
 }
 
 // MachineCallersConfig is the JSON of the machine-callers secret
@@ -143,7 +147,7 @@ func NewMachineCallers(cfg MachineCallersConfig) (*MachineCallers, error) {
 		scopes := map[string]bool{}
 		for _, s := range b.Scopes {
 			if _, known := scopePaths[s]; !known {
-				return nil, fmt.Errorf("machine callers: basic[%d]: unknown scope %q (want invite, crm, voot, aa or lifecycle)", i, s)
+				return nil, fmt.Errorf("machine callers: basic[%d]: unknown scope %q (want invite, crm, voot, aa, lifecycle or profile)", i, s)
 			}
 			scopes[s] = true
 		}

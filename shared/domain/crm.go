@@ -27,6 +27,12 @@ type CRMStore interface {
 	// GetCRMOrganisation reads an organisation. KindNotFound when there is no
 	// such organisation.
 	GetCRMOrganisation(ctx context.Context, organisationID string) (CRMOrganisation, error)
+	// ListCRMOrganisations returns up to limit organisations by id, more set
+	// when there are more. No domain error (none: empty).
+	ListCRMOrganisations(ctx context.Context, limit int) (orgs []CRMOrganisation, more bool, err error)
+	// DeleteCRMOrganisation removes an organisation (its contacts' links
+	// stay). KindNotFound when there is no such organisation.
+	DeleteCRMOrganisation(ctx context.Context, organisationID string) error
 	// PutCRMContact creates or replaces a contact's link to a user.
 	// KindInvalid for an id that is empty or holds '#'.
 	PutCRMContact(ctx context.Context, c CRMContact) error

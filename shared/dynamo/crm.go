@@ -31,6 +31,49 @@ func (s *Store) GetCRMOrganisation(ctx context.Context, organisationID string) (
 	return rec.domain()
 }
 
+// ListCRMOrganisations implements domain.CRMStore: Query gsi1 CRMORGS, at
+// most limit organisations by id; more is set when there are more.
+func (s *Store) ListCRMOrganisations(ctx context.Context, limit int) ([]domain.CRMOrganisation, bool, error) {
+	in, err := s.partitionQuery(indexGSI1, gsi1CRMOrganisations, nil)
+	if err != nil {
+		return nil, false, err
+	}
+	var out []domain.CRMOrganisation
+	for {
+		in.Limit = aws.Int32(int32(limit + 1 - len(out)))
+		page, err := s.db.Query(ctx, in)
+		if err != nil {
+			return nil, false, fmt.Errorf("query CRM organisations: %w", err)
+		}
+		orgs, err := decodeAll(page.Items, decodeWith[crmOrganisationRecord, domain.CRMOrganisation])
+		if err != nil {
+			return nil, false, err
+		}
+		out = append(out, orgs...)
+		if len(out) > limit {
+			return out[:limit], true, nil
+		}
+		if len(page.LastEvaluatedKey) == 0 {
+			return out, false, nil
+		}
+		in.ExclusiveStartKey = page.LastEvaluatedKey
+	}
+}
+
+// DeleteCRMOrganisation implements domain.CRMStore.
+func (s *Store) DeleteCRMOrganisation(ctx context.Context, organisationID string) error {
+	key := crmOrganisationKey(organisationID)
+	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.table), Key: key.attributes(),
+		ConditionExpression: aws.String("attribute_exists(pk)")})
+	if isConditionFailed(err) {
+		return domain.NotFoundf("CRM organisation %q not found", organisationID)
+	}
+	if err != nil {
+		return fmt.Errorf("delete %s/%s: %w", key.PK, key.SK, err)
+	}
+	return nil
+}
+
 // PutCRMContact implements domain.CRMStore.
 func (s *Store) PutCRMContact(ctx context.Context, c domain.CRMContact) error {
 	if err := validCRMID("organisationId", c.OrganisationID); err != nil {

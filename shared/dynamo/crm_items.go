@@ -32,6 +32,12 @@ func crmContactKey(organisationID, contactID string) itemKey {
 }
 func crmContactGSI1PK(contactID string) string { return "CRMCONTACT#" + contactID }
 
+// gsi1CRMOrganisations is the gsi1 partition indexing every CRM organisation
+// (gsi1sk CRMORG#<organisationId>), so that the CRM's organisation list is
+// one Query. Organisations written before the index existed are in it from
+// their next write.
+const gsi1CRMOrganisations = "CRMORGS"
+
 // crmInvitationLinkKey sorts a contact's invitations together:
 // INV#<contactId>#<invitationId>.
 func crmInvitationLinkKey(organisationID, contactID string, invID int64) itemKey {
@@ -46,6 +52,7 @@ func crmInvitationLinkPrefix(contactID string) string {
 
 type crmOrganisationRecord struct {
 	itemKey
+	indexKeys
 	Entity         string `dynamodbav:"entity"`
 	OrganisationID string `dynamodbav:"organisationId"`
 	Abbrev         string `dynamodbav:"abbrev,omitempty"`
@@ -53,7 +60,8 @@ type crmOrganisationRecord struct {
 }
 
 func newCRMOrganisationRecord(o domain.CRMOrganisation) crmOrganisationRecord {
-	return crmOrganisationRecord{itemKey: crmOrganisationKey(o.OrganisationID), Entity: entityCRMOrganisation,
+	return crmOrganisationRecord{itemKey: crmOrganisationKey(o.OrganisationID),
+		indexKeys: indexKeys{GSI1PK: gsi1CRMOrganisations, GSI1SK: crmOrganisationPK(o.OrganisationID)}, Entity: entityCRMOrganisation,
 		OrganisationID: o.OrganisationID, Abbrev: o.Abbrev, Name: o.Name}
 }
 

@@ -111,3 +111,29 @@ func (a *API) crmProfiles(w http.ResponseWriter, r *http.Request) {
 	out := crmProfileResponse{Message: res.Message, Code: res.Code, Profiles: mapSlice(res.Profiles, crmProfileOf)}
 	respond(w, r, http.StatusOK, out, err)
 }
+
+// crmOrganisations lists every CRM organisation.
+func (a *API) crmOrganisations(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCRMCaller(w, r, isCRM)
+	if !ok {
+		return
+	}
+	orgs, err := a.Service.CRMOrganisations(r.Context(), p)
+	respond(w, r, http.StatusOK, mapSlice(orgs, func(o domain.CRMOrganisation) crmOrganisationDTO {
+		return crmOrganisationDTO{OrganisationID: o.OrganisationID, Abbrev: o.Abbrev, Name: o.Name}
+	}), err)
+}
+
+// crmDeleteOrganisation deletes the organisation named in the body.
+func (a *API) crmDeleteOrganisation(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCRMCaller(w, r, isCRM)
+	if !ok {
+		return
+	}
+	var req crmOrganisationDTO
+	if !decode(w, r, &req) {
+		return
+	}
+	err := a.Service.CRMDeleteOrganisation(r.Context(), p, req.OrganisationID)
+	respond(w, r, http.StatusOK, map[string]string{"status": "deleted"}, err)
+}

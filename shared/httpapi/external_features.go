@@ -1,9 +1,12 @@
 package httpapi
 
 import (
+	"cmp"
 	"net/http"
 	"slices"
 	"strconv"
+
+	"github.com/edu-invite/invite/shared/domain"
 
 	"github.com/edu-invite/invite/shared/service"
 )
@@ -126,4 +129,62 @@ func (a *API) deprovision(erase bool) http.HandlerFunc {
 		}
 		writeJSON(w, http.StatusOK, body)
 	}
+}
+
+// profileRole is one role of the user profile (the reference's
+// UserRoleProfile) with the applications it gives access to.
+type profileRole struct {
+	Name         string               `json:"name"`
+	Description  string               `json:"description"`
+	Applications []profileApplication `json:"applications"`
+}
+
+type profileApplication struct {
+	LandingPage    string `json:"landingPage"`
+	NameEn         string `json:"nameEn"`
+	NameNl         string `json:"nameNl"`
+	OrganisationEn string `json:"organisationEn"`
+	OrganisationNl string `json:"organisationNl"`
+	Logo           string `json:"logo"`
+}
+
+// userProfile lists the roles the person named by collabPersonId (their
+// subject) is a guest of.
+func (a *API) userProfile(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	roles, err := a.Service.GuestRolesOfSubject(r.Context(), p, r.URL.Query().Get("collabPersonId"))
+	respond(w, r, http.StatusOK, mapSlice(roles, func(role domain.Role) profileRole {
+		apps := []profileApplication{}
+		for _, u := range role.ApplicationUsages {
+			app := u.Application
+			if known, ok := a.Service.Registry.Application(app.ManageID); ok {
+				app = known
+			}
+			apps = append(apps, profileApplication{LandingPage: cmp.Or(u.LandingPage, app.LandingPage),
+				NameEn: app.Name, NameNl: app.NameNL, OrganisationEn: app.OrganizationName,
+				OrganisationNl: app.OrganizationNameNL, Logo: app.LogoURL})
+		}
+		return profileRole{Name: role.Name, Description: role.Description, Applications: apps}
+	}), err)
+}
+
+type roleSummary struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	URN         string `json:"urn"`
+}
+
+// rolesSummary is the internal invite API's list of all non-CRM roles.
+func (a *API) rolesSummary(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	roles, err := a.Service.RolesSummary(r.Context(), p)
+	respond(w, r, http.StatusOK, mapSlice(roles, func(role domain.Role) roleSummary {
+		return roleSummary{Name: role.Name, Description: role.Description, URN: role.URN}
+	}), err)
 }

@@ -16,6 +16,8 @@ func crmMatrixCases() (cases []matrixCase) {
 		matrixCase{name: "C4 CRM resend", method: "POST", path: "/crm/api/v1/invite/resend", body: `{"org_id":"org-a","guid":"c-1"}`, want: crmOnly},
 		matrixCase{name: "C5 CRM remove", method: "POST", path: "/crm/api/v1/invite/remove", body: `{"org_id":"org-a","guid":"c-1"}`, want: crmOnly},
 		matrixCase{name: "C6 CRM organisation lookup", method: "GET", path: "/crm/api/v1/profiles?org_guid=org-a", want: crmOnly},
+		matrixCase{name: "CRM organisations", method: "GET", path: "/crm/api/v1/organisations", want: crmOnly},
+		matrixCase{name: "delete a CRM organisation", method: "DELETE", path: "/crm/api/v1/organisations", body: `{"organisationId":"org-a"}`, want: crmOnly},
 		matrixCase{name: "C7 CRM profile search", method: "GET", path: "/api/profile?guid=org-a", want: crmOnly},
 		matrixCase{name: "C7 CRM profile search, machine path", method: "GET", path: "/api/external/v1/invite/crm/profile?uid=guest&idp=example.org", want: crmOnly},
 	)

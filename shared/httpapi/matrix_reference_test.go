@@ -17,6 +17,11 @@ func consoleMatrixCases() (cases []matrixCase) {
 		// rights stay (TestRemoveInstitutionAdmin removes one made by invitation).
 		matrixCase{name: "remove an institution admin not made by invitation", method: "PUT", path: "/api/v1/users/removeInstitutionAdmin/{user:instAdmin}",
 			want: w9(403, 403, 403, 403, 403, 403, 403, 403, 401)},
+		matrixCase{name: "application managers of an organization", method: "GET", path: "/api/v1/users/applicationManagers?organizationGUID=org-a",
+			want: w9(200, 200, 200, 200, 403, 403, 403, 403, 401)},
+		// The guest manages nothing: 404 to those who may remove.
+		matrixCase{name: "remove an application manager who manages nothing", method: "PUT", path: "/api/v1/users/removeApplicationManager/{user:guest}",
+			want: w9(404, 404, 404, 404, 403, 403, 403, 403, 401)},
 		matrixCase{name: "validate a format", method: "POST", path: "/api/v1/validations/validate", body: `{"type":"email","value":"a@example.org"}`,
 			want: upTo(200, "guest")},
 		matrixCase{name: "validate a format (tokens)", method: "POST", path: "/api/external/v1/validations/validate", body: `{"type":"url","value":"https://example.org"}`,
@@ -35,6 +40,10 @@ func platformMatrixCases() (cases []matrixCase) {
 			want: upTo(200, "superToken")},
 		matrixCase{name: "user lifecycle export", method: "GET", path: "/api/external/v1/deprovision/urn:collab:person:example.org:guest",
 			want: upTo(200, "superToken")},
+		matrixCase{name: "user profile", method: "GET", path: "/api/external/v1/profile?collabPersonId=urn:collab:person:example.org:guest",
+			want: w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
+		matrixCase{name: "roles summary (internal invite API)", method: "GET", path: "/api/external/v1/internal/invite/roles-summary",
+			want: w9(200, 200, 403, 403, 403, 403, 403, 403, 401)},
 		matrixCase{name: "user lifecycle dry run", method: "DELETE", path: "/api/external/v1/deprovision/urn:collab:person:example.org:guest?dry-run=true",
 			want: upTo(200, "superToken")},
 	)

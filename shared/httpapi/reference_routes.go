@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/service"
@@ -84,4 +85,38 @@ func (a *API) auditRoles(w http.ResponseWriter, r *http.Request) {
 	}
 	roles, err := a.Service.AuditRoles(r.Context(), p)
 	respond(w, r, http.StatusOK, mapSlice(roles, func(role domain.Role) auditRole { return auditRole{ID: role.ID, Name: role.Name} }), err)
+}
+
+// applicationManagerJSON is one row of users/applicationManagers, with the
+// reference's keys (its native query's column names).
+type applicationManagerJSON struct {
+	ID                    int64   `json:"id"`
+	Name                  string  `json:"name"`
+	Email                 string  `json:"email"`
+	LastActivity          *string `json:"lastActivity"`
+	CreatedAt             *string `json:"createdAt"`
+	SchacHomeOrganization string  `json:"schac_home_organization"`
+	Roles                 string  `json:"roles"` // role names, ", "-separated
+}
+
+func (a *API) applicationManagers(w http.ResponseWriter, r *http.Request) {
+	p, ok := requireCaller(w, r)
+	if !ok {
+		return
+	}
+	ams, err := a.Service.ListApplicationManagers(r.Context(), p, r.URL.Query().Get("organizationGUID"))
+	respond(w, r, http.StatusOK, mapSlice(ams, func(am service.ApplicationManager) applicationManagerJSON {
+		return applicationManagerJSON{ID: am.User.ID, Name: am.User.Name, Email: am.User.Email,
+			LastActivity: isoTime(am.User.LastActivity), CreatedAt: isoTime(am.User.CreatedAt),
+			SchacHomeOrganization: am.User.SchacHomeOrganization, Roles: strings.Join(am.Roles, ", ")}
+	}), err)
+}
+
+func (a *API) removeApplicationManager(w http.ResponseWriter, r *http.Request) {
+	p, id, ok := callerAndID(w, r)
+	if !ok {
+		return
+	}
+	_, err := a.Service.RemoveApplicationManager(r.Context(), p, id)
+	respond(w, r, http.StatusOK, map[string]int{"status": http.StatusOK}, err)
 }

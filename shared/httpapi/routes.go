@@ -25,8 +25,8 @@ const (
 // checks it.
 var Prefixes = map[Group][]string{
 	GroupUsers: {"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles",
-		"/api/external/v1/voot", "/api/external/v1/aa", "/api/external/v1/deprovision"},
-	GroupRoles:       {"/api/v1/roles", "/api/internal/roles", "/api/external/v1/roles", "/api/external/v1/internal/invite/roles"},
+		"/api/external/v1/voot", "/api/external/v1/aa", "/api/external/v1/deprovision", "/api/external/v1/profile"},
+	GroupRoles:       {"/api/v1/roles", "/api/internal/roles", "/api/external/v1/roles", "/api/external/v1/internal/invite/roles", "/api/external/v1/internal/invite/roles-summary"},
 	GroupInvitations: {"/api/v1/invitations", "/api/internal/invitations", "/api/external/v1/invitations", "/api/external/v1/internal/invite/invitations"},
 	GroupCRM:         {"/crm", "/api/profile", "/api/external/v1/invite/crm"},
 	GroupTokens:      {"/api/v1/tokens", "/api/v1/user_roles_audit"},
@@ -75,6 +75,8 @@ func (a *API) routeTable() map[Group][]route {
 			{"GET /api/v1/users/{id}/provisioning", a.userProvisioning, nil},
 			{"GET /api/v1/users/institutionAdmins", a.organizationInstitutionAdmins, nil},
 			{"PUT /api/v1/users/removeInstitutionAdmin/{id}", a.removeInstitutionAdmin, nil},
+			{"GET /api/v1/users/applicationManagers", a.applicationManagers, nil},
+			{"PUT /api/v1/users/removeApplicationManager/{id}", a.removeApplicationManager, nil},
 
 			{"PUT /api/v1/user_roles", a.updateEndDate, nil},
 			{"PUT /api/external/v1/user_roles", a.updateEndDate, nil},
@@ -96,6 +98,7 @@ func (a *API) routeTable() map[Group][]route {
 			{"GET /api/external/v1/aa/{id}", a.aggregatedAttributes, nil},
 			{"GET /api/external/v1/deprovision/{id}", a.deprovision(false), nil},
 			{"DELETE /api/external/v1/deprovision/{id}", a.deprovision(true), nil},
+			{"GET /api/external/v1/profile", a.userProfile, nil},
 		},
 
 		// roles: create, read, update, delete and list roles; the same
@@ -121,6 +124,7 @@ func (a *API) routeTable() map[Group][]route {
 			{"GET /api/v1/roles", a.listRoles, nil},
 			{"GET /api/external/v1/roles", a.listRoles, nil},
 			{"GET /api/external/v1/internal/invite/roles", a.allVisibleRoles, nil},
+			{"GET /api/external/v1/internal/invite/roles-summary", a.rolesSummary, nil},
 			{pattern: "GET /api/v1/roles/{id}/{aspect}", handler: a.roleAspect,
 				documents: []string{"GET /api/v1/roles/application/{manageId}", "GET /api/v1/roles/{id}/provisioning"}},
 			{"GET /api/external/v1/roles/application/{manageId}", a.rolesOfApplication, nil},
@@ -159,6 +163,8 @@ func (a *API) routeTable() map[Group][]route {
 			{"POST /crm/api/v1/invite/resend", a.crmResendInvitation, nil},
 			{"POST /crm/api/v1/invite/remove", a.crmRemoveRoles, nil},
 			{"GET /crm/api/v1/profiles", a.crmOrganisationUsers, nil},
+			{"GET /crm/api/v1/organisations", a.crmOrganisations, nil},
+			{"DELETE /crm/api/v1/organisations", a.crmDeleteOrganisation, nil},
 			{"GET /api/profile", a.crmProfiles, nil},
 			{"GET /api/external/v1/invite/crm/profile", a.crmProfiles, nil},
 		},

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/service"
 )
 
 func (a *API) me(w http.ResponseWriter, r *http.Request) {
@@ -52,7 +53,7 @@ func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	req, err := pageRequest(r, "name")
+	req, err := pageRequest(r, "name", service.UserSorts...)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -2,67 +2,129 @@ package service
 
 import (
 	"context"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// ApplicationManagerOf is one APPLICATION_MANAGER membership of an
-// organization's role: who, in which role.
-type ApplicationManagerOf struct {
-	Member domain.Member
-	Role   domain.Role
+// ApplicationManager is one application manager of an organization with
+// the names of the organization's roles they manage applications through.
+type ApplicationManager struct {
+	User  domain.User
+	Roles []string // sorted by name
 }
 
-// OrganizationApplicationManagers lists the application managers of an
-// organization (its roles' memberships with APPLICATION_MANAGER), by name:
-// the caller's own organization for its institution admins, the one named
-// for super users (as InstitutionAdmins). One Query for the roles and one
-// members read per role: an organization's roles, not its users, bound it.
-// Appointing one is an invitation to a role with that authority; removing
-// one ends the membership (RemoveUserRole), each authorized as always.
-func (s *Service) OrganizationApplicationManagers(ctx context.Context, p *auth.Principal, organizationGUID string) ([]ApplicationManagerOf, error) {
-	if p == nil {
-		return nil, domain.Unauthenticatedf("authentication required")
-	}
-	org := strings.TrimSpace(organizationGUID)
-	if !p.SuperUser {
-		org = p.OrganizationGUID
-	}
-	if org == "" {
-		return nil, domain.Invalidf("an organization is required")
-	}
-	if !p.CanCreateRoleIn(org) {
-		return nil, domain.Forbiddenf("only institution admins and super users list application managers")
+// ListApplicationManagers lists the application managers of an
+// organization (APPLICATION_MANAGER memberships of its roles): the caller's
+// own, or for a super user the one named. The reference keeps application
+// managers per application; here they are memberships, so the list is read
+// role by role (one Query per role, each bounded by MaxMembersListed).
+func (s *Service) ListApplicationManagers(ctx context.Context, p *auth.Principal, organizationGUID string) ([]ApplicationManager, error) {
+	org, err := s.organizationAdministered(p, organizationGUID)
+	if err != nil {
+		return nil, err
 	}
 	roles, err := s.Store.ListRolesByOrganization(ctx, org)
 	if err != nil {
 		return nil, err
 	}
-	var out []ApplicationManagerOf
-	for _, r := range roles {
-		members, _, err := s.Store.ListMembersOfRole(ctx, r.ID, MaxMembersListed)
+	byUser := map[int64]*ApplicationManager{}
+	for _, role := range roles {
+		members, more, err := s.Store.ListMembersOfRole(ctx, role.ID, MaxMembersListed)
 		if err != nil {
 			return nil, err
 		}
+		if more {
+			return nil, domain.Invalidf("role %d has more than %d members, more than one request lists", role.ID, MaxMembersListed)
+		}
 		for _, m := range members {
-			if m.UserRole.Authority == domain.ApplicationManager {
-				out = append(out, ApplicationManagerOf{Member: m, Role: r})
+			if m.UserRole.Authority != domain.ApplicationManager {
+				continue
 			}
+			am := byUser[m.User.ID]
+			if am == nil {
+				am = &ApplicationManager{User: m.User}
+				byUser[m.User.ID] = am
+			}
+			am.Roles = append(am.Roles, role.Name)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		return strings.ToLower(out[i].Member.User.DisplayName()) < strings.ToLower(out[j].Member.User.DisplayName())
+	out := make([]ApplicationManager, 0, len(byUser))
+	for _, am := range byUser {
+		slices.Sort(am.Roles)
+		out = append(out, *am)
+	}
+	slices.SortFunc(out, func(a, b ApplicationManager) int {
+		if c := strings.Compare(strings.ToLower(a.User.Name), strings.ToLower(b.User.Name)); c != 0 {
+			return c
+		}
+		return int(a.User.ID - b.User.ID)
 	})
 	return out, nil
 }
 
-// MayAdministerOrganization reports whether the caller has the console's
-// page of an organization's administrators: institution admins (people)
-// for their own organization, super users for any.
-func MayAdministerOrganization(p *auth.Principal) bool {
-	return p != nil && (p.SuperUser || (p.Kind == auth.KindPerson && p.User != nil && p.User.InstitutionAdmin &&
-		p.OrganizationGUID != "" && p.CanCreateRoleIn(p.OrganizationGUID)))
+// RemoveApplicationManager takes a user's application manager rights in
+// the caller's organization away (a super user: in every organization):
+// each APPLICATION_MANAGER membership of its roles goes, as the removal of
+// that membership would, except that one which includes the guest role
+// stays as a guest membership. Institution admins and super users may.
+// It answers how many memberships changed; a user without such rights
+// there is 404.
+func (s *Service) RemoveApplicationManager(ctx context.Context, p *auth.Principal, userID int64) (int, error) {
+	if _, err := s.organizationAdministered(p, "-"); err != nil {
+		return 0, err
+	}
+	if _, err := s.Store.GetUser(ctx, userID); err != nil {
+		return 0, err
+	}
+	urs, err := s.Store.ListUserRolesOfUser(ctx, userID)
+	if err != nil {
+		return 0, err
+	}
+	changed := 0
+	for _, ur := range urs {
+		if ur.Authority != domain.ApplicationManager {
+			continue
+		}
+		role, err := s.Store.GetRole(ctx, ur.RoleID)
+		if err != nil {
+			return changed, err
+		}
+		if !p.SuperUser && role.OrganizationGUID != p.OrganizationGUID {
+			continue
+		}
+		// guestPart false: a membership with the guest role included
+		// keeps it (the member stays a guest); another goes whole.
+		if _, err := s.RemoveUserRole(ctx, p, ur.ID, false); err != nil {
+			return changed, err
+		}
+		changed++
+	}
+	if changed == 0 {
+		return 0, domain.NotFoundf("user %d manages no application of the organization", userID)
+	}
+	return changed, nil
+}
+
+// organizationAdministered is the organization whose administration lists
+// a caller asks for: an institution admin's (or organization token's) own,
+// the one a super user names. A super user naming none is refused, unless
+// named is "-" (the caller acts on every organization).
+func (s *Service) organizationAdministered(p *auth.Principal, named string) (string, error) {
+	if p == nil {
+		return "", domain.Unauthenticatedf("authentication required")
+	}
+	org := strings.TrimSpace(named)
+	if !p.SuperUser {
+		org = p.OrganizationGUID
+	}
+	if org == "" && p.SuperUser {
+		return "", domain.Invalidf("organizationGUID is required for super users")
+	}
+	if org == "" || !p.CanCreateRoleIn(org) {
+		return "", domain.Forbiddenf("only institution admins and super users manage application managers")
+	}
+	return org, nil
 }

@@ -107,3 +107,40 @@ func (s *Service) DeprovisionUser(ctx context.Context, p *auth.Principal, sub st
 	_, err = s.removeMemberships(ctx, membershipRemoval{by: p, user: user, memberships: urs, roles: roles, deleteUser: true})
 	return report, err
 }
+
+// GuestRolesOfSubject returns the roles the person with the subject is a
+// guest of (GUEST memberships and those that include the guest role), for
+// the user profile; none for an unknown person.
+func (s *Service) GuestRolesOfSubject(ctx context.Context, p *auth.Principal, sub string) ([]domain.Role, error) {
+	ms, err := s.MembershipsOfSubject(ctx, p, sub)
+	if err != nil {
+		return nil, err
+	}
+	roles := []domain.Role{}
+	for _, m := range ms {
+		if m.UserRole.Authority == domain.Guest || m.UserRole.GuestRoleIncluded {
+			roles = append(roles, m.Role)
+		}
+	}
+	return roles, nil
+}
+
+// RolesSummary lists every role that is not a CRM role (name, description
+// and URN), for the internal invite API's machine callers and super users,
+// as the reference's roles-summary.
+func (s *Service) RolesSummary(ctx context.Context, p *auth.Principal) ([]domain.Role, error) {
+	if err := requirePlatformCaller(p); err != nil {
+		return nil, err
+	}
+	all, err := s.Store.ListAllRoles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	roles := []domain.Role{}
+	for _, r := range all {
+		if r.CRMRoleID == "" {
+			roles = append(roles, r)
+		}
+	}
+	return roles, nil
+}

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/edu-invite/invite/shared/auth"
@@ -150,6 +151,9 @@ func (s *Service) SearchUsers(ctx context.Context, p *auth.Principal, page domai
 		return domain.Page[UserSummary]{}, domain.Forbiddenf("only super users, institution admins and organization tokens search users")
 	}
 	q := domain.UserSearch{Page: page}
+	if slices.Contains(UserSorts, page.Sort) {
+		q.Page.Sort, q.Page.Descending = "name", false // the store's order; sorted below
+	}
 	if !all {
 		q.OrganizationGUID = org
 	}
@@ -179,6 +183,7 @@ func (s *Service) SearchUsers(ctx context.Context, p *auth.Principal, page domai
 		}
 		out.Items = append(out.Items, sum)
 	}
+	sortUserSummaries(out.Items, page.Sort, page.Descending)
 	return out, nil
 }
 
