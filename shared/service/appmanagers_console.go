@@ -9,7 +9,6 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-
 // ApplicationManagerOf is one APPLICATION_MANAGER membership of an
 // organization's role: who, in which role.
 type ApplicationManagerOf struct {
