@@ -36,6 +36,9 @@ type StackConfig struct {
 	OIDCClientID string
 	// SessionIdleTimeout ends unused browser sessions (Go duration).
 	SessionIdleTimeout string
+	// Disclaimer is DISCLAIMER of the web function: the text the
+	// reference's client shows under its pages (GET /api/v1/disclaimer).
+	Disclaimer string
 	// SuperUsers is SUPER_USERS of the API functions: subjects or eppns of
 	// the people who are super users, comma-separated.
 	SuperUsers string
@@ -81,6 +84,7 @@ const (
 	ctxOIDCAudience         = "oidcAudience"
 	ctxOIDCClientID         = "oidcClientId"
 	ctxSessionIdleTimeout   = "sessionIdleTimeout"
+	ctxDisclaimer           = "disclaimer"
 	ctxSuperUsers           = "superUsers"
 	ctxMailDomain           = "mailDomain"
 	ctxMailFrom             = "mailFrom"
@@ -142,6 +146,7 @@ func LoadStackConfig(lookup ContextLookup) (StackConfig, error) {
 		OIDCAudience:         r.str(ctxOIDCAudience, ""),
 		OIDCClientID:         r.str(ctxOIDCClientID, ""),
 		SessionIdleTimeout:   r.str(ctxSessionIdleTimeout, "8h"),
+		Disclaimer:           r.str(ctxDisclaimer, ""),
 		SuperUsers:           r.str(ctxSuperUsers, ""),
 		MailDomain:           r.str(ctxMailDomain, defaultMailDomain),
 		ThrottleRate:         r.number(ctxThrottleRate, defaultThrottleRate),

@@ -118,6 +118,9 @@ func functionEnvironment(spec functionSpec, cfg StackConfig, res serviceResource
 		env["OIDC_CLIENT_ID"] = jsii.String(cfg.OIDCClientID)
 		env["OIDC_CLIENT_SECRET_ARN"] = res.Secrets.OIDCClient.SecretArn()
 		env["SESSION_IDLE_TIMEOUT"] = jsii.String(cfg.SessionIdleTimeout)
+		if cfg.Disclaimer != "" {
+			env["DISCLAIMER"] = jsii.String(cfg.Disclaimer)
+		}
 	}
 	if spec.Kind == apiFunction {
 		env["OIDC_ISSUER"] = jsii.String(cfg.OIDCIssuer)

@@ -104,6 +104,9 @@ func TestFunctionEnvironment(t *testing.T) {
 			if name == "users" {
 				w = append(w, session[s.name]...)
 			}
+			if name == "web" && s.name == "custom" {
+				w = append(w, "DISCLAIMER") // only when set
+			}
 			sort.Strings(w)
 			if strings.Join(got, ",") != strings.Join(w, ",") {
 				t.Errorf("%s environment\n  got  %v\n  want %v", name, got, w)
@@ -171,6 +174,12 @@ func TestEnvironmentTakesContextValues(t *testing.T) {
 	}
 	if got := defaultScenario.synth(t).environment(t, "users")["ENVIRONMENT"]; got != "prod" {
 		t.Errorf("default ENVIRONMENT = %v, want prod", got)
+	}
+	if got := s.environment(t, "web")["DISCLAIMER"]; got != "Guests of Example University accept its acceptable-use policy." {
+		t.Errorf("web DISCLAIMER = %v", got)
+	}
+	if _, set := defaultScenario.synth(t).environment(t, "web")["DISCLAIMER"]; set {
+		t.Error("web DISCLAIMER is set without the disclaimer context key")
 	}
 	if got := s.environment(t, "system")["CONNECTION_SECRET_PREFIX"]; got != "invite/scim-connections/" {
 		t.Errorf("system CONNECTION_SECRET_PREFIX = %v", got)

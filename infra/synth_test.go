@@ -93,6 +93,7 @@ func prepareScenarios(dir string) error {
 		ctxOIDCIssuer:           "https://login.example.edu",
 		ctxOIDCAudience:         "invite-api",
 		ctxSuperUsers:           "urn:collab:person:example.edu:admin,boss@example.edu",
+		ctxDisclaimer:           "Guests of Example University accept its acceptable-use policy.",
 		ctxMailDomain:           "mail.example.edu",
 		ctxMailFrom:             "guests@mail.example.edu",
 		ctxSPIDs:                "sp-a, sp-b",
