@@ -19,7 +19,7 @@ func TestAuditRowsOfDeletionsNameWhoAndWhat(t *testing.T) {
 	roleID := f.acceptedGuest(t, email)
 	deliver := func(what string) {
 		t.Helper()
-		resp, err := f.prov.HandleSQS(ctx, batch(t, f.queue.take(), "wiki-sp", 1))
+		resp, err := f.prov.HandleSQS(ctx, batch(t, f.queue.Take(), "wiki-sp", 1))
 		if err != nil || len(resp.BatchItemFailures) != 0 {
 			t.Fatalf("%s: %v %v", what, resp.BatchItemFailures, err)
 		}

@@ -31,7 +31,7 @@ func TestFollowersGetTheHeadsBackoff(t *testing.T) {
 	backoff := &recordingBackoff{delays: map[string]time.Duration{}}
 	f.prov.Backoff = backoff
 	f.acceptedGuest(t, "erin@example.org")
-	ds := f.queue.take()
+	ds := f.queue.Take()
 	ev := batch(t, ds, "down-sp", 3)
 	if len(ev.Records) < 2 {
 		t.Fatalf("want the group creation and more for down-sp, got %d messages", len(ev.Records))
@@ -62,7 +62,7 @@ func TestMembershipWaitsForTheGroupsOwnLine(t *testing.T) {
 	f := newFixture(t, "PATCH", "right-token")
 	f.acceptedGuest(t, "frank@example.org")
 	var groupCreate, rest []domain.Delivery
-	for _, d := range f.queue.take() {
+	for _, d := range f.queue.Take() {
 		switch {
 		case d.SPID != "wiki-sp":
 		case d.Kind == domain.DeliverGroupCreate:

@@ -18,7 +18,7 @@ func TestGroupUpdateMakesTheSPMatchTheRole(t *testing.T) {
 			f := newFixture(t, membership, "right-token")
 			ctx := context.Background()
 			roleID := f.acceptedGuest(t, "alice@example.org")
-			f.queue.take() // the SP never heard of the role or of alice
+			f.queue.Take() // the SP never heard of the role or of alice
 
 			role, err := f.svc.GetRole(ctx, superUser, roleID)
 			if err != nil {
@@ -28,7 +28,7 @@ func TestGroupUpdateMakesTheSPMatchTheRole(t *testing.T) {
 				ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki"}}}); err != nil {
 				t.Fatal(err)
 			}
-			ds := f.queue.take()
+			ds := f.queue.Take()
 			var kinds []domain.DeliveryKind
 			for _, d := range ds {
 				if d.SPID == "wiki-sp" {
@@ -55,7 +55,7 @@ func TestGroupUpdateMakesTheSPMatchTheRole(t *testing.T) {
 				ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki"}}}); err != nil {
 				t.Fatal(err)
 			}
-			if resp, _ := f.prov.HandleSQS(ctx, batch(t, f.queue.take(), "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
+			if resp, _ := f.prov.HandleSQS(ctx, batch(t, f.queue.Take(), "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
 				t.Fatalf("failures: %v", resp.BatchItemFailures)
 			}
 			if groups := f.sp.Groups(); len(groups) != 1 || groups[0].DisplayName != "Wiki writers" || len(groups[0].Members) != 1 || len(f.sp.Users()) != 1 {
@@ -92,7 +92,7 @@ func TestGroupUpdateLeavesNoUserDeletedMeanwhile(t *testing.T) {
 	f := newFixture(t, "PATCH", "right-token")
 	ctx := context.Background()
 	roleID := f.acceptedGuest(t, "alice@example.org")
-	f.queue.take() // the SP never heard of the role or of alice
+	f.queue.Take() // the SP never heard of the role or of alice
 	urs, _, err := f.store.ListUserRolesOfRole(ctx, roleID, "", 10)
 	if err != nil || len(urs) != 1 {
 		t.Fatalf("members %v, %v", urs, err)
@@ -106,7 +106,7 @@ func TestGroupUpdateLeavesNoUserDeletedMeanwhile(t *testing.T) {
 		ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki"}}}); err != nil {
 		t.Fatal(err)
 	}
-	update := f.queue.take()
+	update := f.queue.Take()
 
 	hooked := &userReadHook{Store: f.store, userID: alice, armed: true}
 	hooked.hook = func() {
@@ -115,7 +115,7 @@ func TestGroupUpdateLeavesNoUserDeletedMeanwhile(t *testing.T) {
 			return
 		}
 		// Alice's own line runs first: nothing of hers is at the SP yet.
-		resp, err := f.prov.HandleSQS(ctx, batch(t, f.queue.take(), "wiki-sp", 1))
+		resp, err := f.prov.HandleSQS(ctx, batch(t, f.queue.Take(), "wiki-sp", 1))
 		if err != nil || len(resp.BatchItemFailures) != 0 {
 			t.Errorf("alice's deletion: failures %v, err %v", resp.BatchItemFailures, err)
 		}

@@ -22,29 +22,8 @@ import (
 	"github.com/edu-invite/invite/shared/secrets"
 	"github.com/edu-invite/invite/shared/service"
 	"github.com/edu-invite/invite/shared/sqs"
+	"github.com/edu-invite/invite/shared/testkit"
 )
-
-// collectingQueue keeps what the use cases enqueue, so that the test decides
-// when (and how often) each delivery reaches the provisioner.
-type collectingQueue struct {
-	mu  sync.Mutex
-	got []domain.Delivery
-}
-
-func (q *collectingQueue) Enqueue(_ context.Context, ds []domain.Delivery) error {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	q.got = append(q.got, ds...)
-	return nil
-}
-
-func (q *collectingQueue) take() []domain.Delivery {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	out := q.got
-	q.got = nil
-	return out
-}
 
 type recordingDLQ struct {
 	reasons map[string]string
@@ -76,7 +55,7 @@ type fixture struct {
 	metrics *countingMetrics
 	svc     *service.Service
 	prov    *provisioner.Provisioner
-	queue   *collectingQueue
+	queue   *testkit.RecordingQueue // the test decides when (and how often) each delivery reaches the provisioner
 	dlq     *recordingDLQ
 	sp      *scimsp.SP
 	spURL   string
@@ -105,7 +84,7 @@ func newFixtureWith(t *testing.T, membership string, spToken string, filters sci
 		t.Fatal(err)
 	}
 	store := dynamotest.NewStore(t, nil)
-	q := &collectingQueue{}
+	q := &testkit.RecordingQueue{}
 	dlq := &recordingDLQ{reasons: map[string]string{}}
 	m := &countingMetrics{counts: map[string]int{}}
 	return &fixture{
@@ -166,7 +145,7 @@ func TestDeliveriesReachTheSPOnceInEffectWhenRepeated(t *testing.T) {
 		t.Run(membership, func(t *testing.T) {
 			f := newFixture(t, membership, "right-token")
 			f.acceptedGuest(t, "alice@example.org")
-			ds := f.queue.take()
+			ds := f.queue.Take()
 			kinds := []string{}
 			for _, d := range ds {
 				if d.SPID == "wiki-sp" {
@@ -217,7 +196,7 @@ func TestLostCreateAnswerIsResolvedByLookup(t *testing.T) {
 func testLostCreateAnswerIsResolvedByLookup(t *testing.T, filters scimsp.FilterSupport) {
 	f := newFixtureWith(t, "PATCH", "right-token", filters)
 	roleID := f.acceptedGuest(t, "bob@example.org")
-	ds := f.queue.take()
+	ds := f.queue.Take()
 	if resp, _ := f.prov.HandleSQS(context.Background(), batch(t, ds, "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
 		t.Fatalf("failures: %v", resp.BatchItemFailures)
 	}
@@ -259,7 +238,7 @@ func TestConflictOnCreateIsResolvedByLookup(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := newFixtureWith(t, "PATCH", "right-token", filters)
 			f.acceptedGuest(t, "carol@example.org")
-			ds := f.queue.take()
+			ds := f.queue.Take()
 			c := scim.NewClient(scim.Target{ID: "direct", BaseURL: f.spURL,
 				Credentials: scim.Credentials{Method: scim.AuthBearer, Token: "right-token"}}, nil)
 			existing, err := c.CreateUser(context.Background(), scim.User{UserName: "CAROL@example.org"})
@@ -292,7 +271,7 @@ func TestConflictOnCreateIsResolvedByLookup(t *testing.T) {
 func TestPermanentFailureIsDeadLetteredWithReason(t *testing.T) {
 	f := newFixture(t, "PATCH", "wrong-token")
 	f.acceptedGuest(t, "carol@example.org")
-	ds := f.queue.take()
+	ds := f.queue.Take()
 	resp, err := f.prov.HandleSQS(context.Background(), batch(t, ds, "wiki-sp", 1))
 	if err != nil || len(resp.BatchItemFailures) != 0 {
 		t.Fatalf("a 401 must not be retried through the queue: failures %v, err %v", resp.BatchItemFailures, err)
@@ -321,7 +300,7 @@ func TestPermanentFailureIsDeadLetteredWithReason(t *testing.T) {
 func TestRetryableFailureHoldsBackTheRestOfItsGroupOnly(t *testing.T) {
 	f := newFixture(t, "PATCH", "right-token")
 	f.acceptedGuest(t, "dave@example.org")
-	ds := f.queue.take()
+	ds := f.queue.Take()
 	ev := batch(t, ds, "down-sp", 1)
 	ok := batch(t, ds, "wiki-sp", 1)
 	ev.Records = append(ev.Records, ok.Records...)
@@ -372,7 +351,7 @@ func TestPutGroupReadsMembersAcrossPages(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if resp, _ := f.prov.HandleSQS(ctx, batch(t, f.queue.take(), "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
+	if resp, _ := f.prov.HandleSQS(ctx, batch(t, f.queue.Take(), "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
 		t.Fatalf("failures: %v", resp.BatchItemFailures)
 	}
 	groups := f.sp.Groups()
@@ -389,7 +368,7 @@ func TestTransientFailureOnTheLastReceiveIsDeadLetteredVisibly(t *testing.T) {
 	f.prov.MaxReceives = 5
 	f.acceptedGuest(t, "erin@example.org")
 	var first domain.Delivery
-	for _, d := range f.queue.take() {
+	for _, d := range f.queue.Take() {
 		if d.SPID == "down-sp" {
 			first = d // the group's creation, at the unreachable SP
 			break
@@ -437,7 +416,7 @@ func TestGroupDeletionFindsAGroupWhoseCreationAnswerWasLost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.queue.take()
+	f.queue.Take()
 	// The creation reached the SP; its answer never came back.
 	c, _, err := f.prov.Clients.Client(ctx, "wiki-sp")
 	if err != nil {
@@ -451,7 +430,7 @@ func TestGroupDeletionFindsAGroupWhoseCreationAnswerWasLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	var deletion []domain.Delivery
-	for _, d := range f.queue.take() {
+	for _, d := range f.queue.Take() {
 		if d.Kind == domain.DeliverGroupDelete && d.SPID == "wiki-sp" {
 			if d.ExternalID != role.URN {
 				t.Fatalf("deletion carries externalId %q, want %q", d.ExternalID, role.URN)
@@ -477,7 +456,7 @@ func TestUserDeletionFindsAUserWhoseCreationAnswerWasLost(t *testing.T) {
 	f := newFixture(t, "PATCH", "right-token")
 	ctx := context.Background()
 	f.acceptedGuest(t, "frank@example.org")
-	f.queue.take()
+	f.queue.Take()
 	u, err := f.store.GetUserBySub(ctx, "sub-frank@example.org")
 	if err != nil {
 		t.Fatal(err)
@@ -494,7 +473,7 @@ func TestUserDeletionFindsAUserWhoseCreationAnswerWasLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	var deletion []domain.Delivery
-	for _, d := range f.queue.take() {
+	for _, d := range f.queue.Take() {
 		if d.Kind == domain.DeliverUserDelete && d.SPID == "wiki-sp" {
 			deletion = append(deletion, d)
 		}
@@ -542,7 +521,7 @@ func TestPutGroupLeavesOutMembersWhoAreNotGuests(t *testing.T) {
 	accept("mia@example.org", readers, "GUEST")   // known at the SP
 	accept("mia@example.org", editors, "MANAGER") // not a guest of editors
 	accept("gus@example.org", editors, "GUEST")   // the group's PUT lists the members
-	if resp, _ := f.prov.HandleSQS(ctx, batch(t, f.queue.take(), "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
+	if resp, _ := f.prov.HandleSQS(ctx, batch(t, f.queue.Take(), "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
 		t.Fatalf("failures: %v", resp.BatchItemFailures)
 	}
 	if n := len(f.sp.Users()); n != 2 {
@@ -564,7 +543,7 @@ func TestRetriedCreationShowsPendingWithAttemptsAndReason(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, "PATCH", "right-token")
 	roleID := f.acceptedGuest(t, "fred@example.org")
-	ds := f.queue.take()
+	ds := f.queue.Take()
 	for attempt := 1; attempt <= 2; attempt++ {
 		resp, _ := f.prov.HandleSQS(ctx, batch(t, ds, "down-sp", attempt))
 		if len(resp.BatchItemFailures) == 0 {
@@ -612,7 +591,7 @@ func TestRemovalAtAPutSPReplacesTheGroupAfterTheUsersDeletion(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, "PUT", "right-token")
 	f.acceptedGuest(t, "gina@example.org")
-	accepted := f.queue.take()
+	accepted := f.queue.Take()
 	if resp, _ := f.prov.HandleSQS(ctx, batch(t, accepted, "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
 		t.Fatalf("failures: %v", resp.BatchItemFailures)
 	}
@@ -629,7 +608,7 @@ func TestRemovalAtAPutSPReplacesTheGroupAfterTheUsersDeletion(t *testing.T) {
 	if out, err := f.svc.RemoveUserRole(ctx, superUser, urs[0].ID, false); err != nil || !out.UserDeleted {
 		t.Fatalf("removal %+v, %v", out, err)
 	}
-	ds := f.queue.take()
+	ds := f.queue.Take()
 	var deletion, removal []domain.Delivery
 	for _, d := range ds {
 		switch d.Kind {
@@ -673,14 +652,14 @@ func TestFailedGroupDeletionShowsOnTheDeletedRolesStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	creations := f.queue.take()
+	creations := f.queue.Take()
 	if resp, _ := f.prov.HandleSQS(ctx, batch(t, creations, "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
 		t.Fatalf("group creation at wiki-sp: %v", resp.BatchItemFailures)
 	}
 	if err := f.svc.DeleteRole(ctx, superUser, role.ID); err != nil {
 		t.Fatal(err)
 	}
-	deletions := f.queue.take()
+	deletions := f.queue.Take()
 	for _, sp := range []string{"wiki-sp", "down-sp"} {
 		if resp, err := f.prov.HandleSQS(ctx, batch(t, deletions, sp, 1)); err != nil || len(resp.BatchItemFailures) != 0 {
 			t.Fatalf("deletion at %s: %v, %v", sp, resp.BatchItemFailures, err)

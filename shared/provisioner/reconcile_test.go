@@ -16,7 +16,7 @@ func TestReconcilePlansRepairsAndGuardsDeletions(t *testing.T) {
 	f := newFixture(t, "PATCH", "right-token")
 	role1 := f.acceptedGuest(t, "dana@example.org")
 	role2 := f.acceptedGuest(t, "erik@example.org")
-	if resp, _ := f.prov.HandleSQS(ctx, batch(t, f.queue.take(), "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
+	if resp, _ := f.prov.HandleSQS(ctx, batch(t, f.queue.Take(), "wiki-sp", 1)); len(resp.BatchItemFailures) != 0 {
 		t.Fatalf("failures: %v", resp.BatchItemFailures)
 	}
 	// Drift: someone deletes dana and role 2's group at the SP.
