@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/service"
 )
 
 // The seed corpus of the attack of issue 21: epoch milliseconds, huge day
@@ -99,6 +100,14 @@ func FuzzAcceptRequest(f *testing.F)               { fuzzDecoder[acceptRequest](
 func FuzzCRMProfileRequest(f *testing.F)           { fuzzDecoder[crmProfileRequest](f, nil) }
 func FuzzCRMInviteRequest(f *testing.F)            { fuzzDecoder[crmInviteRequest](f, nil) }
 func FuzzCRMContactRequest(f *testing.F)           { fuzzDecoder[crmContactRequest](f, nil) }
+func FuzzCRMOrganisationLookupRequest(f *testing.F) {
+	fuzzDecoder[crmOrganisationLookupRequest](f, nil)
+}
+func FuzzReconcileRequest(f *testing.F)   { fuzzDecoder[reconcileRequest](f, nil) }
+func FuzzSelectionRequest(f *testing.F)   { fuzzDecoder[selectionRequest](f, nil) }
+func FuzzValidationRequest(f *testing.F)  { fuzzDecoder[validationRequest](f, nil) }
+func FuzzApplicationRequest(f *testing.F) { fuzzDecoder[service.ApplicationView](f, nil) }
+func FuzzConnectionRequest(f *testing.F)  { fuzzDecoder[service.ConnectionInput](f, nil) }
 
 // FuzzFlexTime: a date-time is accepted only within the storable range, and
 // what is written reads back as the same second.
