@@ -26,30 +26,21 @@ func (s *Service) ListApplicationManagers(ctx context.Context, p *auth.Principal
 	if err != nil {
 		return nil, err
 	}
-	roles, err := s.Store.ListRolesByOrganization(ctx, org)
+	memberships, truncated, err := s.applicationManagerMemberships(ctx, org)
 	if err != nil {
 		return nil, err
 	}
+	if truncated {
+		return nil, domain.Invalidf("a role of the organization has more than %d members, more than one request lists", MaxMembersListed)
+	}
 	byUser := map[int64]*ApplicationManager{}
-	for _, role := range roles {
-		members, more, err := s.Store.ListMembersOfRole(ctx, role.ID, MaxMembersListed)
-		if err != nil {
-			return nil, err
+	for _, am := range memberships {
+		m := byUser[am.Member.User.ID]
+		if m == nil {
+			m = &ApplicationManager{User: am.Member.User}
+			byUser[am.Member.User.ID] = m
 		}
-		if more {
-			return nil, domain.Invalidf("role %d has more than %d members, more than one request lists", role.ID, MaxMembersListed)
-		}
-		for _, m := range members {
-			if m.UserRole.Authority != domain.ApplicationManager {
-				continue
-			}
-			am := byUser[m.User.ID]
-			if am == nil {
-				am = &ApplicationManager{User: m.User}
-				byUser[m.User.ID] = am
-			}
-			am.Roles = append(am.Roles, role.Name)
-		}
+		m.Roles = append(m.Roles, am.Role.Name)
 	}
 	out := make([]ApplicationManager, 0, len(byUser))
 	for _, am := range byUser {

@@ -37,26 +37,39 @@ func (s *Service) OrganizationApplicationManagers(ctx context.Context, p *auth.P
 	if !p.CanCreateRoleIn(org) {
 		return nil, domain.Forbiddenf("only institution admins and super users list application managers")
 	}
-	roles, err := s.Store.ListRolesByOrganization(ctx, org)
+	out, _, err := s.applicationManagerMemberships(ctx, org)
 	if err != nil {
 		return nil, err
 	}
-	var out []ApplicationManagerOf
+	sort.SliceStable(out, func(i, j int) bool {
+		return strings.ToLower(out[i].Member.User.DisplayName()) < strings.ToLower(out[j].Member.User.DisplayName())
+	})
+	return out, nil
+}
+
+// applicationManagerMemberships reads the APPLICATION_MANAGER memberships
+// of an organization's roles, in role order: one Query for the roles and
+// one members read per role (MaxMembersListed each; truncated reports a
+// role with more). The console lists them per membership, the API per
+// person.
+func (s *Service) applicationManagerMemberships(ctx context.Context, org string) (out []ApplicationManagerOf, truncated bool, err error) {
+	roles, err := s.Store.ListRolesByOrganization(ctx, org)
+	if err != nil {
+		return nil, false, err
+	}
 	for _, r := range roles {
-		members, _, err := s.Store.ListMembersOfRole(ctx, r.ID, MaxMembersListed)
+		members, more, err := s.Store.ListMembersOfRole(ctx, r.ID, MaxMembersListed)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
+		truncated = truncated || more
 		for _, m := range members {
 			if m.UserRole.Authority == domain.ApplicationManager {
 				out = append(out, ApplicationManagerOf{Member: m, Role: r})
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		return strings.ToLower(out[i].Member.User.DisplayName()) < strings.ToLower(out[j].Member.User.DisplayName())
-	})
-	return out, nil
+	return out, truncated, nil
 }
 
 // MayAdministerOrganization reports whether the caller has the console's
