@@ -1,0 +1,74 @@
+package httpapi_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// twinnedOperations are the /api/v1 operations whose /api/external/v1 twin
+// serves the same handler (routes.go): each matrix row of one of them is
+// run again on the twin's path and must give every caller the same status.
+// A path ending in "/" covers the operation's path parameters.
+var twinnedOperations = []struct{ method, path string }{
+	{"GET", "/api/v1/users/me"}, {"GET", "/api/v1/users/config"}, {"GET", "/api/v1/users/search"},
+	{"GET", "/api/v1/users/search-by-application"}, {"DELETE", "/api/v1/users/"},
+	{"GET", "/api/v1/users/other/"}, {"GET", "/api/v1/users/institution-admins/"},
+	{"GET", "/api/v1/users/institutionAdmins"}, {"PUT", "/api/v1/users/removeInstitutionAdmin/"},
+	{"GET", "/api/v1/users/applicationManagers"}, {"PUT", "/api/v1/users/removeApplicationManager/"},
+	{"GET", "/api/v1/tokens"}, {"GET", "/api/v1/tokens/generate-token"}, {"POST", "/api/v1/tokens"},
+	{"DELETE", "/api/v1/tokens/"},
+	{"GET", "/api/v1/user_roles_audit/search"}, {"GET", "/api/v1/user_roles_audit/roles"},
+	{"GET", "/api/v1/invitations/mine"},
+	{"GET", "/api/v1/system/expiry-user-roles"}, {"GET", "/api/v1/system/cron/expiry-notifications"},
+	{"GET", "/api/v1/system/cron/cleanup"}, {"GET", "/api/v1/system/unknown-roles"},
+	{"GET", "/api/v1/system/landing-page-fix"}, {"PUT", "/api/v1/system/performance-seed"},
+	{"GET", "/api/v1/manage/provider/"}, {"GET", "/api/v1/manage/applications"}, {"GET", "/api/v1/manage/providers"},
+	{"GET", "/api/v1/manage/all-applications"}, {"GET", "/api/v1/manage/identity-providers"},
+	{"GET", "/api/v1/manage/requested-authn-context-values"}, {"GET", "/api/v1/manage/provisionings/"},
+}
+
+// isTwinned reports whether a case calls one of twinnedOperations.
+func isTwinned(c matrixCase) bool {
+	path, _, _ := strings.Cut(c.path, "?")
+	for _, op := range twinnedOperations {
+		if c.method != op.method {
+			continue
+		}
+		if path == op.path || (strings.HasSuffix(op.path, "/") && strings.HasPrefix(path, op.path)) {
+			return true
+		}
+	}
+	return false
+}
+
+// externalAccountTwinMatrixCases repeats the rows of the twinned
+// operations (users, tokens, audit, my invitations, system and manage
+// lookups) on /api/external/v1.
+func externalAccountTwinMatrixCases() (cases []matrixCase) {
+	sources := slices.Concat(userMatrixCases(), consoleMatrixCases(), auditFilterMatrixCases(), tokenMatrixCases(),
+		invitationMatrixCases(), systemMatrixCases(), maintenanceMatrixCases(), registryMatrixCases())
+	for _, c := range sources {
+		if !isTwinned(c) {
+			continue
+		}
+		c.name += " (external)"
+		c.path = "/api/external/v1/" + strings.TrimPrefix(c.path, "/api/v1/")
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+// TestEveryTwinHasMatrixRows keeps twinnedOperations honest: an entry that
+// matches no /api/v1 row (a typo, a renamed path) would test nothing.
+func TestEveryTwinHasMatrixRows(t *testing.T) {
+	twins := externalAccountTwinMatrixCases()
+	for _, op := range twinnedOperations {
+		ext := "/api/external/v1/" + strings.TrimPrefix(op.path, "/api/v1/")
+		if !slices.ContainsFunc(twins, func(c matrixCase) bool {
+			return c.method == op.method && strings.HasPrefix(c.path, ext)
+		}) {
+			t.Errorf("%s %s has no matrix row to repeat on %s", op.method, op.path, ext)
+		}
+	}
+}
