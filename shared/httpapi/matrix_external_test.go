@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -69,6 +70,39 @@ func TestEveryTwinHasMatrixRows(t *testing.T) {
 			return c.method == op.method && strings.HasPrefix(c.path, ext)
 		}) {
 			t.Errorf("%s %s has no matrix row to repeat on %s", op.method, op.path, ext)
+		}
+	}
+}
+
+// TestExternalTwinsAnswerLikeTheirV1Operation checks more than the status:
+// an API token (and a person) reading through a twin gets the very body
+// the /api/v1 path gives, so integrators may use either prefix.
+func TestExternalTwinsAnswerLikeTheirV1Operation(t *testing.T) {
+	w := newWorld(t)
+	for _, path := range []string{
+		"users/config", "users/search-by-application", "users/search?query=tester", "users/other/{user:guest}",
+		"users/institution-admins/{roleA}", "users/institutionAdmins?organizationGUID=org-a",
+		"users/applicationManagers?organizationGUID=org-a", "tokens", "user_roles_audit/search?roleId={roleA}",
+		"user_roles_audit/roles", "manage/applications", "manage/all-applications", "manage/provisionings/wiki",
+	} {
+		for _, caller := range []string{"orgToken", "instAdmin", "superToken"} {
+			v1 := w.do(caller, "GET", "/api/v1/"+path, "")
+			ext := w.do(caller, "GET", "/api/external/v1/"+path, "")
+			if ext.Code != v1.Code {
+				t.Errorf("GET %s as %s: /api/v1 %d, /api/external/v1 %d", path, caller, v1.Code, ext.Code)
+				continue
+			}
+			// Organization tokens may not read tokens and some lookups
+			// (the matrix rows); the others must get the answer itself.
+			if v1.Code != http.StatusOK {
+				if caller != "orgToken" {
+					t.Errorf("GET %s as %s: %d, want 200", path, caller, v1.Code)
+				}
+				continue
+			}
+			if v1.Body.String() != ext.Body.String() {
+				t.Errorf("GET %s as %s: the twin answers\n%.300s\nwhere /api/v1 answers\n%.300s", path, caller, ext.Body, v1.Body)
+			}
 		}
 	}
 }
