@@ -43,10 +43,10 @@ func isTwinned(c matrixCase) bool {
 	return false
 }
 
-// externalAccountTwinMatrixCases repeats the rows of the twinned
+// accountTwinMatrixCases repeats the rows of the twinned
 // operations (users, tokens, audit, my invitations, system and manage
 // lookups) on /api/external/v1.
-func externalAccountTwinMatrixCases() (cases []matrixCase) {
+func accountTwinMatrixCases() (cases []matrixCase) {
 	sources := slices.Concat(userMatrixCases(), consoleMatrixCases(), auditFilterMatrixCases(), tokenMatrixCases(),
 		invitationMatrixCases(), systemMatrixCases(), maintenanceMatrixCases(), registryMatrixCases())
 	for _, c := range sources {
@@ -63,7 +63,7 @@ func externalAccountTwinMatrixCases() (cases []matrixCase) {
 // TestEveryTwinHasMatrixRows keeps twinnedOperations honest: an entry that
 // matches no /api/v1 row (a typo, a renamed path) would test nothing.
 func TestEveryTwinHasMatrixRows(t *testing.T) {
-	twins := externalAccountTwinMatrixCases()
+	twins := accountTwinMatrixCases()
 	for _, op := range twinnedOperations {
 		ext := "/api/external/v1/" + strings.TrimPrefix(op.path, "/api/v1/")
 		if !slices.ContainsFunc(twins, func(c matrixCase) bool {

@@ -24,22 +24,22 @@ type matrixCase struct {
 // live in its own file, matrix_<group>_test.go.
 func matrixCases() []matrixCase {
 	return slices.Concat(
-		crmMatrixCases(),                 // matrix_crm_test.go
-		invitationMatrixCases(),          // matrix_invitations_test.go
-		mailMatrixCases(),                // matrix_mails_test.go
-		maintenanceMatrixCases(),         // matrix_maintenance_test.go
-		consoleMatrixCases(),             // matrix_reference_test.go: OpenConext-Invite's console routes
-		platformMatrixCases(),            // matrix_reference_test.go: VOOT, attribute aggregation, deprovisioning
-		externalTwinMatrixCases(),        // matrix_reference_test.go: /api/external/v1 twins
-		externalAccountTwinMatrixCases(), // matrix_external_test.go: users, tokens, system twins
-		auditFilterMatrixCases(),         // matrix_reference_test.go
-		registryMatrixCases(),            // matrix_registry_test.go
-		roleMatrixCases(),                // matrix_roles_test.go
-		systemMatrixCases(),              // matrix_system_test.go
-		tokenMatrixCases(),               // matrix_tokens_test.go
-		userRoleMatrixCases(),            // matrix_userroles_test.go
-		userProvisioningMatrixCases(),    // matrix_users_test.go
-		userMatrixCases(),                // matrix_users_test.go
+		crmMatrixCases(),              // matrix_crm_test.go
+		invitationMatrixCases(),       // matrix_invitations_test.go
+		mailMatrixCases(),             // matrix_mails_test.go
+		maintenanceMatrixCases(),      // matrix_maintenance_test.go
+		consoleMatrixCases(),          // matrix_reference_test.go: OpenConext-Invite's console routes
+		platformMatrixCases(),         // matrix_reference_test.go: VOOT, attribute aggregation, deprovisioning
+		externalTwinMatrixCases(),     // matrix_reference_test.go: /api/external/v1 twins
+		accountTwinMatrixCases(),      // matrix_external_test.go: users, tokens, system twins
+		auditFilterMatrixCases(),      // matrix_reference_test.go
+		registryMatrixCases(),         // matrix_registry_test.go
+		roleMatrixCases(),             // matrix_roles_test.go
+		systemMatrixCases(),           // matrix_system_test.go
+		tokenMatrixCases(),            // matrix_tokens_test.go
+		userRoleMatrixCases(),         // matrix_userroles_test.go
+		userProvisioningMatrixCases(), // matrix_users_test.go
+		userMatrixCases(),             // matrix_users_test.go
 	)
 }
 
