@@ -9,13 +9,13 @@ import (
 )
 
 var expectedRoutePrefixes = map[string][]string{
-	"users": {"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles",
+	"users": {"/api/v1/users", "/api/external/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles",
 		"/api/external/v1/voot", "/api/external/v1/aa", "/api/external/v1/deprovision", "/api/external/v1/profile"},
 	"roles":       {"/api/v1/roles", "/api/internal/roles", "/api/external/v1/roles", "/api/external/v1/internal/invite/roles", "/api/external/v1/internal/invite/roles-summary"},
 	"invitations": {"/api/v1/invitations", "/api/internal/invitations", "/api/external/v1/invitations", "/api/external/v1/internal/invite/invitations"},
 	"crm":         {"/crm", "/api/profile", "/api/external/v1/invite/crm"},
-	"tokens":      {"/api/v1/tokens", "/api/v1/user_roles_audit"},
-	"system":      {"/api/v1/system", "/api/v1/manage", "/api/docs", "/health", "/api/v1/validations", "/api/external/v1/validations"},
+	"tokens":      {"/api/v1/tokens", "/api/v1/user_roles_audit", "/api/external/v1/tokens", "/api/external/v1/user_roles_audit"},
+	"system":      {"/api/v1/system", "/api/v1/manage", "/api/external/v1/system", "/api/external/v1/manage", "/api/docs", "/health", "/api/v1/validations", "/api/external/v1/validations"},
 	"web":         {"/invitation", "/login", "/logout", "/my", "/static", "/console"},
 }
 

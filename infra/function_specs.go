@@ -93,7 +93,7 @@ var functionSpecs = []functionSpec{
 		Name: "users", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
 		NeedsPublicURL: true, ServesSessionConfig: true,
-		Routes: []string{"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles",
+		Routes: []string{"/api/v1/users", "/api/external/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles",
 			"/api/external/v1/voot", "/api/external/v1/aa", "/api/external/v1/deprovision", "/api/external/v1/profile"},
 	},
 	{
@@ -116,13 +116,13 @@ var functionSpecs = []functionSpec{
 	{
 		Name: "tokens", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table:  tableReadWrite,
-		Routes: []string{"/api/v1/tokens", "/api/v1/user_roles_audit"},
+		Routes: []string{"/api/v1/tokens", "/api/v1/user_roles_audit", "/api/external/v1/tokens", "/api/external/v1/user_roles_audit"},
 	},
 	{
 		Name: "system", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, SendsMail: true,
 		NeedsPublicURL: true, Seeds: true, ManagesConnections: true, TestsConnections: true,
-		Routes: []string{"/api/v1/system", "/api/v1/manage", "/api/docs", "/health", "/api/v1/validations", "/api/external/v1/validations"},
+		Routes: []string{"/api/v1/system", "/api/v1/manage", "/api/external/v1/system", "/api/external/v1/manage", "/api/docs", "/health", "/api/v1/validations", "/api/external/v1/validations"},
 	},
 	{
 		// The pages (shared/web): sign-in, the acceptance page, my access.

@@ -24,13 +24,13 @@ const (
 // routeTable lies under one of its prefixes; TestOpenAPIDocumentsEveryRoute
 // checks it.
 var Prefixes = map[Group][]string{
-	GroupUsers: {"/api/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles",
+	GroupUsers: {"/api/v1/users", "/api/external/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles",
 		"/api/external/v1/voot", "/api/external/v1/aa", "/api/external/v1/deprovision", "/api/external/v1/profile"},
 	GroupRoles:       {"/api/v1/roles", "/api/internal/roles", "/api/external/v1/roles", "/api/external/v1/internal/invite/roles", "/api/external/v1/internal/invite/roles-summary"},
 	GroupInvitations: {"/api/v1/invitations", "/api/internal/invitations", "/api/external/v1/invitations", "/api/external/v1/internal/invite/invitations"},
 	GroupCRM:         {"/crm", "/api/profile", "/api/external/v1/invite/crm"},
-	GroupTokens:      {"/api/v1/tokens", "/api/v1/user_roles_audit"},
-	GroupSystem:      {"/api/v1/system", "/api/v1/manage", "/api/docs", "/health", "/api/v1/validations", "/api/external/v1/validations"},
+	GroupTokens:      {"/api/v1/tokens", "/api/v1/user_roles_audit", "/api/external/v1/tokens", "/api/external/v1/user_roles_audit"},
+	GroupSystem:      {"/api/v1/system", "/api/v1/manage", "/api/external/v1/system", "/api/external/v1/manage", "/api/docs", "/health", "/api/v1/validations", "/api/external/v1/validations"},
 }
 
 // WebRoutes are documented operations that the pages (shared/web) serve,
@@ -77,6 +77,20 @@ func (a *API) routeTable() map[Group][]route {
 			{"PUT /api/v1/users/removeInstitutionAdmin/{id}", a.removeInstitutionAdmin, nil},
 			{"GET /api/v1/users/applicationManagers", a.applicationManagers, nil},
 			{"PUT /api/v1/users/removeApplicationManager/{id}", a.removeApplicationManager, nil},
+			// The /api/external/v1 twins (the reference maps its user
+			// controller on both prefixes); no provisioning twin, so the
+			// two-segment paths need no userSection here.
+			{"GET /api/external/v1/users/me", a.me, nil},
+			{"GET /api/external/v1/users/config", a.sessionConfig, nil},
+			{"GET /api/external/v1/users/search", a.searchUsers, nil},
+			{"GET /api/external/v1/users/search-by-application", a.searchUsers, nil},
+			{"DELETE /api/external/v1/users/{id}", a.deleteUser, nil},
+			{"GET /api/external/v1/users/other/{id}", a.otherUser, nil},
+			{"GET /api/external/v1/users/institution-admins/{roleId}", a.institutionAdmins, nil},
+			{"GET /api/external/v1/users/institutionAdmins", a.organizationInstitutionAdmins, nil},
+			{"PUT /api/external/v1/users/removeInstitutionAdmin/{id}", a.removeInstitutionAdmin, nil},
+			{"GET /api/external/v1/users/applicationManagers", a.applicationManagers, nil},
+			{"PUT /api/external/v1/users/removeApplicationManager/{id}", a.removeApplicationManager, nil},
 
 			{"PUT /api/v1/user_roles", a.updateEndDate, nil},
 			{"PUT /api/external/v1/user_roles", a.updateEndDate, nil},
@@ -148,6 +162,7 @@ func (a *API) routeTable() map[Group][]route {
 			{"GET /api/v1/invitations/roles/{roleId}", a.roleInvitations, nil},
 			{"GET /api/external/v1/invitations/roles/{roleId}", a.roleInvitations, nil},
 			{"GET /api/v1/invitations/mine", a.myInvitations, nil},
+			{"GET /api/external/v1/invitations/mine", a.myInvitations, nil},
 			{"PUT /api/v1/invitations/{id}", a.resendInvitation, nil},
 			{"PUT /api/external/v1/invitations/{id}", a.resendInvitation, nil},
 			{"PUT /api/external/v1/internal/invite/invitations/{id}", a.resendInvitation, nil},
@@ -180,6 +195,12 @@ func (a *API) routeTable() map[Group][]route {
 			{"DELETE /api/v1/tokens/{id}", a.deleteToken, nil},
 			{"GET /api/v1/user_roles_audit/search", a.searchAudit, nil},
 			{"GET /api/v1/user_roles_audit/roles", a.auditRoles, nil},
+			{"GET /api/external/v1/tokens", a.listTokens, nil},
+			{"GET /api/external/v1/tokens/generate-token", a.generateToken, nil},
+			{"POST /api/external/v1/tokens", a.createToken, nil},
+			{"DELETE /api/external/v1/tokens/{id}", a.deleteToken, nil},
+			{"GET /api/external/v1/user_roles_audit/search", a.searchAudit, nil},
+			{"GET /api/external/v1/user_roles_audit/roles", a.auditRoles, nil},
 		},
 
 		// system: health, API docs, the console's format checks, the super
@@ -218,6 +239,21 @@ func (a *API) routeTable() map[Group][]route {
 			{"GET /api/v1/manage/identity-providers", a.identityProviders, nil},
 			{"GET /api/v1/manage/requested-authn-context-values", a.authnContextValues, nil},
 			{"GET /api/v1/manage/provisionings/{id}", a.hasProvisioning, nil},
+			// The reference's system and manage controllers are mapped on
+			// /api/external/v1 too (super users and API tokens).
+			{"GET /api/external/v1/system/expiry-user-roles", a.superUser(a.expiringUserRoles), nil},
+			{"GET /api/external/v1/system/cron/expiry-notifications", a.superUser(a.runReminders), nil},
+			{"GET /api/external/v1/system/cron/cleanup", a.superUser(a.runCleanup), nil},
+			{"GET /api/external/v1/system/unknown-roles", a.superUser(a.unknownRoles), nil},
+			{"GET /api/external/v1/system/landing-page-fix", a.superUser(a.landingPageFix), nil},
+			{"PUT /api/external/v1/system/performance-seed", a.superUser(a.performanceSeed), nil},
+			{"GET /api/external/v1/manage/provider/{type}/{id}", a.superUser(a.providerMetadata), nil},
+			{"GET /api/external/v1/manage/applications", a.manageApplications, nil},
+			{"GET /api/external/v1/manage/providers", a.manageProviders, nil},
+			{"GET /api/external/v1/manage/all-applications", a.allApplications, nil},
+			{"GET /api/external/v1/manage/identity-providers", a.identityProviders, nil},
+			{"GET /api/external/v1/manage/requested-authn-context-values", a.authnContextValues, nil},
+			{"GET /api/external/v1/manage/provisionings/{id}", a.hasProvisioning, nil},
 			{"GET " + registry + "/applications", apps.listAll, nil},
 			{"POST " + registry + "/applications", apps.createOne, nil},
 			{"GET " + registry + "/applications/{manageId}", apps.getOne, nil},
