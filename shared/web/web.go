@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/edu-invite/invite/shared/auth"
@@ -98,6 +99,14 @@ func (p *Pages) Handler() http.Handler {
 	mux.HandleFunc("/", p.notFound)
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(p.crossOrigin))
+	if origin := publicOrigin(p.cfg.BaseURL); origin != "" {
+		// Behind CloudFront the Host a function sees is API Gateway's, not
+		// the public name: a browser that sends no Sec-Fetch-Site is then
+		// judged by its Origin, which must be the service's own.
+		if err := cop.AddTrustedOrigin(origin); err != nil {
+			p.cfg.Logger.Warn("public base URL is not a trusted origin", "error", err)
+		}
+	}
 	return middleware.Wrap(p.internalError, securityHeaders(cop.Handler(p.withVisit(mux))))
 }
 
@@ -108,3 +117,13 @@ var Mounts = []string{"/{$}", "/invitation/", "/login", "/login/", "/logout", "/
 	"/api/v1/users/login", "/api/v1/users/logout", "/api/v1/csrf", "/api/v1/users/error", "/api/v1/disclaimer"}
 
 func (p *Pages) now() time.Time { return p.cfg.Clock() }
+
+// publicOrigin is the scheme://host[:port] of the service's public base
+// URL, "" when it has none.
+func publicOrigin(baseURL string) string {
+	u, err := url.Parse(baseURL)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
