@@ -124,6 +124,21 @@ func (p *Pages) console(w http.ResponseWriter, r *http.Request) (*auth.Principal
 	return v.principal, v.language(""), true
 }
 
+// consoleAllowed is console for a page only some may use: a signed-in
+// person for whom may is false gets the 403 page (deny by default, the
+// service refuses the action anyway).
+func (p *Pages) consoleAllowed(w http.ResponseWriter, r *http.Request, may func(*auth.Principal) bool) (*auth.Principal, string, bool) {
+	pr, lang, ok := p.console(w, r)
+	if ok && !may(pr) {
+		p.forbidden(w, r)
+		return nil, "", false
+	}
+	return pr, lang, ok
+}
+
+// superUserOnly is the rule of the operations pages.
+func superUserOnly(pr *auth.Principal) bool { return pr.SuperUser }
+
 func (p *Pages) consoleBase(r *http.Request, pr *auth.Principal, lang, titleKey, section string, args ...any) consolePage {
 	b := p.base(r, lang, titleKey)
 	if len(args) > 0 {

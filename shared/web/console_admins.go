@@ -104,12 +104,8 @@ func (p *Pages) renderAdmins(w http.ResponseWriter, r *http.Request, pr *auth.Pr
 // consoleAdminInvite invites one address to become institution admin of
 // the organization; the result page shows the link, as for any invitation.
 func (p *Pages) consoleAdminInvite(w http.ResponseWriter, r *http.Request) {
-	pr, lang, ok := p.console(w, r)
+	pr, lang, ok := p.consoleAllowed(w, r, service.MayAdministerOrganization)
 	if !ok {
-		return
-	}
-	if !service.MayAdministerOrganization(pr) {
-		p.forbidden(w, r)
 		return
 	}
 	org := adminsOrganization(r, pr)

@@ -42,12 +42,8 @@ type deadLetterItem struct {
 }
 
 func (p *Pages) consoleOperations(w http.ResponseWriter, r *http.Request) {
-	pr, lang, ok := p.console(w, r)
+	pr, lang, ok := p.consoleAllowed(w, r, superUserOnly)
 	if !ok {
-		return
-	}
-	if !pr.SuperUser {
-		p.forbidden(w, r)
 		return
 	}
 	sums, err := p.cfg.Service.DeadLetters(r.Context(), pr)

@@ -24,12 +24,8 @@ type personRow struct {
 var peopleSorts = []string{"name", "email", "schac_home_organization"}
 
 func (p *Pages) consolePeople(w http.ResponseWriter, r *http.Request) {
-	pr, lang, ok := p.console(w, r)
+	pr, lang, ok := p.consoleAllowed(w, r, service.MaySearchUsers)
 	if !ok {
-		return
-	}
-	if !service.MaySearchUsers(pr) {
-		p.forbidden(w, r)
 		return
 	}
 	st := listStateOf(r, peopleSorts)

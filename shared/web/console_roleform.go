@@ -75,12 +75,8 @@ func (p *Pages) roleForm(r *http.Request, pr *auth.Principal, lang, titleKey str
 }
 
 func (p *Pages) consoleRoleNew(w http.ResponseWriter, r *http.Request) {
-	pr, lang, ok := p.console(w, r)
+	pr, lang, ok := p.consoleAllowed(w, r, service.MayCreateRoles)
 	if !ok {
-		return
-	}
-	if !service.MayCreateRoles(pr) {
-		p.forbidden(w, r)
 		return
 	}
 	p.render(w, r, http.StatusOK, "console/roleform", p.roleForm(r, pr, lang, "console.roleform.new", domain.Role{DefaultExpiryDays: 365}, true))
@@ -161,12 +157,8 @@ func (p *Pages) readRoleForm(r *http.Request, f *roleFormPage, lang string) serv
 }
 
 func (p *Pages) consoleRoleCreate(w http.ResponseWriter, r *http.Request) {
-	pr, lang, ok := p.console(w, r)
+	pr, lang, ok := p.consoleAllowed(w, r, service.MayCreateRoles)
 	if !ok {
-		return
-	}
-	if !service.MayCreateRoles(pr) {
-		p.forbidden(w, r)
 		return
 	}
 	f := p.roleForm(r, pr, lang, "console.roleform.new", domain.Role{}, true)

@@ -32,12 +32,8 @@ type roleRow struct {
 var roleSorts = []string{"name", "description", "createdAt"}
 
 func (p *Pages) consoleRoles(w http.ResponseWriter, r *http.Request) {
-	pr, lang, ok := p.console(w, r)
+	pr, lang, ok := p.consoleAllowed(w, r, service.MayListRoles)
 	if !ok {
-		return
-	}
-	if !service.MayListRoles(pr) {
-		p.forbidden(w, r)
 		return
 	}
 	st := listStateOf(r, roleSorts)

@@ -49,12 +49,8 @@ func (p *Pages) tokensPage(r *http.Request, w http.ResponseWriter, lang string) 
 }
 
 func (p *Pages) consoleTokens(w http.ResponseWriter, r *http.Request) {
-	pr, lang, ok := p.console(w, r)
+	_, lang, ok := p.consoleAllowed(w, r, service.MayAdministerTokens)
 	if !ok {
-		return
-	}
-	if !service.MayAdministerTokens(pr) {
-		p.forbidden(w, r)
 		return
 	}
 	if page, ok := p.tokensPage(r, w, lang); ok {
@@ -63,12 +59,8 @@ func (p *Pages) consoleTokens(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *Pages) consoleTokenCreate(w http.ResponseWriter, r *http.Request) {
-	pr, lang, ok := p.console(w, r)
+	pr, lang, ok := p.consoleAllowed(w, r, service.MayAdministerTokens)
 	if !ok {
-		return
-	}
-	if !service.MayAdministerTokens(pr) {
-		p.forbidden(w, r)
 		return
 	}
 	in := service.APITokenInput{Description: strings.TrimSpace(r.PostFormValue("description")), SuperUserToken: pr.SuperUser && r.PostFormValue("super") != ""}
