@@ -10,6 +10,7 @@ import (
 
 	"github.com/edu-invite/invite/localstack/scimsp"
 	"github.com/edu-invite/invite/shared/service"
+	"github.com/edu-invite/invite/shared/testkit"
 )
 
 // TestConnectionCredentialsAreWriteOnly creates, reads, lists, rotates and
@@ -63,7 +64,7 @@ func TestConnectionCredentialsAreWriteOnly(t *testing.T) {
 			stored = c.Auth.Password
 		}
 	}
-	if !strings.HasPrefix(stored, memoryPrefix+"lab-sp?versionId=") {
+	if !strings.HasPrefix(stored, testkit.VaultPrefix+"lab-sp?versionId=") {
 		t.Errorf("the table holds %q, want a reference to the connection's own secret", stored)
 	}
 	openapi := call("anonymous", "GET", "/api/docs/openapi.json", "", 200)
@@ -109,7 +110,7 @@ func TestRegistryValidationNamesEachField(t *testing.T) {
 	if rec.Code != 400 || !strings.Contains(rec.Body.String(), "not your institution's") {
 		t.Errorf("linking another institution's connection: %d %s", rec.Code, rec.Body.String())
 	}
-	rec = w.do("super", "POST", "/api/v1/manage/registry/connections", `{"id": "steal", "baseUrl": "https://evil.example.org", "auth": {"method": "bearer", "token": "`+memoryPrefix+`shared-sp#token"}}`)
+	rec = w.do("super", "POST", "/api/v1/manage/registry/connections", `{"id": "steal", "baseUrl": "https://evil.example.org", "auth": {"method": "bearer", "token": "`+testkit.VaultPrefix+`shared-sp#token"}}`)
 	if rec.Code != 400 || !strings.Contains(rec.Body.String(), "another connection's secret") {
 		t.Errorf("a reference to another connection's secret: %d %s", rec.Code, rec.Body.String())
 	}

@@ -3,8 +3,6 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,7 +17,7 @@ import (
 // table, as the import does, and answers the table-backed registry with
 // its management: wiki, sp-a, sp-b and the unused spare-app and sp-spare
 // belong to org-a (the institution admin's); lms and drive to none.
-func worldRegistry(t testing.TB, store *dynamo.Store) (*config.Live, *service.RegistryAdmin, *memoryVault) {
+func worldRegistry(t testing.TB, store *dynamo.Store) (*config.Live, *service.RegistryAdmin, *testkit.MemoryVault) {
 	t.Helper()
 	doc := mustDoc(t, testkit.Registry)
 	doc.Provisionings = append(doc.Provisionings, config.ProvisioningDoc{ID: "sp-spare", BaseURL: "https://spare.example.org/scim",
@@ -46,7 +44,7 @@ func worldRegistry(t testing.TB, store *dynamo.Store) (*config.Live, *service.Re
 	if err := live.Load(ctx); err != nil {
 		t.Fatal(err)
 	}
-	vault := &memoryVault{values: map[string]string{}}
+	vault := testkit.NewMemoryVault()
 	return live, &service.RegistryAdmin{Store: store, Vault: vault, Secrets: vault, Prober: &scimprobe.Prober{Timeout: 2 * time.Second},
 		Invalidate: live.Invalidate}, vault
 }
@@ -59,66 +57,3 @@ func mustDoc(t testing.TB, s string) config.Document {
 	}
 	return doc
 }
-
-// memoryVault is the credential vault of API tests: the Secrets Manager
-// path itself is tested against the emulator (shared/secrets, the stack).
-type memoryVault struct {
-	mu     sync.Mutex
-	values map[string]string // reference -> value
-	n      int
-}
-
-const memoryPrefix = "secretsmanager:test-vault/"
-
-func (v *memoryVault) Store(_ context.Context, id, field, value string) (string, error) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	v.n++
-	ref := memoryPrefix + id + "?versionId=v" + strings.Repeat("1", v.n) + "#" + field
-	v.values[ref] = value
-	return ref, nil
-}
-
-func (v *memoryVault) Delete(_ context.Context, id string) error {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	for ref := range v.values {
-		if v.Managed(ref, id) {
-			delete(v.values, ref)
-		}
-	}
-	return nil
-}
-
-func (v *memoryVault) Managed(ref, id string) bool {
-	name, _, _ := strings.Cut(strings.TrimPrefix(ref, memoryPrefix), "?")
-	return strings.HasPrefix(ref, memoryPrefix) && name == id
-}
-
-func (v *memoryVault) InVault(ref string) bool { return strings.HasPrefix(ref, memoryPrefix) }
-
-func (v *memoryVault) Resolve(_ context.Context, ref string) (string, error) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if val, ok := v.values[ref]; ok {
-		return val, nil
-	}
-	return "", errNoSecret
-}
-
-// Secrets returns every value stored, for tests that look for leaks.
-func (v *memoryVault) Secrets() []string {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	var out []string
-	for _, val := range v.values {
-		out = append(out, val)
-	}
-	return out
-}
-
-type noSecretError struct{}
-
-func (noSecretError) Error() string { return "secret not found" }
-
-var errNoSecret = noSecretError{}

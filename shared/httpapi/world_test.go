@@ -44,7 +44,7 @@ type world struct {
 	OpenInvitationA int64
 	OpenSecretA     string
 	// Vault holds the credentials written through the API.
-	Vault *memoryVault
+	Vault *testkit.MemoryVault
 }
 
 // Callers, in the order of the want columns of matrix cases.

@@ -2,12 +2,10 @@ package web
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +15,7 @@ import (
 	"github.com/edu-invite/invite/shared/dynamo"
 	"github.com/edu-invite/invite/shared/scimprobe"
 	"github.com/edu-invite/invite/shared/service"
+	"github.com/edu-invite/invite/shared/testkit"
 )
 
 // registryFixture is the console over a table-backed registry: the sample
@@ -25,7 +24,7 @@ import (
 type registryFixture struct {
 	*consoleFixture
 	store *dynamo.Store
-	vault *pageVault
+	vault *testkit.MemoryVault
 	// people: the kinds of person the tests try every form with.
 	adminA, adminB, manager, guest *auth.Principal
 }
@@ -36,7 +35,7 @@ func newRegistryFixture(t *testing.T) *registryFixture {
 	svc := f.pages.cfg.Service
 	store := svc.Store.(*dynamo.Store)
 	ctx := context.Background()
-	vault := &pageVault{values: map[string]string{}}
+	vault := testkit.NewMemoryVault()
 	aRef, _ := vault.Store(ctx, "sample-sp", "token", "stored-token-a")
 	bRef, _ := vault.Store(ctx, "b-sp", "token", "stored-token-b")
 	for _, c := range []config.ProvisioningDoc{
@@ -91,7 +90,7 @@ func (f *registryFixture) serve(t *testing.T, pr *auth.Principal, lang, method, 
 	mux.ServeHTTP(w, r)
 	body := w.Body.String()
 	// No page ever shows a stored credential or its reference.
-	for _, s := range f.vault.all() {
+	for _, s := range f.vault.ReferencesAndSecrets() {
 		if strings.Contains(body, s) {
 			t.Errorf("%s %s shows a secret or its reference: %q", method, target, s)
 		}
@@ -406,60 +405,4 @@ func TestConsoleRegistryDelete(t *testing.T) {
 	if _, err := f.vault.Resolve(context.Background(), "secretsmanager:test-vault/b-sp?versionId=v11#token"); err == nil {
 		t.Errorf("the deleted connection's secret stays in the vault")
 	}
-}
-
-// pageVault is the credential vault of these tests, in memory.
-type pageVault struct {
-	mu     sync.Mutex
-	values map[string]string
-	n      int
-}
-
-const pageVaultPrefix = "secretsmanager:test-vault/"
-
-func (v *pageVault) Store(_ context.Context, id, field, value string) (string, error) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	v.n++
-	ref := pageVaultPrefix + id + "?versionId=v" + strings.Repeat("1", v.n) + "#" + field
-	v.values[ref] = value
-	return ref, nil
-}
-
-func (v *pageVault) Delete(_ context.Context, id string) error {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	for ref := range v.values {
-		if v.Managed(ref, id) {
-			delete(v.values, ref)
-		}
-	}
-	return nil
-}
-
-func (v *pageVault) Managed(ref, id string) bool {
-	name, _, _ := strings.Cut(strings.TrimPrefix(ref, pageVaultPrefix), "?")
-	return strings.HasPrefix(ref, pageVaultPrefix) && name == id
-}
-
-func (v *pageVault) InVault(ref string) bool { return strings.HasPrefix(ref, pageVaultPrefix) }
-
-func (v *pageVault) Resolve(_ context.Context, ref string) (string, error) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if val, ok := v.values[ref]; ok {
-		return val, nil
-	}
-	return "", errors.New("no such secret")
-}
-
-// all is every stored value and reference, for the leak checks.
-func (v *pageVault) all() []string {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	var out []string
-	for ref, val := range v.values {
-		out = append(out, ref, val)
-	}
-	return out
 }
