@@ -209,6 +209,17 @@ func (p *Pages) pathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
 	return id, true
 }
 
+// consoleItem is console for a page or form of one item, named by the
+// path's {id}: an id that is not a positive number is the 404 page.
+func (p *Pages) consoleItem(w http.ResponseWriter, r *http.Request) (*auth.Principal, string, int64, bool) {
+	pr, lang, ok := p.console(w, r)
+	if !ok {
+		return nil, "", 0, false
+	}
+	id, ok := p.pathID(w, r)
+	return pr, lang, id, ok
+}
+
 // back redirects after a form to a local console address with a "done"
 // message. Only /console addresses are followed: no open redirect.
 func back(w http.ResponseWriter, r *http.Request, to, done string) {
@@ -257,11 +268,7 @@ const stateConflict stateKind = "conflict"
 // the page it came from (to) with the flash that says what happened.
 func (p *Pages) actOnPathID(w http.ResponseWriter, r *http.Request, to, flash string,
 	act func(ctx context.Context, pr *auth.Principal, id int64) error) {
-	pr, _, ok := p.console(w, r)
-	if !ok {
-		return
-	}
-	id, ok := p.pathID(w, r)
+	pr, _, id, ok := p.consoleItem(w, r)
 	if !ok {
 		return
 	}

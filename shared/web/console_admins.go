@@ -135,11 +135,7 @@ func (p *Pages) consoleAdminInvite(w http.ResponseWriter, r *http.Request) {
 // consoleAdminRemove takes institution admin rights away (the service
 // decides whether the person may, and whether the rights were invited).
 func (p *Pages) consoleAdminRemove(w http.ResponseWriter, r *http.Request) {
-	pr, _, ok := p.console(w, r)
-	if !ok {
-		return
-	}
-	id, ok := p.pathID(w, r)
+	pr, _, id, ok := p.consoleItem(w, r)
 	if !ok {
 		return
 	}

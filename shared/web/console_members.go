@@ -32,11 +32,7 @@ func returnTo(r *http.Request) string {
 // consoleMembershipEndDate sets (or with an empty date clears) the end of a
 // membership.
 func (p *Pages) consoleMembershipEndDate(w http.ResponseWriter, r *http.Request) {
-	pr, _, ok := p.console(w, r)
-	if !ok {
-		return
-	}
-	id, ok := p.pathID(w, r)
+	pr, _, id, ok := p.consoleItem(w, r)
 	if !ok {
 		return
 	}
@@ -70,11 +66,7 @@ func (p *Pages) consoleMembershipRemove(w http.ResponseWriter, r *http.Request) 
 // consoleInvitationResend gives the invitation a new link, e-mails it, and
 // shows the new link once so that it can be copied.
 func (p *Pages) consoleInvitationResend(w http.ResponseWriter, r *http.Request) {
-	pr, lang, ok := p.console(w, r)
-	if !ok {
-		return
-	}
-	id, ok := p.pathID(w, r)
+	pr, lang, id, ok := p.consoleItem(w, r)
 	if !ok {
 		return
 	}

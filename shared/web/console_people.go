@@ -64,11 +64,7 @@ type personMembership struct {
 }
 
 func (p *Pages) consolePerson(w http.ResponseWriter, r *http.Request) {
-	pr, lang, ok := p.console(w, r)
-	if !ok {
-		return
-	}
-	id, ok := p.pathID(w, r)
+	pr, lang, id, ok := p.consoleItem(w, r)
 	if !ok {
 		return
 	}

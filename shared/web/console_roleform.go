@@ -94,11 +94,7 @@ func (p *Pages) consoleRoleEdit(w http.ResponseWriter, r *http.Request) {
 // the path with the person's rights on it, for the edit form and its POST;
 // it answers 404 or 403 itself (ok false) when the person may not manage it.
 func (p *Pages) managedRole(w http.ResponseWriter, r *http.Request) (*auth.Principal, string, domain.Role, service.RoleRights, bool) {
-	pr, lang, ok := p.console(w, r)
-	if !ok {
-		return nil, "", domain.Role{}, service.RoleRights{}, false
-	}
-	id, ok := p.pathID(w, r)
+	pr, lang, id, ok := p.consoleItem(w, r)
 	if !ok {
 		return nil, "", domain.Role{}, service.RoleRights{}, false
 	}
@@ -234,11 +230,7 @@ type roleDeletePage struct {
 }
 
 func (p *Pages) consoleRoleDeletePreview(w http.ResponseWriter, r *http.Request) {
-	pr, lang, ok := p.console(w, r)
-	if !ok {
-		return
-	}
-	id, ok := p.pathID(w, r)
+	pr, lang, id, ok := p.consoleItem(w, r)
 	if !ok {
 		return
 	}

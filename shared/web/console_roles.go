@@ -104,11 +104,7 @@ type statusView struct {
 }
 
 func (p *Pages) consoleRole(w http.ResponseWriter, r *http.Request) {
-	pr, lang, ok := p.console(w, r)
-	if !ok {
-		return
-	}
-	id, ok := p.pathID(w, r)
+	pr, lang, id, ok := p.consoleItem(w, r)
 	if !ok {
 		return
 	}
