@@ -210,6 +210,7 @@ func TestConsoleAdminsAccessible(t *testing.T) {
 				t.Errorf("the error beside the field = %q", got)
 			}
 			checkAxe(t, ctx)
+			screenshot(t, ctx, "console-admins-"+lang+".png", 1024)
 			// Keyboard: Tab reaches the address field and the button.
 			var seen []string
 			for i := 0; i < 40 && (len(seen) == 0 || seen[len(seen)-1] != "invite-admin"); i++ {

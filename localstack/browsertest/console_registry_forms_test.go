@@ -58,6 +58,7 @@ func TestConsoleRegistryForms(t *testing.T) {
 	if got := click(t, ctx, "#save"); got != http.StatusBadRequest || !strings.Contains(text(t, ctx, "#baseUrl-error"), "SCIM base address") {
 		t.Fatalf("a wrong base URL = %d", got)
 	}
+	screenshot(t, ctx, "console-connection-form.png", 1024)
 	if v := attr(t, ctx, "#secret", "value"); v != "" || attr(t, ctx, "#id", "value") != connID {
 		t.Errorf("after the error: secret %q, id %q", v, attr(t, ctx, "#id", "value"))
 	}
