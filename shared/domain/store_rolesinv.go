@@ -16,6 +16,9 @@ type RoleListingStore interface {
 	// ListInvitationsOfInviter returns the invitations a user sent, by id. No
 	// domain error (none: empty).
 	ListInvitationsOfInviter(ctx context.Context, userID int64) ([]Invitation, error)
+	// ListInvitationsOfRemoteAPIUser returns the invitations a program (its
+	// RemoteAPIUser name) sent, by id. No domain error (none: empty).
+	ListInvitationsOfRemoteAPIUser(ctx context.Context, name string) ([]Invitation, error)
 	// ReissueInvitation replaces an invitation that is still OPEN at
 	// inv.Version (a new hash digest and expiry date: resend). KindGone when
 	// the invitation is no longer open, KindConflict when it was accepted,

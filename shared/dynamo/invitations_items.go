@@ -115,8 +115,13 @@ func newInvitationRecord(inv domain.Invitation, version int64) invitationRecord 
 		rec.GSI4PK = openInvitationsPK
 		rec.GSI4SK = timeOrdered(inv.CreatedAt, fmt.Sprintf("%019d", inv.ID))
 	}
-	if inv.InviterUserID != 0 {
-		rec.GSI2PK = "INVITER#" + id(inv.InviterUserID)
+	switch {
+	case inv.InviterUserID != 0:
+		rec.GSI2PK = inviterPK(inv.InviterUserID)
+		rec.GSI2SK = invitationPK(inv.ID)
+	case inv.RemoteAPIUser != "":
+		// a program's invitations (invitations/mine of an API token)
+		rec.GSI2PK = remoteInviterPK(inv.RemoteAPIUser)
 		rec.GSI2SK = invitationPK(inv.ID)
 	}
 	return rec

@@ -60,7 +60,24 @@ func (s *Store) ReissueInvitation(ctx context.Context, inv domain.Invitation) er
 	return t.commit(ctx)
 }
 
+// ListInvitationsOfRemoteAPIUser returns the invitations a program sent,
+// by id: Query gsi2 INVITERAPI#<name>. Invitations written before this
+// index key existed are found once they are written again (resend).
+func (s *Store) ListInvitationsOfRemoteAPIUser(ctx context.Context, name string) ([]domain.Invitation, error) {
+	in, err := s.partitionQuery(indexGSI2, remoteInviterPK(name), sortKeyPrefix(prefixInvitation))
+	if err != nil {
+		return nil, err
+	}
+	items, err := s.queryAll(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return invitationsByID(items)
+}
+
 func inviterPK(userID int64) string { return "INVITER#" + id(userID) }
+
+func remoteInviterPK(name string) string { return "INVITERAPI#" + name }
 
 // ListOpenInvitations returns a page of every open invitation, by creation
 // time (newest first when descending), and how many there are: Query gsi4

@@ -72,3 +72,36 @@ func auditFilterMatrixCases() (cases []matrixCase) {
 	)
 	return cases
 }
+
+// Routes of the reference answered by a README decision
+// (reference_decisions.go): what each caller gets instead of a bare 404.
+func decidedRouteMatrixCases() (cases []matrixCase) {
+	for _, prefix := range []string{"/api/v1", "/api/external/v1"} {
+		cases = append(cases,
+			// People who invite may ask; there is no eduID IdP to give them.
+			matrixCase{name: "eduID identity provider " + prefix, method: "GET", path: prefix + "/manage/eduid-identity-provider",
+				want: w9(404, 404, 404, 404, 404, 404, 404, 403, 401)},
+			matrixCase{name: "organization GUID validation " + prefix, method: "GET", path: prefix + "/manage/organization-guid-validation/org-a",
+				want: upTo(404, "superToken")},
+			// A browser back from Microsoft Entra, whoever it is: the welcome page.
+			matrixCase{name: "Entra B2B accept return " + prefix, method: "GET", path: prefix + "/users/ms-accept-return/wiki/{user:guest}",
+				want: w9(302, 302, 302, 302, 302, 302, 302, 302, 302)},
+		)
+	}
+	cases = append(cases,
+		matrixCase{name: "CRM sync report", method: "GET", path: "/api/external/v1/system/crm/sync",
+			want: upTo(200, "superToken")},
+		matrixCase{name: "user lifecycle dry run (reference path)", method: "DELETE", path: "/api/external/v1/deprovision/urn:collab:person:example.org:guest/dry-run",
+			want: upTo(200, "superToken")},
+		matrixCase{name: "I1 accept (external)", method: "POST", path: "/api/external/v1/invitations/accept",
+			body: `{"hash":"{secretA}","invitationId":{invitationA}}`,
+			want: w9(201, 401, 201, 401, 201, 201, 201, 201, 401)},
+		matrixCase{name: "session sign-in on the token prefix", method: "GET", path: "/api/external/v1/users/login",
+			want: w9(403, 403, 403, 403, 403, 403, 403, 403, 403)},
+		matrixCase{name: "session sign-out on the token prefix", method: "GET", path: "/api/external/v1/users/logout",
+			want: w9(403, 403, 403, 403, 403, 403, 403, 403, 403)},
+		matrixCase{name: "session error report on the token prefix", method: "POST", path: "/api/external/v1/users/error", body: `{"name":"TypeError"}`,
+			want: w9(403, 403, 403, 403, 403, 403, 403, 403, 403)},
+	)
+	return cases
+}

@@ -31,6 +31,7 @@ func matrixCases() []matrixCase {
 		consoleMatrixCases(),          // matrix_reference_test.go: OpenConext-Invite's console routes
 		platformMatrixCases(),         // matrix_reference_test.go: VOOT, attribute aggregation, deprovisioning
 		externalTwinMatrixCases(),     // matrix_reference_test.go: /api/external/v1 twins
+		decidedRouteMatrixCases(),     // matrix_reference_test.go: routes answered by a README decision
 		accountTwinMatrixCases(),      // matrix_external_test.go: users, tokens, system twins
 		auditFilterMatrixCases(),      // matrix_reference_test.go
 		registryMatrixCases(),         // matrix_registry_test.go

@@ -91,6 +91,14 @@ func (a *API) routeTable() map[Group][]route {
 			{"PUT /api/external/v1/users/removeInstitutionAdmin/{id}", a.removeInstitutionAdmin, nil},
 			{"GET /api/external/v1/users/applicationManagers", a.applicationManagers, nil},
 			{"PUT /api/external/v1/users/removeApplicationManager/{id}", a.removeApplicationManager, nil},
+			// Decided answers (reference_decisions.go, README decisions):
+			// the Entra B2B return goes to the welcome page; the session
+			// routes on the token prefix answer 403 naming the /api/v1 route.
+			{"GET /api/v1/users/ms-accept-return/{manageId}/{userId}", a.msAcceptReturn, nil},
+			{"GET /api/external/v1/users/ms-accept-return/{manageId}/{userId}", a.msAcceptReturn, nil},
+			{"GET /api/external/v1/users/login", browserSessionOnly, nil},
+			{"GET /api/external/v1/users/logout", browserSessionOnly, nil},
+			{"POST /api/external/v1/users/error", browserSessionOnly, nil},
 
 			{"PUT /api/v1/user_roles", a.updateEndDate, nil},
 			{"PUT /api/external/v1/user_roles", a.updateEndDate, nil},
@@ -112,6 +120,7 @@ func (a *API) routeTable() map[Group][]route {
 			{"GET /api/external/v1/aa/{id}", a.aggregatedAttributes, nil},
 			{"GET /api/external/v1/deprovision/{id}", a.deprovision(false), nil},
 			{"DELETE /api/external/v1/deprovision/{id}", a.deprovision(true), nil},
+			{"DELETE /api/external/v1/deprovision/{id}/dry-run", a.deprovisionDryRun, nil},
 			{"GET /api/external/v1/profile", a.userProfile, nil},
 		},
 
@@ -155,6 +164,7 @@ func (a *API) routeTable() map[Group][]route {
 			{"GET /api/v1/invitations/public", a.openInvitation, nil},
 			{"GET /api/external/v1/invitations/public", a.openInvitation, nil},
 			{"POST /api/v1/invitations/accept", a.accept, nil},
+			{"POST /api/external/v1/invitations/accept", a.accept, nil},
 			{"GET /api/v1/invitations/search", a.searchInvitations, nil},
 			{"GET /api/external/v1/invitations/search", a.searchInvitations, nil},
 			{"GET /api/v1/invitations/all", a.allOpenInvitations, nil},
@@ -239,6 +249,8 @@ func (a *API) routeTable() map[Group][]route {
 			{"GET /api/v1/manage/identity-providers", a.identityProviders, nil},
 			{"GET /api/v1/manage/requested-authn-context-values", a.authnContextValues, nil},
 			{"GET /api/v1/manage/provisionings/{id}", a.hasProvisioning, nil},
+			{"GET /api/v1/manage/eduid-identity-provider", a.eduIDIdentityProvider, nil},
+			{"GET /api/v1/manage/organization-guid-validation/{organizationGUID}", a.organizationGUIDValidation, nil},
 			// The reference's system and manage controllers are mapped on
 			// /api/external/v1 too (super users and API tokens).
 			{"GET /api/external/v1/system/expiry-user-roles", a.superUser(a.expiringUserRoles), nil},
@@ -254,6 +266,9 @@ func (a *API) routeTable() map[Group][]route {
 			{"GET /api/external/v1/manage/identity-providers", a.identityProviders, nil},
 			{"GET /api/external/v1/manage/requested-authn-context-values", a.authnContextValues, nil},
 			{"GET /api/external/v1/manage/provisionings/{id}", a.hasProvisioning, nil},
+			{"GET /api/external/v1/manage/eduid-identity-provider", a.eduIDIdentityProvider, nil},
+			{"GET /api/external/v1/manage/organization-guid-validation/{organizationGUID}", a.organizationGUIDValidation, nil},
+			{"GET /api/external/v1/system/crm/sync", a.crmSyncReport, nil},
 			{"GET " + registry + "/applications", apps.listAll, nil},
 			{"POST " + registry + "/applications", apps.createOne, nil},
 			{"GET " + registry + "/applications/{manageId}", apps.getOne, nil},

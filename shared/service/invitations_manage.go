@@ -179,17 +179,26 @@ func sortInvitations(invs []domain.Invitation, by string, descending bool) {
 	})
 }
 
-// MyInvitations is I7: the open invitations the calling person sent. Only
-// people who may list roles (at least INVITER somewhere, institution
-// admins, super users) ask; API tokens are not people and send as no one.
+// MyInvitations is I7: the open invitations the caller sent. People who
+// may list roles (at least INVITER somewhere, institution admins, super
+// users) get those they sent; an API token (organization or super user, as
+// the reference's token user is an institution admin) those it sent.
 func (s *Service) MyInvitations(ctx context.Context, p *auth.Principal) ([]InvitationWithRoles, error) {
 	if p == nil {
 		return nil, domain.Unauthenticatedf("authentication required")
 	}
-	if p.User == nil || auth.RoleListScopeOf(p) == auth.RolesNone {
+	var invs []domain.Invitation
+	var err error
+	switch {
+	case p.Kind == auth.KindAPIToken && auth.RoleListScopeOf(p) != auth.RolesNone:
+		// The reference's token user is an institution admin (or super
+		// user); its invitations are those the token sent.
+		invs, err = s.Store.ListInvitationsOfRemoteAPIUser(ctx, p.Name)
+	case p.User == nil || auth.RoleListScopeOf(p) == auth.RolesNone:
 		return nil, domain.Forbiddenf("only people who invite have invitations of their own")
+	default:
+		invs, err = s.Store.ListInvitationsOfInviter(ctx, p.User.ID)
 	}
-	invs, err := s.Store.ListInvitationsOfInviter(ctx, p.User.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -21,17 +21,28 @@ type UserWithRoles struct {
 }
 
 // Me is U4: the calling person with their roles. A person not yet known to
-// the service gets their claims back, not an error; API tokens have no user.
+// the service gets their claims back, not an error. An API token gets the
+// user the reference makes of a token: named as the token, an institution
+// admin of the token's organization or a super user, with no roles and no
+// id (tokens act as themselves here, not as the person who created them).
 func (s *Service) Me(ctx context.Context, p *auth.Principal) (UserWithRoles, error) {
 	switch {
 	case p == nil:
 		return UserWithRoles{}, domain.Unauthenticatedf("authentication required")
+	case p.Kind == auth.KindAPIToken:
+		return UserWithRoles{User: tokenUser(p), Roles: map[int64]domain.Role{}}, nil
 	case p.Person == nil:
-		return UserWithRoles{}, domain.Forbiddenf("an API token has no user")
+		return UserWithRoles{}, domain.Forbiddenf("a machine caller has no user")
 	case p.User == nil:
 		return UserWithRoles{User: userFromClaims(*p.Person), Roles: map[int64]domain.Role{}}, nil
 	}
 	return s.userWithRoles(ctx, p.User.ID)
+}
+
+// tokenUser is the user an API token acts as (users/me).
+func tokenUser(p *auth.Principal) domain.User {
+	return domain.User{Name: p.Name, SuperUser: p.SuperUser, OrganizationGUID: p.OrganizationGUID,
+		InstitutionAdmin: p.OrganizationGUID != ""}
 }
 
 func userFromClaims(c auth.Person) domain.User {

@@ -116,8 +116,12 @@ func TestMeOfUnknownPersonAndAPIToken(t *testing.T) {
 	if err != nil || me.Known || me.User.Sub != "new-sub" || me.User.Email != "new@example.org" || len(me.UserRoles) != 0 {
 		t.Errorf("me of unknown person = %+v, %v", me, err)
 	}
-	if _, err := s.Me(ctx, root); domain.KindOf(err) != domain.KindForbidden {
-		t.Errorf("me of an API token: %v", err)
+	// An API token is the user the reference makes of it: no id, no roles.
+	if me, err := s.Me(ctx, root); err != nil || me.Known || me.User.Name != "root" || !me.User.SuperUser || len(me.UserRoles) != 0 {
+		t.Errorf("me of an API token = %+v, %v", me, err)
+	}
+	if _, err := s.Me(ctx, &auth.Principal{Kind: auth.KindMachine, Name: "pdp"}); domain.KindOf(err) != domain.KindForbidden {
+		t.Errorf("me of a machine caller: %v", err)
 	}
 	if _, err := s.Me(ctx, nil); domain.KindOf(err) != domain.KindUnauthenticated {
 		t.Errorf("me of nobody: %v", err)
