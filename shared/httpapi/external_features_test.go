@@ -98,8 +98,11 @@ func TestPlatformFeatures(t *testing.T) {
 		t.Fatalf("export %+v", export)
 	}
 	before := len(w.Queue.Deliveries())
-	if rec := w.basic(platformUser, "DELETE", "/api/external/v1/deprovision/"+guestSub+"?dry-run=true"); rec.Code != 200 {
-		t.Fatalf("dry run: %d", rec.Code)
+	for _, dryRun := range []string{"?dry-run=true", "/dry-run"} { // the reference's path too
+		if rec := w.basic(platformUser, "DELETE", "/api/external/v1/deprovision/"+guestSub+dryRun); rec.Code != 200 ||
+			!strings.Contains(rec.Body.String(), "guest@example.org") {
+			t.Fatalf("dry run %s: %d %s", dryRun, rec.Code, rec.Body.String())
+		}
 	}
 	if _, err := w.Store.GetUserBySub(context.Background(), guestSub); err != nil || len(w.Queue.Deliveries()) != before {
 		t.Fatalf("a dry run changed something: %v, %d deliveries", err, len(w.Queue.Deliveries())-before)

@@ -21,6 +21,8 @@ func roleMatrixCases() (cases []matrixCase) {
 			want: w9(204, 204, 204, 204, 204, 204, 400, 400, 401)},
 		matrixCase{name: "R8 delete role of another organization", method: "DELETE", path: "/api/internal/roles/{roleB}",
 			want: w9(204, 204, 403, 403, 400, 400, 400, 400, 401)},
+		matrixCase{name: "R8 delete role of another organization (/api/v1)", method: "DELETE", path: "/api/v1/roles/{roleB}",
+			want: w9(204, 204, 403, 403, 400, 400, 400, 400, 401)},
 		matrixCase{name: "R8 delete role 0", method: "DELETE", path: "/api/v1/roles/0",
 			want: upTo(404, "guest")},
 		matrixCase{name: "R8 delete unknown role", method: "DELETE", path: "/api/v1/roles/999999",

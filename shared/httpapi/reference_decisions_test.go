@@ -163,3 +163,37 @@ func TestCRMSyncReport(t *testing.T) {
 		t.Errorf("without lms: %d %s", rec.Code, rec.Body.String())
 	}
 }
+
+// TestInvalidAddressesAreEachNamed: a deliberate difference (issue 18) —
+// where the reference drops invalid addresses silently, the request is
+// refused with every invalid address named, and nobody is invited.
+func TestInvalidAddressesAreEachNamed(t *testing.T) {
+	w := newWorld(t)
+	mine := func() int {
+		return len(decode[[]httpapi.InvitationJSON](t, w.do("manager", "GET", "/api/v1/invitations/mine", "")))
+	}
+	for _, tc := range []struct {
+		name, invites string
+		want          []string
+	}{
+		{"one invalid", `"ok@example.org","not-an-address"`, []string{`"not-an-address" is not a valid e-mail address`}},
+		{"two invalid", `"Ann <ann@example.org>","ok@example.org","x@localhost"`,
+			[]string{"2 recipients are not valid e-mail addresses", `"Ann <ann@example.org>"`, `"x@localhost"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := mine()
+			rec := w.do("manager", "POST", "/api/v1/invitations", `{"intendedAuthority":"GUEST","invites":[`+tc.invites+`],
+				"roleIdentifiers":[{roleA}],"expiryDate":{futureDate},"suppressSendingEmails":true}`)
+			msg := decode[map[string]any](t, rec)["message"]
+			text, _ := msg.(string)
+			for _, want := range tc.want {
+				if rec.Code != http.StatusBadRequest || !strings.Contains(text, want) {
+					t.Errorf("%d %q, want 400 naming %s", rec.Code, text, want)
+				}
+			}
+			if strings.Contains(text, "ok@example.org") || mine() != before {
+				t.Errorf("the valid address was named or invited: %q", text)
+			}
+		})
+	}
+}

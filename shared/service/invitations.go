@@ -170,6 +170,9 @@ func recipientsOf(in InvitationInput) ([]PlaceholderRecipient, error) {
 	if len(out) > maxRecipients {
 		return nil, domain.Invalidf("at most %d recipients per request", maxRecipients)
 	}
+	if err := refuseInvalidAddresses(out); err != nil {
+		return nil, err
+	}
 	seen := map[string]bool{}
 	for i, r := range out {
 		email, err := normalizeEmail(r.Email)
@@ -193,6 +196,26 @@ func recipientsOf(in InvitationInput) ([]PlaceholderRecipient, error) {
 		}
 	}
 	return out, nil
+}
+
+// refuseInvalidAddresses names every recipient that is not a valid address
+// in one error, so that an inviter fixes a pasted list in one go (the
+// reference drops such addresses silently; here the request changes
+// nothing).
+func refuseInvalidAddresses(recipients []PlaceholderRecipient) error {
+	var bad []string
+	for _, r := range recipients {
+		if _, err := normalizeEmail(r.Email); err != nil {
+			bad = append(bad, err.Error())
+		}
+	}
+	switch len(bad) {
+	case 0:
+		return nil
+	case 1:
+		return domain.Invalidf("%s", bad[0])
+	}
+	return domain.Invalidf("%d recipients are not valid e-mail addresses: %s", len(bad), strings.Join(bad, "; "))
 }
 
 // normalizeEmail accepts a bare, deliverable address only ("Name <a@b>"
