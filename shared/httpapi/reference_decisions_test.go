@@ -8,6 +8,7 @@ import (
 
 	"github.com/edu-invite/invite/shared/config"
 	"github.com/edu-invite/invite/shared/httpapi"
+	"github.com/edu-invite/invite/shared/service"
 	"github.com/edu-invite/invite/shared/testkit"
 )
 
@@ -195,5 +196,32 @@ func TestInvalidAddressesAreEachNamed(t *testing.T) {
 				t.Errorf("the valid address was named or invited: %q", text)
 			}
 		})
+	}
+}
+
+// TestFederatedAccountCheckedAtAcceptance: a deliberate difference (issue
+// 18) — a fedIDOnly invitation is accepted through the API only with a
+// federated account (403 otherwise), not left to the client.
+func TestFederatedAccountCheckedAtAcceptance(t *testing.T) {
+	w := newWorld(t)
+	fedOnly, err := w.Svc.CreateRole(context.Background(), root, service.RoleInput{Name: "Federated only", OrganizationGUID: "org-a",
+		DefaultExpiryDays: 30, FedIDOnly: true, ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ppl := w.API.Authenticator.People.(people)
+	ppl["local"] = personOf("local")
+	fed := personOf("fed")
+	fed.FedID = "fed-pseudonym-1"
+	ppl["fed"] = fed
+	for _, tc := range []struct {
+		caller string
+		want   int
+	}{{"local", http.StatusForbidden}, {"fed", http.StatusCreated}} {
+		invs := w.inviteByAPI("super", `{"intendedAuthority":"GUEST","invites":["`+tc.caller+`@example.org"],"roleIdentifiers":[`+
+			itoa(fedOnly.ID)+`],"expiryDate":{futureDate},"suppressSendingEmails":true}`)
+		if res := w.acceptByAPI(tc.caller, invs[0]); res.Code != tc.want || (tc.want == http.StatusForbidden && !strings.Contains(res.Body, "federated account")) {
+			t.Errorf("%s accepts: %d %s, want %d", tc.caller, res.Code, res.Body, tc.want)
+		}
 	}
 }
