@@ -49,13 +49,22 @@ func TestInvitationsOfInviterAndReissue(t *testing.T) {
 	byOther := invitation(2, "digest-2", 1)
 	byOther.InviterUserID = 8
 	byToken := invitation(4, "digest-4", 1)
-	byToken.InviterUserID = 0
+	byToken.InviterUserID, byToken.RemoteAPIUser = 0, "ci (API token 5)"
 	must(t, s.CreateInvitations(ctx(t), []domain.Invitation{invitation(3, "digest-3", 1), byOther, invitation(1, "digest-1", 1), byToken}))
 
 	mine, err := s.ListInvitationsOfInviter(ctx(t), 7)
 	must(t, err)
 	if len(mine) != 2 || mine[0].ID != 1 || mine[1].ID != 3 {
 		t.Fatalf("invitations of inviter 7 = %+v, want 1 and 3", mine)
+	}
+	// A program's invitations (invitations/mine of an API token).
+	ofToken, err := s.ListInvitationsOfRemoteAPIUser(ctx(t), "ci (API token 5)")
+	must(t, err)
+	if len(ofToken) != 1 || ofToken[0].ID != 4 {
+		t.Fatalf("invitations of the token = %+v, want 4", ofToken)
+	}
+	if other, err := s.ListInvitationsOfRemoteAPIUser(ctx(t), "ci (API token 6)"); err != nil || len(other) != 0 {
+		t.Fatalf("invitations of another token = %+v, %v", other, err)
 	}
 
 	// Reissue: a new digest and expiry; the old digest no longer finds it.
