@@ -55,9 +55,9 @@ func (a *API) getRole(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, roleJSON(role), err)
 }
 
-// deleteRole answers 204. A caller without access to the role gets 400, as
-// the spec shows (spec 7), but a role of another organization 403 and role
-// id 0 404, as the reference answers them.
+// deleteRole answers 204. A caller without access to a role of its own
+// organization gets 400, as the spec shows (spec 7), but a role of another
+// organization 403 and role id 0 404, as the reference answers them.
 func (a *API) deleteRole(w http.ResponseWriter, r *http.Request) {
 	if r.PathValue("id") == "0" {
 		if _, ok := requireCaller(w, r); ok {

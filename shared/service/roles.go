@@ -171,7 +171,11 @@ func (s *Service) DeleteRole(ctx context.Context, p *auth.Principal, id int64) e
 		return err
 	}
 	if !p.CanManageRole(role) {
-		if !p.SuperUser && p.OrganizationGUID != "" && p.OrganizationGUID != role.OrganizationGUID {
+		inOrganization, err := s.callerIsInOrganization(ctx, p, role.OrganizationGUID)
+		if err != nil {
+			return err
+		}
+		if !inOrganization {
 			return fmt.Errorf("%w%w", domain.Forbiddenf("role %d belongs to another organization", id), errOtherOrganization)
 		}
 		return domain.Forbiddenf("no access to role %d", id)
@@ -223,6 +227,33 @@ func (s *Service) urnPrefix() string {
 		return s.GroupURNPrefix
 	}
 	return "urn:collab:group:invite"
+}
+
+// callerIsInOrganization reports whether a caller belongs to an
+// organization: its own (institution admins, organization tokens) or that
+// of a role it holds. It tells a refusal within the caller's organization
+// (400, as the reference) from one of another organization's role (403).
+func (s *Service) callerIsInOrganization(ctx context.Context, p *auth.Principal, organizationGUID string) (bool, error) {
+	if p.OrganizationGUID != "" {
+		return p.OrganizationGUID == organizationGUID, nil
+	}
+	if len(p.Memberships) == 0 {
+		return false, nil
+	}
+	ids := make([]int64, 0, len(p.Memberships))
+	for id := range p.Memberships {
+		ids = append(ids, id)
+	}
+	roles, err := s.Store.GetRoles(ctx, ids)
+	if err != nil {
+		return false, err
+	}
+	for _, r := range roles {
+		if r.OrganizationGUID == organizationGUID {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // errOtherOrganization marks a refusal because the role belongs to another
