@@ -30,8 +30,8 @@ func TestRegistryImportNeedsJSONAndSpeaksJSON(t *testing.T) {
 		}
 	}
 	for body, want := range map[string]string{
-		`{"applications": {"manageId": 1}}`:        `field \"applications\" must be an array`,
-		`{"applications": [{"manageId": ["x"]}]}`:  `must be a string`,
+		`{"applications": {"manageId": 1}}`:         `field \"applications\" must be an array`,
+		`{"applications": [{"manageId": ["x"]}]}`:   `must be a string`,
 		`{"applications": [], "provisionigns": []}`: `unknown field \"provisionigns\"`,
 		`{"applications": [], "\u202e": 1}`:         `unknown field`,
 		`{"applications": []} {"applications": []}`: `one JSON value`,
