@@ -48,18 +48,11 @@ func newSecrets(scope constructs.Construct, cfg StackConfig) serviceSecrets {
 		SPs: map[string]awssecretsmanager.Secret{},
 	}
 	if cfg.Edge {
-		secrets.OriginVerify = awssecretsmanager.NewSecret(scope, jsii.String("OriginVerifySecret"), &awssecretsmanager.SecretProps{
-			SecretName: jsii.String(originVerifySecretName),
-			Description: jsii.String("Sent by CloudFront to the API as X-Origin-Verify; the functions refuse requests without it " +
-				"(the execute-api address reached directly). Generated; to rotate, see infra/README.md."),
-			GenerateSecretString: &awssecretsmanager.SecretStringGenerator{
-				PasswordLength:     jsii.Number(64),
-				ExcludePunctuation: jsii.Bool(true),
-			},
-			// Nothing to keep: a new stack makes a new secret and gives it
-			// to CloudFront and the functions alike.
-			RemovalPolicy: awscdk.RemovalPolicy_DESTROY,
-		})
+		// Generated like the others, and no operator ever writes it: it is
+		// only rotated (infra/README.md).
+		secrets.OriginVerify = placeholderSecret(scope, "OriginVerifySecret", originVerifySecretName,
+			"Sent by CloudFront to the API as X-Origin-Verify; the functions refuse requests without it "+
+				"(the execute-api address reached directly). Generated; to rotate it, see infra/README.md.", cfg)
 	}
 	for _, id := range cfg.SPIDs {
 		secrets.SPs[id] = placeholderSecret(scope, "SpSecret-"+id, spSecretPrefix+id,
