@@ -3,6 +3,7 @@ package app
 import (
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/edu-invite/invite/shared/middleware"
 )
@@ -27,5 +28,10 @@ func originCheck(ref string, r middleware.SecretSource, logger *slog.Logger) *mi
 	if ref == "" {
 		return nil
 	}
-	return &middleware.OriginCheck{Secrets: r, Ref: ref, Logger: logger}
+	check := &middleware.OriginCheck{Secrets: r, Ref: ref, Logger: logger}
+	if id, ok := strings.CutPrefix(ref, "secretsmanager:"); ok && !strings.ContainsAny(id, "?#") {
+		// The value a rotation replaced passes until it is retired.
+		check.PreviousRef = ref + "?versionStage=AWSPREVIOUS"
+	}
+	return check
 }

@@ -32,5 +32,10 @@ func TestOriginSecretSetting(t *testing.T) {
 		if (check != nil) != (tc.want != "") || (check != nil && check.Ref != tc.want) {
 			t.Errorf("ref %q arn %q: check %+v", tc.ref, tc.arn, check)
 		}
+		// The stack's secret: its previous version passes too (rotation).
+		wantPrevious := map[bool]string{true: "secretsmanager:" + arn + "?versionStage=AWSPREVIOUS"}[tc.ref == "" && tc.arn != ""]
+		if check != nil && check.PreviousRef != wantPrevious {
+			t.Errorf("ref %q arn %q: PreviousRef %q, want %q", tc.ref, tc.arn, check.PreviousRef, wantPrevious)
+		}
 	}
 }

@@ -29,29 +29,35 @@ const (
 	// at most this often, so that a rotation reaches every function within
 	// seconds while a flood of forged values costs one read per interval.
 	DefaultOriginReread = 5 * time.Second
-	// DefaultOriginGrace: a value replaced by a rotation stays accepted this
-	// long, while CloudFront's edge locations take up the new one.
-	DefaultOriginGrace = 15 * time.Minute
+	// DefaultPreviousFor: how long a value read from PreviousRef is trusted
+	// before a request presenting it reads it again, so that retiring it
+	// takes effect within about a minute.
+	DefaultPreviousFor = time.Minute
 )
 
 // OriginCheck refuses requests that do not carry the origin secret. It is
 // on when it is configured (a secret reference), whatever the environment;
 // without CloudFront in front (infra's edge=false) nothing configures it.
 // The secret and the presented values are never logged.
+//
+// A rotation: the new value becomes the secret's current one and the old
+// one its previous version (PreviousRef, Secrets Manager's AWSPREVIOUS);
+// both pass while CloudFront's edges change over to the new value, and the
+// old one stops passing once it is retired (infra/README.md).
 type OriginCheck struct {
 	Secrets SecretSource
-	Ref     string
-	Reread  time.Duration // 0: DefaultOriginReread
-	Grace   time.Duration // 0: DefaultOriginGrace
-	Now     func() time.Time
-	Logger  *slog.Logger
+	// Ref is the secret's current value; PreviousRef, optional, the value a
+	// rotation replaced.
+	Ref, PreviousRef string
+	Reread           time.Duration // 0: DefaultOriginReread
+	PreviousFor      time.Duration // 0: DefaultPreviousFor
+	Now              func() time.Time
+	Logger           *slog.Logger
 
-	mu            sync.Mutex
-	lastFresh     time.Time
-	current       [sha256.Size]byte
-	previous      [sha256.Size]byte
-	previousUntil time.Time
-	known         bool
+	mu           sync.Mutex
+	lastFresh    time.Time
+	previous     [sha256.Size]byte
+	previousRead time.Time // zero: no previous value known
 }
 
 // Guard lets through the requests that carry the secret and answers the
@@ -73,52 +79,65 @@ func (c *OriginCheck) Guard(refuse http.HandlerFunc) func(http.Handler) http.Han
 	}
 }
 
-// Verify says whether presented is the origin secret: the cached value, the
-// value a rotation replaced (for Grace), or, on a mismatch and at most once
-// per Reread, the value read again from Secrets Manager. A secret that
-// cannot be read refuses (the check fails closed).
+// Verify says whether presented is the origin secret: the cached current
+// value, the previous value read within PreviousFor, or, on a mismatch and
+// at most once per Reread, either of them read again from Secrets Manager.
+// A current value that cannot be read refuses (the check fails closed).
 func (c *OriginCheck) Verify(ctx context.Context, presented string) bool {
 	if presented == "" {
 		return false
 	}
 	got := sha256.Sum256([]byte(presented))
-	value, err := c.Secrets.Resolve(ctx, c.Ref)
-	if err == nil && c.matches(got, value) {
+	if c.matchesCurrent(ctx, got, c.Secrets.Resolve) || c.matchesKnownPrevious(got) {
 		return true
-	}
-	if err != nil {
-		c.logger().ErrorContext(ctx, "origin secret unreadable; requests are refused until it can be read", "error", err)
 	}
 	if !c.mayReread() {
 		return false
 	}
-	value, err = c.Secrets.ResolveFresh(ctx, c.Ref)
+	return c.matchesCurrent(ctx, got, c.Secrets.ResolveFresh) || c.matchesFreshPrevious(ctx, got)
+}
+
+// matchesCurrent compares with the current value, read by read.
+func (c *OriginCheck) matchesCurrent(ctx context.Context, got [sha256.Size]byte, read func(context.Context, string) (string, error)) bool {
+	value, err := read(ctx, c.Ref)
 	if err != nil {
 		c.logger().ErrorContext(ctx, "origin secret unreadable; requests are refused until it can be read", "error", err)
 		return false
 	}
-	return c.matches(got, value)
+	return equalHash(got, value)
 }
 
-// matches records value as the current secret (keeping the one it
-// replaces for Grace) and compares in constant time: hashes of equal
-// length, so that not even the secret's length leaks.
-func (c *OriginCheck) matches(got [sha256.Size]byte, value string) bool {
-	sum := sha256.Sum256([]byte(value))
-	now := c.now()
+// matchesKnownPrevious compares with the previous value read lately.
+func (c *OriginCheck) matchesKnownPrevious(got [sha256.Size]byte) bool {
 	c.mu.Lock()
-	if !c.known || sum != c.current {
-		if c.known {
-			c.previous, c.previousUntil = c.current, now.Add(orDuration(c.Grace, DefaultOriginGrace))
-		}
-		c.current, c.known = sum, true
-	}
-	previous, previousValid := c.previous, now.Before(c.previousUntil)
+	previous, read := c.previous, c.previousRead
 	c.mu.Unlock()
-	if value != "" && subtle.ConstantTimeCompare(got[:], sum[:]) == 1 {
-		return true
+	return !read.IsZero() && c.now().Sub(read) < orDuration(c.PreviousFor, DefaultPreviousFor) &&
+		subtle.ConstantTimeCompare(got[:], previous[:]) == 1
+}
+
+// matchesFreshPrevious reads the previous value again; none (no rotation
+// yet, or it was retired) forgets the one known.
+func (c *OriginCheck) matchesFreshPrevious(ctx context.Context, got [sha256.Size]byte) bool {
+	if c.PreviousRef == "" {
+		return false
 	}
-	return previousValid && subtle.ConstantTimeCompare(got[:], previous[:]) == 1
+	value, err := c.Secrets.ResolveFresh(ctx, c.PreviousRef)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err != nil || value == "" {
+		c.previousRead = time.Time{}
+		return false
+	}
+	c.previous, c.previousRead = sha256.Sum256([]byte(value)), c.now()
+	return subtle.ConstantTimeCompare(got[:], c.previous[:]) == 1
+}
+
+// equalHash compares in constant time: hashes of equal length, so that not
+// even the secret's length leaks.
+func equalHash(got [sha256.Size]byte, value string) bool {
+	sum := sha256.Sum256([]byte(value))
+	return value != "" && subtle.ConstantTimeCompare(got[:], sum[:]) == 1
 }
 
 // mayReread takes the one fresh read allowed per Reread interval.

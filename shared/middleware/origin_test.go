@@ -16,13 +16,14 @@ import (
 )
 
 // fakeSecrets is Secrets Manager behind a cache, as shared/secrets.Resolver
-// holds it: Resolve answers the cached value, ResolveFresh the stored one.
+// holds it: Resolve answers the cached current value, ResolveFresh the
+// stored one; the previous version (AWSPREVIOUS) is read fresh only.
 type fakeSecrets struct {
 	mu           sync.Mutex
 	stored       string
+	previous     string // "": none (no rotation yet, or retired)
 	cached       string
 	fail         bool
-	resolves     int
 	freshReads   int
 	lastRefAsked string
 }
@@ -30,10 +31,12 @@ type fakeSecrets struct {
 func (f *fakeSecrets) Resolve(_ context.Context, ref string) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.resolves++
 	f.lastRefAsked = ref
 	if f.fail {
 		return "", errors.New("read secret arn:aws:secretsmanager:eu-west-1:1:secret:invite/origin-verify: AccessDenied")
+	}
+	if ref != ref1 {
+		panic("the previous version is read fresh only")
 	}
 	if f.cached == "" {
 		f.cached = f.stored
@@ -49,20 +52,41 @@ func (f *fakeSecrets) ResolveFresh(_ context.Context, ref string) (string, error
 	if f.fail {
 		return "", errors.New("read secret arn:aws:secretsmanager:eu-west-1:1:secret:invite/origin-verify: AccessDenied")
 	}
+	if ref == previousRef {
+		if f.previous == "" {
+			return "", errors.New("read secret invite/origin-verify: ResourceNotFoundException")
+		}
+		return f.previous, nil
+	}
 	f.cached = f.stored
 	return f.cached, nil
 }
 
+// rotate is put-secret-value: the new value is current, the old previous;
+// the cache still holds the old one until it expires.
 func (f *fakeSecrets) rotate(v string) {
 	f.mu.Lock()
-	f.stored = v
+	f.previous, f.stored = f.stored, v
+	f.mu.Unlock()
+}
+
+func (f *fakeSecrets) expireCache() {
+	f.mu.Lock()
+	f.cached = ""
+	f.mu.Unlock()
+}
+
+func (f *fakeSecrets) retirePrevious() {
+	f.mu.Lock()
+	f.previous = ""
 	f.mu.Unlock()
 }
 
 const (
-	secretV1 = "s3cret-origin-value-one-0123456789abcdef"
-	secretV2 = "s3cret-origin-value-two-fedcba9876543210"
-	ref      = "secretsmanager:arn:aws:secretsmanager:eu-west-1:1:secret:invite/origin-verify"
+	secretV1    = "s3cret-origin-value-one-0123456789abcdef"
+	secretV2    = "s3cret-origin-value-two-fedcba9876543210"
+	ref1        = "secretsmanager:arn:aws:secretsmanager:eu-west-1:1:secret:invite/origin-verify"
+	previousRef = ref1 + "?versionStage=AWSPREVIOUS"
 )
 
 type guarded struct {
@@ -75,8 +99,13 @@ type guarded struct {
 }
 
 func newGuarded() *guarded {
-	g := &guarded{secrets: &fakeSecrets{stored: secretV1}, now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC), logs: &bytes.Buffer{}}
-	g.check = &middleware.OriginCheck{Secrets: g.secrets, Ref: ref, Now: func() time.Time { return g.now },
+	return newGuardedOn(&fakeSecrets{stored: secretV1}, time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC))
+}
+
+// newGuardedOn is a function instance (a cold start) on the given secret.
+func newGuardedOn(secrets *fakeSecrets, now time.Time) *guarded {
+	g := &guarded{secrets: secrets, now: now, logs: &bytes.Buffer{}}
+	g.check = &middleware.OriginCheck{Secrets: g.secrets, Ref: ref1, PreviousRef: previousRef, Now: func() time.Time { return g.now },
 		Logger: slog.New(slog.NewJSONHandler(g.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		g.served++
@@ -127,68 +156,79 @@ func TestOriginCheckRefusesWithoutTheSecret(t *testing.T) {
 			if wantServed := map[bool]int{true: 1, false: 0}[tc.want == http.StatusNoContent]; g.served != wantServed {
 				t.Errorf("handler ran %d times, want %d", g.served, wantServed)
 			}
-			if g.secrets.lastRefAsked != "" && g.secrets.lastRefAsked != ref {
-				t.Errorf("asked for %q, want %q", g.secrets.lastRefAsked, ref)
+			if a := g.secrets.lastRefAsked; a != "" && a != ref1 && a != previousRef {
+				t.Errorf("asked for %q, want %q", a, ref1)
 			}
 		})
 	}
 }
 
-// TestOriginCheckFollowsARotation: after the secret is rotated, the first
-// request with the new value reads the secret again past the cache and
-// passes; forged values read it at most once per interval; the old value
-// stays accepted for the grace period (CloudFront's edges change over one
-// by one), then not.
+// TestOriginCheckFollowsARotation walks the rotation of infra/README.md:
+// put a new value (the old one becomes AWSPREVIOUS), redeploy CloudFront
+// with it, retire the old one. No request CloudFront sends is refused on
+// the way, on a warm function or a cold one; the retired value is refused
+// within a minute; forged values cost at most one read per interval.
 func TestOriginCheckFollowsARotation(t *testing.T) {
 	g := newGuarded()
 	if got := g.call(secretV1, true); got != http.StatusNoContent {
 		t.Fatalf("before the rotation: %d", got)
 	}
 	g.secrets.rotate(secretV2)
+	// CloudFront still sends the old value: the warm function's cache
+	// holds it, then, once the cache expired, the previous version passes.
+	if got := g.call(secretV1, true); got != http.StatusNoContent || g.secrets.freshReads != 0 {
+		t.Fatalf("old value, cache warm: %d, %d fresh reads", got, g.secrets.freshReads)
+	}
+	g.secrets.expireCache()
+	if got := g.call(secretV1, true); got != http.StatusNoContent {
+		t.Fatalf("old value after the cache expired: %d", got)
+	}
+	reads := g.secrets.freshReads
+	g.now = g.now.Add(time.Second)
+	if got := g.call(secretV1, true); got != http.StatusNoContent || g.secrets.freshReads != reads {
+		t.Errorf("old value again: %d, %d more fresh reads (want 0: the previous value is known)", got, g.secrets.freshReads-reads)
+	}
+	// A function started after the put knows only the new value at first.
+	cold := newGuardedOn(g.secrets, g.now)
+	if got := cold.call(secretV1, true); got != http.StatusNoContent {
+		t.Errorf("old value on a cold start: %d", got)
+	}
+	// CloudFront redeployed: its edges send the new value, some still the
+	// old; a function whose cache still holds the old one reads again.
+	stale := newGuardedOn(&fakeSecrets{stored: secretV1}, g.now)
+	stale.call(secretV1, true)
+	stale.secrets.rotate(secretV2)
+	if got := stale.call(secretV2, true); got != http.StatusNoContent {
+		t.Errorf("new value on a function whose cache holds the old one: %d", got)
+	}
+	for _, h := range []*guarded{g, cold} {
+		if got := h.call(secretV2, true); got != http.StatusNoContent {
+			t.Errorf("new value: %d", got)
+		}
+	}
+	// The old value is retired: refused within PreviousFor.
+	g.secrets.retirePrevious()
+	g.now = g.now.Add(middleware.DefaultPreviousFor + time.Second)
+	if got := g.call(secretV1, true); got != http.StatusForbidden {
+		t.Errorf("retired value: %d", got)
+	}
 	if got := g.call(secretV2, true); got != http.StatusNoContent {
-		t.Fatalf("the new value right after the rotation: %d", got)
+		t.Errorf("current value after the retirement: %d", got)
 	}
-	if g.secrets.freshReads != 1 {
-		t.Errorf("fresh reads after the rotation = %d, want 1", g.secrets.freshReads)
-	}
-	if got := g.call(secretV2, true); got != http.StatusNoContent || g.secrets.freshReads != 1 {
-		t.Errorf("the new value again: %d, fresh reads %d (want no more)", got, g.secrets.freshReads)
-	}
-	// Forged values cost at most one read per interval.
+	// Forged values cost at most one round of reads per interval.
+	g.now = g.now.Add(middleware.DefaultOriginReread)
 	for round := range 2 {
+		before := g.secrets.freshReads
 		for range 50 {
 			if got := g.call("forged", true); got != http.StatusForbidden {
 				t.Fatalf("forged: %d", got)
 			}
 		}
-		if g.secrets.freshReads != 1+round {
-			t.Errorf("fresh reads after 50 forged values in interval %d = %d, want %d (one per %s)",
-				round, g.secrets.freshReads, 1+round, middleware.DefaultOriginReread)
+		if n := g.secrets.freshReads - before; n != 2 {
+			t.Errorf("round %d: %d fresh reads for 50 forged values, want 2 (current and previous, once per %s)",
+				round, n, middleware.DefaultOriginReread)
 		}
 		g.now = g.now.Add(middleware.DefaultOriginReread)
-	}
-	// The replaced value, within the grace period and after it.
-	if got := g.call(secretV1, true); got != http.StatusNoContent {
-		t.Errorf("the replaced value within the grace period: %d", got)
-	}
-	g.now = g.now.Add(middleware.DefaultOriginGrace + time.Second)
-	if got := g.call(secretV1, true); got != http.StatusForbidden {
-		t.Errorf("the replaced value after the grace period: %d", got)
-	}
-	if got := g.call(secretV2, true); got != http.StatusNoContent {
-		t.Errorf("the current value after the grace period: %d", got)
-	}
-
-	// A rotation seen within the interval of the last fresh read: refused
-	// until the interval passes, then accepted.
-	g.secrets.rotate("third-value-of-the-origin-secret")
-	g.now = g.now.Add(time.Second)
-	if got := g.call("third-value-of-the-origin-secret", true); got != http.StatusForbidden {
-		t.Errorf("within the interval of a read: %d", got)
-	}
-	g.now = g.now.Add(middleware.DefaultOriginReread)
-	if got := g.call("third-value-of-the-origin-secret", true); got != http.StatusNoContent {
-		t.Errorf("after the interval: %d", got)
 	}
 }
 
@@ -214,6 +254,9 @@ func TestOriginCheckNeverLogsTheSecret(t *testing.T) {
 	g.call(secretV1, true)
 	g.secrets.rotate(secretV2)
 	g.call(secretV2, true)
+	g.call(secretV1, true)
+	g.secrets.retirePrevious()
+	g.now = g.now.Add(time.Hour)
 	g.call(secretV1, true)
 	logs := g.logs.String()
 	if !strings.Contains(logs, "request without the origin secret refused") || !strings.Contains(logs, "/api/v1/roles") {
