@@ -62,6 +62,11 @@ type StackConfig struct {
 	// CertificateArn, an ACM certificate in us-east-1 covering it.
 	DomainName     string
 	CertificateArn string
+	// OriginSecretVersion pins the version of invite/origin-verify that
+	// CloudFront sends; a new value here makes CloudFormation read the
+	// secret again after a rotation (it resolves the reference only when
+	// the template changes). Empty: the version current at deployment.
+	OriginSecretVersion string
 
 	// Session holds the variables of the session configuration (U6) by
 	// name; see session.go.
@@ -96,7 +101,11 @@ const (
 	ctxWAFManagedRules      = "wafManagedRules"
 	ctxDomainName           = "domainName"
 	ctxCertificateArn       = "certificateArn"
+	ctxOriginSecretVersion  = "originSecretVersion"
 )
+
+// secretVersionID is the form of a Secrets Manager VersionId (a UUID).
+var secretVersionID = regexp.MustCompile(`^[A-Za-z0-9-]{32,64}$`)
 
 // Defaults of the context keys that have one.
 const (
@@ -157,6 +166,7 @@ func LoadStackConfig(lookup ContextLookup) (StackConfig, error) {
 		WAFManagedRules:      strings.ToLower(r.str(ctxWAFManagedRules, wafModeBlock)),
 		DomainName:           strings.ToLower(r.str(ctxDomainName, "")),
 		CertificateArn:       r.str(ctxCertificateArn, ""),
+		OriginSecretVersion:  r.str(ctxOriginSecretVersion, ""),
 	}
 	cfg.MailFrom = r.str(ctxMailFrom, "noreply@"+cfg.MailDomain)
 	if cfg.OIDCClientID == "" {
@@ -195,6 +205,12 @@ func LoadStackConfig(lookup ContextLookup) (StackConfig, error) {
 	}
 	if cfg.CertificateArn != "" && !strings.HasPrefix(cfg.CertificateArn, "arn:aws:acm:"+edgeRegion+":") {
 		r.fail("%s: %q is not an ACM certificate in %s, the only region CloudFront takes certificates from", ctxCertificateArn, cfg.CertificateArn, edgeRegion)
+	}
+	if v := cfg.OriginSecretVersion; v != "" && !secretVersionID.MatchString(v) {
+		r.fail("%s: %q is not a Secrets Manager version id (aws secretsmanager describe-secret --secret-id %s)", ctxOriginSecretVersion, v, originVerifySecretName)
+	}
+	if cfg.OriginSecretVersion != "" && !cfg.Edge {
+		r.fail("%s needs %s=true: the origin secret is CloudFront's", ctxOriginSecretVersion, ctxEdge)
 	}
 	if cfg.DomainName != "" && !cfg.Edge {
 		r.fail("%s needs %s=true: the domain is served by CloudFront", ctxDomainName, ctxEdge)

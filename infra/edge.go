@@ -6,6 +6,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscertificatemanager"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudfront"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudfrontorigins"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 )
@@ -15,11 +16,29 @@ import (
 // viewer header but Host (API Gateway answers only to its own host name),
 // every cookie and query string; /static/* is cached by the origin's
 // Cache-Control, keyed by path and query string only.
-func newDistribution(scope constructs.Construct, cfg StackConfig, api awsapigatewayv2.HttpApi, webACLArn *string) awscloudfront.Distribution {
+//
+// The execute-api address answers anybody, so CloudFront proves itself to
+// the functions with the origin secret (originVerifyHeader, a dynamic
+// reference to the secret: the template never holds its value), and the
+// functions refuse requests without it (shared/middleware.OriginCheck).
+// A viewer-request function adds the viewer's address (viewerAddressHeader),
+// which the API's throttle of failed sign-ins counts by.
+func newDistribution(scope constructs.Construct, cfg StackConfig, api awsapigatewayv2.HttpApi, webACLArn *string,
+	originSecret awssecretsmanager.ISecret) awscloudfront.Distribution {
 	// ApiEndpoint is https://<id>.execute-api.<region>.amazonaws.com.
 	apiDomain := awscdk.Fn_Select(jsii.Number(2), awscdk.Fn_Split(jsii.String("/"), api.ApiEndpoint(), nil))
 	origin := awscloudfrontorigins.NewHttpOrigin(apiDomain, &awscloudfrontorigins.HttpOriginProps{
 		ProtocolPolicy: awscloudfront.OriginProtocolPolicy_HTTPS_ONLY,
+		CustomHeaders: &map[string]*string{
+			originVerifyHeader: awscdk.SecretValue_SecretsManager(originSecret.SecretArn(), &awscdk.SecretsManagerSecretOptions{
+				VersionId: optional(cfg.OriginSecretVersion),
+			}).UnsafeUnwrap(),
+		},
+	})
+	viewerAddress := awscloudfront.NewFunction(scope, jsii.String("ViewerAddressFunction"), &awscloudfront.FunctionProps{
+		Comment: jsii.String("invite: the viewer's IP address for the API's throttle of failed sign-ins"),
+		Runtime: awscloudfront.FunctionRuntime_JS_2_0(),
+		Code:    awscloudfront.FunctionCode_FromInline(jsii.String(viewerAddressFunctionCode)),
 	})
 	staticCache := awscloudfront.NewCachePolicy(scope, jsii.String("StaticCachePolicy"), &awscloudfront.CachePolicyProps{
 		Comment:                    jsii.String("invite /static: by the origin's Cache-Control, keyed by path and query string"),
@@ -43,6 +62,10 @@ func newDistribution(scope constructs.Construct, cfg StackConfig, api awsapigate
 			ViewerProtocolPolicy: awscloudfront.ViewerProtocolPolicy_REDIRECT_TO_HTTPS,
 			CachePolicy:          awscloudfront.CachePolicy_CACHING_DISABLED(),
 			OriginRequestPolicy:  awscloudfront.OriginRequestPolicy_ALL_VIEWER_EXCEPT_HOST_HEADER(),
+			FunctionAssociations: &[]*awscloudfront.FunctionAssociation{{
+				EventType: awscloudfront.FunctionEventType_VIEWER_REQUEST,
+				Function:  viewerAddress,
+			}},
 		},
 		AdditionalBehaviors: &map[string]*awscloudfront.BehaviorOptions{
 			"/static/*": {
@@ -60,4 +83,32 @@ func newDistribution(scope constructs.Construct, cfg StackConfig, api awsapigate
 		props.MinimumProtocolVersion = awscloudfront.SecurityPolicyProtocol_TLS_V1_2_2021
 	}
 	return awscloudfront.NewDistribution(scope, jsii.String("Distribution"), props)
+}
+
+// originVerifyHeader is shared/middleware.OriginHeader: CloudFront sends
+// the origin secret in it (and overwrites a value a viewer sends).
+const originVerifyHeader = "X-Origin-Verify"
+
+// viewerAddressHeader is shared/httpapi's viewerIPHeader. The managed
+// policy AllViewerExceptHostHeader forwards viewer headers only, not
+// CloudFront-Viewer-Address; the policies that add CloudFront's headers
+// (AllViewerAndCloudFrontHeaders-2022-06, or a custom one of behavior
+// allViewerAndWhitelistCloudFront) forward the viewer's Host too, which
+// API Gateway refuses, and a list of named headers cannot carry
+// Authorization. So a viewer-request function writes the address itself,
+// replacing whatever the viewer sent under that name.
+const viewerAddressHeader = "X-Viewer-Address"
+
+const viewerAddressFunctionCode = `function handler(event) {
+  var request = event.request;
+  request.headers['x-viewer-address'] = { value: event.viewer.ip };
+  return request;
+}`
+
+// optional is nil for "", so that CDK leaves the property out.
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return jsii.String(s)
 }

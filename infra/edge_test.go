@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -213,6 +214,27 @@ func TestEdgeNeedsAccountAndRegionAndCanBeOff(t *testing.T) {
 	}
 	tpl := assertions.Template_FromStack(stack, nil)
 	expect(t, func() { tpl.ResourceCountIs(jsii.String("AWS::CloudFront::Distribution"), jsii.Number(0)) })
+	// Without CloudFront nothing is checked: no origin secret, no function
+	// told of one.
+	raw, err := rawTemplate(tpl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, r := range raw["Resources"].(map[string]any) {
+		res := r.(map[string]any)
+		if res["Type"] == "AWS::SecretsManager::Secret" && properties(res)["Name"] == originVerifySecretName {
+			t.Errorf("edge=false still creates the origin secret (%s)", id)
+		}
+		if res["Type"] == "AWS::Lambda::Function" {
+			env, _ := properties(res)["Environment"].(map[string]any)["Variables"].(map[string]any)
+			if _, ok := env["ORIGIN_VERIFY_SECRET_ARN"]; ok {
+				t.Errorf("edge=false: function %s gets ORIGIN_VERIFY_SECRET_ARN", id)
+			}
+		}
+	}
+	if b, _ := json.Marshal(raw); strings.Contains(string(b), "origin-verify") {
+		t.Errorf("edge=false template mentions the origin secret")
+	}
 }
 
 func TestEdgeContextValidation(t *testing.T) {
@@ -225,6 +247,8 @@ func TestEdgeContextValidation(t *testing.T) {
 		{map[string]any{ctxDomainName: "invite.example.edu"}, "go together"},
 		{map[string]any{ctxDomainName: "invite.example.edu", ctxCertificateArn: "arn:aws:acm:eu-west-1:1:certificate/x"}, "only region CloudFront"},
 		{map[string]any{ctxEdge: "false", ctxDomainName: "invite.example.edu", ctxCertificateArn: "arn:aws:acm:us-east-1:1:certificate/x"}, "needs edge=true"},
+		{map[string]any{ctxOriginSecretVersion: "AWSCURRENT"}, "not a Secrets Manager version id"},
+		{map[string]any{ctxEdge: "false", ctxOriginSecretVersion: "9f8e7d6c-1111-2222-3333-444455556666"}, "needs edge=true"},
 	} {
 		_, err := LoadStackConfig(lookupFrom(tc.ctx))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -122,6 +122,9 @@ func functionEnvironment(spec functionSpec, cfg StackConfig, res serviceResource
 			env["DISCLAIMER"] = jsii.String(cfg.Disclaimer)
 		}
 	}
+	if spec.Kind == apiFunction && res.Secrets.OriginVerify != nil {
+		env["ORIGIN_VERIFY_SECRET_ARN"] = res.Secrets.OriginVerify.SecretArn()
+	}
 	if spec.Kind == apiFunction {
 		env["OIDC_ISSUER"] = jsii.String(cfg.OIDCIssuer)
 		env["OIDC_AUDIENCE"] = jsii.String(cfg.OIDCAudience)

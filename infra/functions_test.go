@@ -66,7 +66,7 @@ func TestFunctionRuntimeAndLimits(t *testing.T) {
 // variables its work needs, with the values of the context.
 func TestFunctionEnvironment(t *testing.T) {
 	common := []string{"TABLE_NAME", "LOG_LEVEL"}
-	oidc := []string{"OIDC_ISSUER", "OIDC_AUDIENCE", "SUPER_USERS"}
+	oidc := []string{"OIDC_ISSUER", "OIDC_AUDIENCE", "SUPER_USERS", "ORIGIN_VERIFY_SECRET_ARN"} // every API function; the origin secret with CloudFront
 	mail := []string{"MAIL_FROM", "SES_CONFIGURATION_SET"}
 	// Session settings not given are left to the service's defaults; the
 	// environment and the flags are always stated.

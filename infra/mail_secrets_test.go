@@ -28,8 +28,8 @@ func TestSecretsAreGeneratedPlaceholders(t *testing.T) {
 		names  []string
 		policy string
 	}{
-		{defaultScenario, []string{"invite/machine-callers", "invite/oidc-client"}, "Retain"},
-		{customScenario, []string{"invite/machine-callers", "invite/oidc-client", "invite/sp/sp-a", "invite/sp/sp-b"}, "Delete"},
+		{defaultScenario, []string{"invite/machine-callers", "invite/oidc-client", "invite/origin-verify"}, "Retain"},
+		{customScenario, []string{"invite/machine-callers", "invite/oidc-client", "invite/origin-verify", "invite/sp/sp-a", "invite/sp/sp-b"}, "Delete"},
 	}
 	for _, c := range cases {
 		s := c.s.synth(t)

@@ -66,6 +66,7 @@ const (
 	lOIDCClient     = "oidc-client-secret"
 	lSPSecrets      = "invite/sp/* secrets"
 	lConnSecrets    = "invite/scim-connections/* secrets"
+	lOriginVerify   = "origin-verify-secret"
 )
 
 func leadingKeys(prefixes ...string) string {
@@ -86,19 +87,20 @@ var (
 		"secretsmanager:DeleteSecret"}, lConnSecrets)
 	spSecretsRead   = grants([]string{"secretsmanager:GetSecretValue"}, lSPSecrets)
 	oidcClient      = grants([]string{"secretsmanager:GetSecretValue"}, lOIDCClient)
+	originVerify    = grants([]string{"secretsmanager:GetSecretValue"}, lOriginVerify) // every API function, with CloudFront
 	provisionerKeys = grants(wantTableWrites, leadingKeys("SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*"))
 	outboxKeys      = grants(wantTableWrites, leadingKeys("DELIVERY#*", "MAIL#*"))
 	mailKeys        = grants(wantTableWrites, leadingKeys("MAIL#*"))
 )
 
 var expectedGrants = map[string]grantSet{
-	"users":        union(logsWrite, tableRead, tableWrite, queueSend, mailSend, machineCallers),
-	"roles":        union(logsWrite, tableRead, tableWrite, queueSend, machineCallers),
-	"invitations":  union(logsWrite, tableRead, tableWrite, queueSend, mailSend, machineCallers),
-	"crm":          union(logsWrite, tableRead, tableWrite, queueSend, mailSend, machineCallers),
-	"tokens":       union(logsWrite, tableRead, tableWrite),
-	"system":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend, connSecrets, spSecretsRead, grants([]string{"lambda:InvokeFunction"}, "function invite reconcile")),
-	"web":          union(logsWrite, tableRead, tableWrite, queueSend, oidcClient),
+	"users":        union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, machineCallers),
+	"roles":        union(logsWrite, originVerify, tableRead, tableWrite, queueSend, machineCallers),
+	"invitations":  union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, machineCallers),
+	"crm":          union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, machineCallers),
+	"tokens":       union(logsWrite, originVerify, tableRead, tableWrite),
+	"system":       union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, connSecrets, spSecretsRead, grants([]string{"lambda:InvokeFunction"}, "function invite reconcile")),
+	"web":          union(logsWrite, originVerify, tableRead, tableWrite, queueSend, oidcClient),
 	"provisioner":  union(logsWrite, tableRead, provisionerKeys, queueConsume, deadLetterSend, spSecrets),
 	"expiry":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
 	"cleanup":      union(logsWrite, tableRead, tableWrite),
@@ -164,7 +166,8 @@ func TestNoAPIFunctionConsumesTheQueueOrReadsSPSecrets(t *testing.T) {
 func TestTokensHasNoQueueMailOrSecretAccess(t *testing.T) {
 	s := defaultScenario.synth(t)
 	for g := range s.functionGrants(t, "tokens") {
-		if strings.HasPrefix(g, "sqs:") || strings.HasPrefix(g, "ses:") || strings.HasPrefix(g, "secretsmanager:") {
+		if strings.HasPrefix(g, "sqs:") || strings.HasPrefix(g, "ses:") ||
+			(strings.HasPrefix(g, "secretsmanager:") && !strings.HasSuffix(g, " on "+lOriginVerify)) { // the origin secret: every API function
 			t.Errorf("tokens may %s", g)
 		}
 	}
@@ -334,6 +337,8 @@ func (s *scenario) classifyResource(resource any, ownLogGroup string) string {
 				return lMachineCallers
 			} else if name == oidcClientSecretName {
 				return lOIDCClient
+			} else if name == originVerifySecretName {
+				return lOriginVerify
 			} else {
 				return fmt.Sprintf("secret:%v", name)
 			}
@@ -431,7 +436,7 @@ func TestSecretsManagerGrantsOnlyOnTheirPrefixes(t *testing.T) {
 				action, resource, _ := strings.Cut(g, " on ")
 				switch {
 				case resource == lConnSecrets:
-				case action == "secretsmanager:GetSecretValue" && (resource == lSPSecrets || resource == lMachineCallers || resource == lOIDCClient || strings.Contains(resource, "sp-secret:")):
+				case action == "secretsmanager:GetSecretValue" && (resource == lSPSecrets || resource == lMachineCallers || resource == lOIDCClient || resource == lOriginVerify || strings.Contains(resource, "sp-secret:")):
 				default:
 					t.Errorf("%s may %s", name, g)
 				}

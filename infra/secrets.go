@@ -13,7 +13,10 @@ import (
 const (
 	machineCallersSecretName = "invite/machine-callers"
 	oidcClientSecretName     = "invite/oidc-client"
-	spSecretPrefix           = "invite/sp/"
+	// originVerifySecretName is the value CloudFront adds to every origin
+	// request (X-Origin-Verify) and the API functions require (edge only).
+	originVerifySecretName = "invite/origin-verify"
+	spSecretPrefix         = "invite/sp/"
 	// connectionSecretPrefix holds the credentials entered through the
 	// API, one secret per SCIM connection (shared/secrets.Vault).
 	connectionSecretPrefix = "invite/scim-connections/"
@@ -25,7 +28,10 @@ type serviceSecrets struct {
 	MachineCallers awssecretsmanager.Secret
 	// OIDCClient is the pages' client secret at the OIDC issuer.
 	OIDCClient awssecretsmanager.Secret
-	SPs        map[string]awssecretsmanager.Secret
+	// OriginVerify is the origin secret of CloudFront (edge.go); nil
+	// without CloudFront (edge=false), so that nothing is checked there.
+	OriginVerify awssecretsmanager.Secret
+	SPs          map[string]awssecretsmanager.Secret
 	// SPArnPattern matches every invite/sp/* secret; Secrets Manager appends
 	// a random suffix to secret ARNs, which the trailing * covers.
 	SPArnPattern *string
@@ -40,6 +46,13 @@ func newSecrets(scope constructs.Construct, cfg StackConfig) serviceSecrets {
 		OIDCClient: placeholderSecret(scope, "OidcClientSecret", oidcClientSecretName,
 			"Client secret of the pages at the OIDC issuer; replace the generated value after deployment.", cfg),
 		SPs: map[string]awssecretsmanager.Secret{},
+	}
+	if cfg.Edge {
+		// Generated like the others, and no operator ever writes it: it is
+		// only rotated (infra/README.md).
+		secrets.OriginVerify = placeholderSecret(scope, "OriginVerifySecret", originVerifySecretName,
+			"Sent by CloudFront to the API as X-Origin-Verify; the functions refuse requests without it "+
+				"(the execute-api address reached directly). Generated; to rotate it, see infra/README.md.", cfg)
 	}
 	for _, id := range cfg.SPIDs {
 		secrets.SPs[id] = placeholderSecret(scope, "SpSecret-"+id, spSecretPrefix+id,

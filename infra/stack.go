@@ -32,13 +32,14 @@ func NewInviteStack(scope constructs.Construct, id string, props *InviteStackPro
 	alarmTopic := newQueueAlarms(stack, cfg, queues)
 	api := newHTTPAPI(stack, cfg)
 
+	secrets := newSecrets(stack, cfg)
 	publicBaseURL := api.ApiEndpoint()
 	var distribution awscloudfront.Distribution
 	if cfg.Edge {
 		if props.WebACLArn == nil {
 			return nil, fmt.Errorf("the CloudFront distribution needs the WebACL of %s", edgeStackName)
 		}
-		distribution = newDistribution(stack, cfg, api, props.WebACLArn)
+		distribution = newDistribution(stack, cfg, api, props.WebACLArn, secrets.OriginVerify)
 		publicBaseURL = jsii.String("https://" + *distribution.DistributionDomainName())
 		if cfg.DomainName != "" {
 			publicBaseURL = jsii.String("https://" + cfg.DomainName)
@@ -55,7 +56,7 @@ func NewInviteStack(scope constructs.Construct, id string, props *InviteStackPro
 		},
 		Queues:        queues,
 		Mail:          newMail(stack, cfg),
-		Secrets:       newSecrets(stack, cfg),
+		Secrets:       secrets,
 		PublicBaseURL: publicBaseURL,
 	}
 
@@ -87,7 +88,7 @@ func NewInviteStack(scope constructs.Construct, id string, props *InviteStackPro
 			"context oidcIssuer or oidcAudience is not set: the API will reject every user token"))
 	}
 
-	output(stack, "ApiUrl", api.ApiEndpoint(), "Base URL of the HTTP API (behind CloudFront and the WAF, use ServiceUrl)")
+	output(stack, "ApiUrl", api.ApiEndpoint(), "Base URL of the HTTP API; with CloudFront it refuses requests (use ServiceUrl)")
 	if distribution != nil {
 		output(stack, "ServiceUrl", publicBaseURL, "Public URL of the service: CloudFront with the WAF")
 		output(stack, "DistributionDomainName", distribution.DistributionDomainName(), "Point the service's DNS name (CNAME or alias) here")

@@ -103,6 +103,7 @@ func prepareScenarios(dir string) error {
 		ctxWAFManagedRules:      "count",
 		ctxDomainName:           "Invite.Example.edu",
 		ctxCertificateArn:       "arn:aws:acm:us-east-1:123456789012:certificate/0c1d2e3f-aaaa-bbbb-cccc-0123456789ab",
+		ctxOriginSecretVersion:  "9f8e7d6c-1111-2222-3333-444455556666",
 		// Session settings (U6).
 		"clientUrl":                     "https://guests.example.edu",
 		"welcomeUrl":                    "https://welcome.example.edu",

@@ -75,6 +75,10 @@ type Settings struct {
 	// the largest share of an SP's linked resources a reconcile run may
 	// delete; unset: domain.DefaultMaxDeleteShare.
 	ReconcileMaxDeleteShare float64
+	// OriginSecret is the reference of the secret CloudFront adds to every
+	// request (ORIGIN_VERIFY_SECRET, else secretsmanager:<ORIGIN_VERIFY_SECRET_ARN>);
+	// set, the API and the pages refuse requests without it.
+	OriginSecret string
 }
 
 // SettingsFromEnv reads the settings; TABLE_NAME is the only one every
@@ -86,7 +90,8 @@ func SettingsFromEnv() (Settings, error) {
 		PublicBaseURL: os.Getenv("PUBLIC_BASE_URL"), OIDCIssuer: os.Getenv("OIDC_ISSUER"), OIDCAudience: os.Getenv("OIDC_AUDIENCE"),
 		BootstrapToken: os.Getenv("BOOTSTRAP_API_TOKEN"), GroupURNPrefix: os.Getenv("GROUP_URN_PREFIX"),
 		MachineCallers: machineCallersRef(), ConnectionSecretPrefix: os.Getenv("CONNECTION_SECRET_PREFIX"),
-		SuperUsers: strings.FieldsFunc(os.Getenv("SUPER_USERS"), func(r rune) bool { return r == ',' || unicode.IsSpace(r) }),
+		OriginSecret: originSecretRef(),
+		SuperUsers:   strings.FieldsFunc(os.Getenv("SUPER_USERS"), func(r rune) bool { return r == ',' || unicode.IsSpace(r) }),
 	}
 	if s.TableName == "" {
 		return s, fmt.Errorf("TABLE_NAME is required")
@@ -216,7 +221,8 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 	}
 	a := &App{
 		Settings: s, Logger: logger, AWS: cfg, DynamoDB: ddb, SQS: sqsClient, Store: store, Registry: registry, Service: svc,
-		API: &httpapi.API{Service: svc, Authenticator: authn, Throttle: httpapi.NewFailureThrottle()}, Provisioner: prov,
+		API: &httpapi.API{Service: svc, Authenticator: authn, Throttle: httpapi.NewFailureThrottle(),
+			Origin: originCheck(s.OriginSecret, secrets.NewResolver(sm, 5*time.Minute), logger)}, Provisioner: prov,
 	}
 	if a.Pages, err = a.newPages(ctx, secrets.NewResolver(secretsmanager.NewFromConfig(cfg), 5*time.Minute)); err != nil {
 		return nil, err

@@ -51,7 +51,7 @@ func (a *App) newPages(ctx context.Context, resolver secretResolver) (*web.Pages
 		return nil, err
 	}
 	cfg := web.Config{Service: a.Service, Authenticator: a.API.Authenticator, Sessions: a.Store, BaseURL: a.Settings.PublicBaseURL,
-		IdleTimeout: ws.IdleTimeout, Disclaimer: ws.Disclaimer, Clock: a.Service.Clock, Logger: a.Logger}
+		IdleTimeout: ws.IdleTimeout, Disclaimer: ws.Disclaimer, Clock: a.Service.Clock, Logger: a.Logger, Origin: a.API.Origin}
 	if ws.ClientID != "" && a.Settings.OIDCIssuer != "" {
 		if ws.ClientSecretRef == "" {
 			return nil, fmt.Errorf("OIDC_CLIENT_ID is set but OIDC_CLIENT_SECRET (a secret reference) is not")

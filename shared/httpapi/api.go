@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/middleware"
 	"github.com/edu-invite/invite/shared/service"
 )
 
@@ -24,6 +25,9 @@ type API struct {
 	// Throttle slows and refuses repeated authentication failures; nil
 	// turns it off (tests that are not about it).
 	Throttle *FailureThrottle
+	// Origin refuses requests that did not come through CloudFront (the
+	// origin secret); nil when none is configured.
+	Origin *middleware.OriginCheck
 }
 
 // Handler returns the handler of one resource group.

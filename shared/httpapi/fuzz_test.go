@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/edu-invite/invite/shared/config"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/service"
 )
@@ -103,11 +104,28 @@ func FuzzCRMContactRequest(f *testing.F)           { fuzzDecoder[crmContactReque
 func FuzzCRMOrganisationLookupRequest(f *testing.F) {
 	fuzzDecoder[crmOrganisationLookupRequest](f, nil)
 }
-func FuzzReconcileRequest(f *testing.F)   { fuzzDecoder[reconcileRequest](f, nil) }
-func FuzzSelectionRequest(f *testing.F)   { fuzzDecoder[selectionRequest](f, nil) }
-func FuzzValidationRequest(f *testing.F)  { fuzzDecoder[validationRequest](f, nil) }
-func FuzzApplicationRequest(f *testing.F) { fuzzDecoder[service.ApplicationView](f, nil) }
-func FuzzConnectionRequest(f *testing.F)  { fuzzDecoder[service.ConnectionInput](f, nil) }
+func FuzzReconcileRequest(f *testing.F)       { fuzzDecoder[reconcileRequest](f, nil) }
+func FuzzSelectionRequest(f *testing.F)       { fuzzDecoder[selectionRequest](f, nil) }
+func FuzzValidationRequest(f *testing.F)      { fuzzDecoder[validationRequest](f, nil) }
+func FuzzApplicationRequest(f *testing.F)     { fuzzDecoder[service.ApplicationView](f, nil) }
+func FuzzConnectionRequest(f *testing.F)      { fuzzDecoder[service.ConnectionInput](f, nil) }
+func FuzzCRMOrganisationRequest(f *testing.F) { fuzzDecoder[crmOrganisationDTO](f, nil) }
+func FuzzMailRetryRequest(f *testing.F)       { fuzzDecoder[mailRetryRequest](f, nil) }
+
+// FuzzRegistryImport: the applications document's strict decoder refuses
+// unknown keys and never panics or answers in Go words.
+func FuzzRegistryImport(f *testing.F) {
+	for _, s := range append(attackSeeds,
+		`{"applications": [{"manageId": "wiki", "manageType": "SAML20_SP", "provisionings": ["wiki-scim"]}], "provisionings": []}`,
+		`{"applications": [], "provisionigns": []}`, `{"applications": {"manageId": 1}}`, `{"applications": []} {}`,
+		`{"applications": [{"manageId": ["x"]}]}`, `{"provisionings": [{"auth": {"method": 7}}]}`) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var doc config.Document
+		checkDecodeError(t, string(body), decodeStrictBody(body, &doc))
+	})
+}
 
 // FuzzFlexTime: a date-time is accepted only within the storable range, and
 // what is written reads back as the same second.

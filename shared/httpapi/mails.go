@@ -44,10 +44,13 @@ func mailJSON(m domain.MailDelivery) MailJSON {
 		Attempts: m.Attempts, Reason: m.LastError, CreatedAt: isoTime(m.CreatedAt), UpdatedAt: isoTime(m.UpdatedAt)}
 }
 
+// mailRetryRequest is the body of POST /api/v1/system/mails/retry.
+type mailRetryRequest struct {
+	IDs []string `json:"ids"`
+}
+
 func (a *API) retryMails(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
-	var req struct {
-		IDs []string `json:"ids"`
-	}
+	var req mailRetryRequest
 	if !decode(w, r, &req) {
 		return
 	}

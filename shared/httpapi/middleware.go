@@ -18,7 +18,7 @@ const CorrelationHeader = middleware.CorrelationHeader
 // with the pages) and authenticates the caller. It never logs credentials
 // or bodies.
 func (a *API) middleware(next http.Handler) http.Handler {
-	return middleware.Wrap(internalError, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return middleware.Wrap(internalError, a.originGuard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Every answer may carry personal data (names, addresses, who
 		// holds which role): no cache keeps it, no browser sniffs it.
 		w.Header().Set("Cache-Control", "no-store")
@@ -47,7 +47,20 @@ func (a *API) middleware(next http.Handler) http.Handler {
 			}
 		}
 		next.ServeHTTP(w, r)
-	}))
+	})))
+}
+
+// originGuard refuses, before authentication, a request that reached API
+// Gateway's execute-api address directly instead of through CloudFront and
+// its WAF, when the origin secret is configured.
+func (a *API) originGuard(next http.Handler) http.Handler {
+	if a.Origin == nil {
+		return next
+	}
+	return a.Origin.Guard(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		writeError(w, r, domain.Forbiddenf("requests must come through the service's public address"))
+	})(next)
 }
 
 // internalError answers a panic: the log line names the operation and its

@@ -1,9 +1,7 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"strconv"
@@ -90,15 +88,18 @@ func (a *API) importRegistry(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if !isJSONMediaType(r.Header.Get("Content-Type")) {
+		writeError(w, r, &statusError{status: http.StatusUnsupportedMediaType, exception: "HttpMediaTypeNotSupportedException",
+			message: "Content-Type must be application/json"})
+		return
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 4*maxBody))
 	if err != nil {
 		writeError(w, r, domain.Invalidf("cannot read the document (at most %d bytes)", 4*maxBody))
 		return
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
 	var doc config.Document
-	if err := dec.Decode(&doc); err != nil {
+	if err := decodeStrictBody(body, &doc); err != nil {
 		writeError(w, r, domain.Invalidf("the applications document is not valid: %s", err.Error()))
 		return
 	}

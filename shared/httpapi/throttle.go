@@ -70,12 +70,22 @@ func throttleKeys(r *http.Request) []string {
 // would let one person's guessing lock out their neighbours.
 const viewerAddressHeader = "CloudFront-Viewer-Address"
 
+// viewerIPHeader is the viewer's IP address that infra's CloudFront
+// function writes on every request (replacing a value the viewer sent):
+// CloudFront-Viewer-Address reaches the origin only under origin request
+// policies that also forward the viewer's Host, which API Gateway refuses.
+const viewerIPHeader = "X-Viewer-Address"
+
 // sourceAddress is the address a request's failures count under: the
-// viewer's as CloudFront saw it when present, else the connection's. A
-// caller who reaches the execute-api endpoint directly may forge the header;
-// that only spreads their own failures over more keys, and the credential
-// key still counts them.
+// viewer's as CloudFront saw it when present, else the connection's. With
+// the origin check on (CloudFront in front), only CloudFront reaches the
+// functions, so the header is CloudFront's; without it, a caller may forge
+// the header, which only spreads their own failures over more keys, and
+// the credential key still counts them.
 func sourceAddress(r *http.Request) string {
+	if ip := net.ParseIP(strings.TrimSpace(r.Header.Get(viewerIPHeader))); ip != nil {
+		return ip.String()
+	}
 	addr := r.RemoteAddr
 	if v := r.Header.Get(viewerAddressHeader); v != "" {
 		addr = v

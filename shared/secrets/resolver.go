@@ -67,7 +67,7 @@ func (r *Resolver) Resolve(ctx context.Context, ref string) (string, error) {
 
 func (r *Resolver) fromSecretsManager(ctx context.Context, ref string) (string, error) {
 	id, key, hasKey := strings.Cut(ref, "#")
-	id, version, _ := strings.Cut(id, "?versionId=")
+	id, version := splitVersion(id)
 	raw, err := r.secretString(ctx, id, version)
 	if err != nil {
 		return "", err
@@ -86,6 +86,19 @@ func (r *Resolver) fromSecretsManager(ctx context.Context, ref string) (string, 
 	return v, nil
 }
 
+// splitVersion takes the version of a reference's id: "?versionId=<id>"
+// (a fixed version) or "?versionStage=<label>" (AWSPREVIOUS: the value a
+// rotation replaced). The version as returned is the cache key's part.
+func splitVersion(id string) (string, string) {
+	if base, v, ok := strings.Cut(id, "?versionId="); ok {
+		return base, v
+	}
+	if base, stage, ok := strings.Cut(id, "?versionStage="); ok {
+		return base, "stage:" + stage
+	}
+	return id, ""
+}
+
 // secretString reads a secret's value, a given version of it when version
 // is set. A versioned reference changes when the secret is rewritten, so
 // the cache (keyed by id and version) never serves a replaced credential.
@@ -101,7 +114,9 @@ func (r *Resolver) secretString(ctx context.Context, id, version string) (string
 		return "", fmt.Errorf("secret %s: no Secrets Manager client configured", id)
 	}
 	in := &secretsmanager.GetSecretValueInput{SecretId: &id}
-	if version != "" {
+	if stage, ok := strings.CutPrefix(version, "stage:"); ok {
+		in.VersionStage = &stage
+	} else if version != "" {
 		in.VersionId = &version
 	}
 	out, err := r.sm.GetSecretValue(ctx, in)

@@ -11,7 +11,7 @@ import (
 func (r *Resolver) ResolveFresh(ctx context.Context, ref string) (string, error) {
 	if rest, ok := strings.CutPrefix(ref, "secretsmanager:"); ok {
 		id, _, _ := strings.Cut(rest, "#")
-		id, version, _ := strings.Cut(id, "?versionId=")
+		id, version := splitVersion(id)
 		r.mu.Lock()
 		delete(r.cache, id+"?"+version)
 		r.mu.Unlock()

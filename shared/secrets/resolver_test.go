@@ -79,3 +79,36 @@ func TestResolveCachesUntilTTL(t *testing.T) {
 		t.Fatalf("after TTL got %q with %d calls, want v2 with 2 (rotation picked up)", got, sm.calls)
 	}
 }
+
+// stagedSM answers by version stage, as Secrets Manager does after a
+// rotation: AWSCURRENT the new value, AWSPREVIOUS the one it replaced.
+type stagedSM struct{ stages map[string]string }
+
+func (f *stagedSM) GetSecretValue(_ context.Context, in *secretsmanager.GetSecretValueInput, _ ...func(*secretsmanager.Options)) (*secretsmanager.GetSecretValueOutput, error) {
+	stage := "AWSCURRENT"
+	if in.VersionStage != nil {
+		stage = *in.VersionStage
+	}
+	v, ok := f.stages[stage]
+	if !ok || in.VersionId != nil {
+		return nil, errors.New("ResourceNotFoundException")
+	}
+	return &secretsmanager.GetSecretValueOutput{SecretString: &v}, nil
+}
+
+func TestResolveVersionStage(t *testing.T) {
+	sm := &stagedSM{stages: map[string]string{"AWSCURRENT": "new", "AWSPREVIOUS": "old"}}
+	r := NewResolver(sm, time.Minute)
+	for ref, want := range map[string]string{
+		"secretsmanager:invite/origin-verify":                          "new",
+		"secretsmanager:invite/origin-verify?versionStage=AWSPREVIOUS": "old",
+	} {
+		if got, err := r.Resolve(context.Background(), ref); err != nil || got != want {
+			t.Errorf("%s: %q, %v; want %q", ref, got, err, want)
+		}
+	}
+	delete(sm.stages, "AWSPREVIOUS")
+	if got, err := r.ResolveFresh(context.Background(), "secretsmanager:invite/origin-verify?versionStage=AWSPREVIOUS"); err == nil {
+		t.Errorf("a retired previous version read fresh: %q, want an error", got)
+	}
+}

@@ -56,6 +56,9 @@ type Config struct {
 	IdleTimeout time.Duration
 	Clock       domain.Clock
 	Logger      *slog.Logger
+	// Origin refuses requests that did not come through CloudFront (the
+	// origin secret); nil when none is configured.
+	Origin *middleware.OriginCheck
 }
 
 // Pages serves the pages.
@@ -107,7 +110,7 @@ func (p *Pages) Handler() http.Handler {
 			p.cfg.Logger.Warn("public base URL is not a trusted origin", "error", err)
 		}
 	}
-	return middleware.Wrap(p.internalError, securityHeaders(cop.Handler(p.withVisit(mux))))
+	return middleware.Wrap(p.internalError, securityHeaders(p.originGuard(cop.Handler(p.withVisit(mux)))))
 }
 
 // Mounts are the path patterns the pages answer, for a server that mounts
