@@ -46,6 +46,7 @@ func TestConsolePagesAccessible(t *testing.T) {
 				must(t, chromedp.Do(ctx, chromedp.EmulateViewport(320, 700)))
 				checkAxe(t, ctx)
 				must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1024, 800)))
+				shootBothWidths(t, ctx, "a11y"+path, lang)
 			}
 			// A people search is posted (the words stay out of the address);
 			// its sort and pages post it again.

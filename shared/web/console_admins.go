@@ -127,7 +127,7 @@ func (p *Pages) consoleAdminInvite(w http.ResponseWriter, r *http.Request) {
 	}
 	out := invitedPage{consolePage: p.consoleBase(r, pr, lang, "console.invited.title", "admins"), RoleHref: adminsHref(org)}
 	for _, u := range res.URLs {
-		out.Recipients = append(out.Recipients, invitedRow{Email: u.Recipient, Link: u.InvitationURL, MailState: i18n.T(lang, "console.invited.mailQueued")})
+		out.Recipients = append(out.Recipients, newInvitedRow(lang, len(out.Recipients), u.Recipient, u.InvitationURL, i18n.T(lang, "console.invited.mailQueued")))
 	}
 	p.render(w, r, http.StatusCreated, "console/invited", out)
 }

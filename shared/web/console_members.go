@@ -76,7 +76,7 @@ func (p *Pages) consoleInvitationResend(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	out := invitedPage{consolePage: p.consoleBase(r, pr, lang, "console.resent.title", "roles"), RoleHref: returnTo(r),
-		Recipients: []invitedRow{{Email: u.Recipient, Link: u.InvitationURL, MailState: i18n.T(lang, "console.invited.mailQueued")}}}
+		Recipients: []invitedRow{newInvitedRow(lang, 0, u.Recipient, u.InvitationURL, i18n.T(lang, "console.invited.mailQueued"))}}
 	p.render(w, r, http.StatusOK, "console/invited", out)
 }
 

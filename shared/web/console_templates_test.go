@@ -33,7 +33,7 @@ func TestConsoleTemplatesRender(t *testing.T) {
 			"console/roledelete": roleDeletePage{consolePage: cp, RoleID: 1, Name: "Lab", Members: 2, Invitations: 1, SPs: []string{"SP"}},
 			"console/invite": invitePage{consolePage: cp, Roles: []roleChoice{{ID: 1, Name: "Lab", Checked: true}}, Authorities: []choice{{Value: "GUEST", Label: "Guest", Selected: true}},
 				LangChoices: []choice{{Value: "en", Label: "English"}}, Recipients: "a@b", Errors: map[string]string{"recipients": "x", "roles": "y", "expiry": "z", "endDate": "w", "authority": "v"}, RecipientErrors: []string{"bad"}},
-			"console/invited": invitedPage{consolePage: cp, Recipients: []invitedRow{{Email: "a@b", Link: "https://x/invitation/accept?hash=h", MailState: "sent"}}, RoleHref: "/console/roles/1"},
+			"console/invited": invitedPage{consolePage: cp, Recipients: []invitedRow{newInvitedRow("en", 0, "a@b", "https://x/invitation/accept?hash=h", "sent")}, RoleHref: "/console/roles/1"},
 			"console/people":  peoplePage{consolePage: cp, List: st, Headers: []sortHeader{st.header(lang, "console.people.name", "name")}, People: []personRow{{Href: "/console/people/1", Name: "Bob"}}, Pager: st.pager(lang, 1)},
 			"console/person": personPage{consolePage: cp, Name: "Bob", Email: "b@x", Placeholder: "P", Memberships: []personMembership{{RoleHref: "/console/roles/1", Role: "Lab"}}, Statuses: []statusView{{SP: "SP", Status: "provisioned", Text: "Ready"}}, Audit: []auditRow{{When: "now", Action: "Access given"}},
 				invitationList: invitationList{Invitations: []invitationRow{{ID: 4, Email: "b@x", Roles: "Lab", State: "accepted", StateText: "Accepted"}}, InvitationRoles: true, BackField: "person", BackID: "1"}},
