@@ -33,9 +33,12 @@ type adminsPage struct {
 	EmailError   string
 }
 
+// Name is the person's name, else their e-mail address; Address is the
+// address shown beside a name, empty when Name already is the address.
 type adminRow struct {
 	ID                int64
 	Name, Email       string
+	Address           string
 	PersonHref        string
 	MayRemove         bool
 	AppointedOtherway string
@@ -44,6 +47,7 @@ type adminRow struct {
 type managerRow struct {
 	UserRoleID  int64
 	Name, Email string
+	Address     string // as in adminRow
 	RoleHref    string
 	Role        string
 	MayRemove   bool
@@ -80,7 +84,7 @@ func (p *Pages) renderAdmins(w http.ResponseWriter, r *http.Request, pr *auth.Pr
 			return
 		}
 		for _, u := range admins {
-			row := adminRow{ID: u.ID, Name: firstNonEmpty(u.Name, u.Email), Email: u.Email,
+			row := adminRow{ID: u.ID, Name: firstNonEmpty(u.Name, u.Email), Email: u.Email, Address: addressBesideName(u.Name, u.Email),
 				PersonHref: "/console/people/" + strconv.FormatInt(u.ID, 10), MayRemove: u.InstitutionAdminByInvite}
 			if !u.InstitutionAdminByInvite {
 				row.AppointedOtherway = i18n.T(lang, "console.admins.notByInvitation")
@@ -94,7 +98,7 @@ func (p *Pages) renderAdmins(w http.ResponseWriter, r *http.Request, pr *auth.Pr
 		}
 		for _, m := range managers {
 			page.Managers = append(page.Managers, managerRow{UserRoleID: m.Member.UserRole.ID, Name: firstNonEmpty(m.Member.User.Name, m.Member.User.Email),
-				Email: m.Member.User.Email, RoleHref: "/console/roles/" + strconv.FormatInt(m.Role.ID, 10), Role: m.Role.Name,
+				Email: m.Member.User.Email, Address: addressBesideName(m.Member.User.Name, m.Member.User.Email), RoleHref: "/console/roles/" + strconv.FormatInt(m.Role.ID, 10), Role: m.Role.Name,
 				MayRemove: service.MayRemove(pr, m.Role, m.Member.UserRole)})
 		}
 	}
@@ -151,4 +155,13 @@ func adminsHref(org string) string {
 		return "/console/admins"
 	}
 	return "/console/admins?org=" + url.QueryEscape(org)
+}
+
+// addressBesideName is the e-mail address to show beside a person's name:
+// none when the person has no name, because the address stands in for it.
+func addressBesideName(name, email string) string {
+	if name == "" || name == email {
+		return ""
+	}
+	return email
 }
