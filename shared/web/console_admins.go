@@ -165,3 +165,12 @@ func addressBesideName(name, email string) string {
 	}
 	return email
 }
+
+// Address is the member's e-mail address to show under their name: none
+// when the name shown is already the address (a person without a name).
+func (m memberRow) Address() string {
+	if m.Name == m.Email {
+		return ""
+	}
+	return m.Email
+}

@@ -196,7 +196,7 @@ func (p *Pages) consoleInvite(w http.ResponseWriter, r *http.Request) {
 		}
 		results = append(results, res.URLs...)
 	}
-	out := invitedPage{consolePage: p.consoleBase(r, pr, lang, "console.invited.title", "roles")}
+	out := invitedPage{consolePage: p.consoleBase(r, pr, lang, "console.invited.title", "roles"), Lead: i18n.T(lang, "console.invited.lead")}
 	if len(f.roleIDs) == 1 {
 		out.RoleHref = "/console/roles/" + strconv.FormatInt(f.roleIDs[0], 10)
 	}
@@ -214,6 +214,7 @@ func (p *Pages) consoleInvite(w http.ResponseWriter, r *http.Request) {
 // happened to the e-mail.
 type invitedPage struct {
 	consolePage
+	Lead       string // what happened, above the list
 	Recipients []invitedRow
 	RoleHref   string
 }

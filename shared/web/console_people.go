@@ -108,7 +108,7 @@ func (p *Pages) consolePerson(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, e := range entries {
 		row := auditRow{When: i18n.Date(lang, e.CreatedAt) + " " + e.CreatedAt.UTC().Format("15:04") + " UTC",
-			Action: i18n.T(lang, "console.audit.action."+string(e.Action)), Role: e.RoleName, By: e.CreatedBy}
+			Action: i18n.T(lang, "console.audit.action."+string(e.Action)), Role: e.RoleName, By: auditBy(lang, e.CreatedBy)}
 		if e.SP != "" {
 			row.Detail = p.cfg.Service.SPName(e.SP)
 		}

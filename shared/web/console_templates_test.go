@@ -22,7 +22,7 @@ func TestConsoleTemplatesRender(t *testing.T) {
 			Nav: []navLink{{Label: "Roles", Href: "/console/roles", Current: true}}, Flash: "done"}
 		st := listState{Query: "lab", Sort: "name", Page: 1, Size: 25, path: "/console/roles", TableID: "list", SearchLabel: "Search"}
 		pages := map[string]any{
-			"console/home":  homeConsolePage{consolePage: cp, MayCreate: true, Applications: true},
+			"console/home":  homeConsolePage{consolePage: cp, MayCreate: true, Sections: []homeSection{{navLink: cp.Nav[0], About: "Find a role"}}},
 			"console/roles": rolesPage{consolePage: cp, List: st, Headers: []sortHeader{st.header(lang, "console.roles.name", "name")}, Roles: []roleRow{{ID: 1, Name: "Lab", Href: "/console/roles/1", Applications: "Wiki", Members: 3}}, Pager: st.pager(lang, 30), MayCreate: true},
 			"console/role": rolePage{consolePage: cp, Role: domain.Role{Name: "Lab", Description: "d"}, RoleID: "1", Apps: []string{"Wiki"},
 				Details: []detail{{"a", "b"}}, Rights: service.RoleRights{Manage: true, Grantable: []domain.Authority{domain.Guest}}, MayInvite: true,
