@@ -21,6 +21,7 @@ type operationsPage struct {
 // jobView is the last run of a scheduled job.
 type jobView struct {
 	Name, When, State, Summary string
+	About                      string // what the job does, in words
 	Failed                     bool
 }
 
@@ -77,7 +78,8 @@ func (p *Pages) consoleOperations(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, run := range runs {
-		v := jobView{Name: run.Name, When: i18n.T(lang, "console.jobs.never"), Failed: run.Failed, Summary: run.Summary}
+		v := jobView{Name: run.Name, When: i18n.T(lang, "console.jobs.never"), Failed: run.Failed, Summary: run.Summary,
+			About: i18n.T(lang, "console.jobs.about."+run.Name)}
 		if !run.StartedAt.IsZero() {
 			v.When = i18n.T(lang, "console.jobs.ago", age(lang, now.Sub(run.StartedAt)))
 			v.State = i18n.T(lang, "console.jobs.ok")
