@@ -41,6 +41,7 @@ type adminRow struct {
 	Address           string
 	PersonHref        string
 	MayRemove         bool
+	Actions           []rowAction // remove, when MayRemove
 	AppointedOtherway string
 }
 
@@ -51,6 +52,7 @@ type managerRow struct {
 	RoleHref    string
 	Role        string
 	MayRemove   bool
+	Actions     []rowAction // remove, when MayRemove
 }
 
 func (p *Pages) consoleAdmins(w http.ResponseWriter, r *http.Request) {
@@ -86,7 +88,10 @@ func (p *Pages) renderAdmins(w http.ResponseWriter, r *http.Request, pr *auth.Pr
 		for _, u := range admins {
 			row := adminRow{ID: u.ID, Name: firstNonEmpty(u.Name, u.Email), Email: u.Email, Address: addressBesideName(u.Name, u.Email),
 				PersonHref: "/console/people/" + strconv.FormatInt(u.ID, 10), MayRemove: u.InstitutionAdminByInvite}
-			if !u.InstitutionAdminByInvite {
+			if row.MayRemove {
+				row.Actions = []rowAction{{Action: "/console/admins/" + strconv.FormatInt(u.ID, 10) + "/remove", Hidden: []hiddenField{{"org", org}},
+					Button: i18n.T(lang, "console.role.remove"), ButtonAL: i18n.T(lang, "console.admins.removeWho", row.Name)}}
+			} else {
 				row.AppointedOtherway = i18n.T(lang, "console.admins.notByInvitation")
 			}
 			page.Admins = append(page.Admins, row)
@@ -97,9 +102,15 @@ func (p *Pages) renderAdmins(w http.ResponseWriter, r *http.Request, pr *auth.Pr
 			return
 		}
 		for _, m := range managers {
-			page.Managers = append(page.Managers, managerRow{UserRoleID: m.Member.UserRole.ID, Name: firstNonEmpty(m.Member.User.Name, m.Member.User.Email),
+			row := managerRow{UserRoleID: m.Member.UserRole.ID, Name: firstNonEmpty(m.Member.User.Name, m.Member.User.Email),
 				Email: m.Member.User.Email, Address: addressBesideName(m.Member.User.Name, m.Member.User.Email), RoleHref: "/console/roles/" + strconv.FormatInt(m.Role.ID, 10), Role: m.Role.Name,
-				MayRemove: service.MayRemove(pr, m.Role, m.Member.UserRole)})
+				MayRemove: service.MayRemove(pr, m.Role, m.Member.UserRole)}
+			if row.MayRemove {
+				row.Actions = []rowAction{{Action: "/console/memberships/" + strconv.FormatInt(row.UserRoleID, 10) + "/remove",
+					Hidden: []hiddenField{{"from", "admins"}, {"org", org}}, Button: i18n.T(lang, "console.role.remove"),
+					ButtonAL: i18n.T(lang, "console.admins.removeManager", row.Name, row.Role)}}
+			}
+			page.Managers = append(page.Managers, row)
 		}
 	}
 	p.render(w, r, status, "console/admins", page)

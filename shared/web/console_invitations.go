@@ -23,21 +23,25 @@ type invitationRow struct {
 	State     string // open, expired, accepted
 	StateText string
 	MayManage bool
-	Copy      *copyLink // nil: no link to show
+	Copy      *copyLink   // nil: no link to show
+	Actions   []rowAction // send again and withdraw, when MayManage
 }
 
 // invitationList is the part of a page that shows invitations with the
-// invitationstable template: BackField and BackID name the page a resend or
-// withdraw comes back to (returnTo).
+// invitationstable template.
 type invitationList struct {
 	Invitations     []invitationRow
 	InvitationRoles bool // a column with each invitation's roles
-	BackField       string
-	BackID          string
 }
 
-// invitationRows are the rows of invitations as the person sees them.
-func (p *Pages) invitationRows(lang string, pr *auth.Principal, invs []service.InvitationWithRoles, now time.Time) []invitationRow {
+// invitations are the invitations as the person sees them; a resend or
+// withdraw comes back to the page back names (returnTo), and withRoles adds
+// each invitation's roles.
+func (p *Pages) invitations(lang string, pr *auth.Principal, invs []service.InvitationWithRoles, now time.Time, back hiddenField, withRoles bool) invitationList {
+	return invitationList{Invitations: p.invitationRows(lang, pr, invs, now, back), InvitationRoles: withRoles}
+}
+
+func (p *Pages) invitationRows(lang string, pr *auth.Principal, invs []service.InvitationWithRoles, now time.Time, back hiddenField) []invitationRow {
 	rows := make([]invitationRow, 0, len(invs))
 	for _, iw := range invs {
 		inv := iw.Invitation
@@ -64,6 +68,9 @@ func (p *Pages) invitationRows(lang string, pr *auth.Principal, invs []service.I
 				c := newCopyLink(lang, "link-inv-"+strconv.FormatInt(inv.ID, 10), inv.Email, link)
 				row.Copy = &c
 			}
+		}
+		if row.MayManage {
+			row.Actions = invitationActions(lang, inv.ID, inv.Email, back)
 		}
 		rows = append(rows, row)
 	}

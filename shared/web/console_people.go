@@ -95,8 +95,7 @@ func (p *Pages) consolePerson(w http.ResponseWriter, r *http.Request) {
 		p.refuse(w, r, err)
 		return
 	}
-	page.invitationList = invitationList{Invitations: p.invitationRows(lang, pr, invs, now), InvitationRoles: true,
-		BackField: "person", BackID: strconv.FormatInt(id, 10)}
+	page.invitationList = p.invitations(lang, pr, invs, now, hiddenField{"person", strconv.FormatInt(id, 10)}, true)
 	roleIDs := make([]int64, 0, len(u.UserRoles))
 	for _, ur := range u.UserRoles {
 		roleIDs = append(roleIDs, ur.RoleID)

@@ -148,7 +148,7 @@ func (p *Pages) consoleRole(w http.ResponseWriter, r *http.Request) {
 		}
 		page.Members = append(page.Members, row)
 	}
-	page.invitationList = invitationList{Invitations: p.invitationRows(lang, pr, invs, now), BackField: "role", BackID: page.RoleID}
+	page.invitationList = p.invitations(lang, pr, invs, now, hiddenField{"role", page.RoleID}, false)
 	p.render(w, r, http.StatusOK, "console/role", page)
 }
 
