@@ -48,6 +48,21 @@ func TestConsoleCopyLink(t *testing.T) {
 			copyAndCheck(t, ctx, guestRow+" button.copy", guestLink, lang)
 			checkAxe(t, ctx)
 			shootBothWidths(t, ctx, "copy-role", lang)
+			// With the keyboard: Tab from the link field reaches the button,
+			// Enter copies again and the message is said again.
+			_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`navigator.clipboard.writeText("").then(() => true)`, chromedp.EvalAwaitPromise))
+			must(t, err)
+			must(t, chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(guestRow+" input[readonly]"))))
+			must(t, chromedp.Do(ctx, chromedp.KeyEvent("\t")))
+			if got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement.className`)); err != nil || got != "secondary copy" {
+				t.Fatalf("Tab from the link field went to %q (%v), want the Copy link button", got, err)
+			}
+			must(t, chromedp.Do(ctx, chromedp.KeyEvent("\r")))
+			eventually(t, "the link copied with Enter", func() bool {
+				got, err := chromedp.Run(ctx, chromedp.Evaluate[string]("navigator.clipboard.readText()", chromedp.EvalAwaitPromise))
+				must(t, err)
+				return got == guestLink
+			})
 
 			// A resend keeps the link and offers it again.
 			if got := click(t, ctx, guestRow+` form[action$="/resend"] button`); got != http.StatusOK {
