@@ -156,7 +156,7 @@ func (p *Pages) statusView(lang string, st service.ProvisioningStatus) statusVie
 	v := statusView{SP: p.cfg.Service.SPName(st.SP), Status: string(st.Status)}
 	switch st.Status {
 	case domain.StatusFailed:
-		v.Text = i18n.T(lang, "status.failed", st.LastError)
+		v.Text = i18n.T(lang, "console.status.failed", st.LastError)
 	case domain.StatusPending:
 		v.Text = i18n.T(lang, "status.pending")
 	case domain.StatusDeprovisioned:
