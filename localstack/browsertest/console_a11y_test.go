@@ -1,8 +1,10 @@
 package browsertest
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 
@@ -43,9 +45,22 @@ func TestConsolePagesAccessible(t *testing.T) {
 					t.Errorf("%s shows a message key: %s", path, main)
 				}
 				checkAxe(t, ctx)
+				noSidewaysScroll(t, ctx, path, ".scroll")
 				must(t, chromedp.Do(ctx, chromedp.EmulateViewport(320, 700)))
 				checkAxe(t, ctx)
+				// At 320 px each table row is a block: nothing scrolls sideways.
+				noSidewaysScroll(t, ctx, path, ".scroll")
 				must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1024, 800)))
+				shootBothWidths(t, ctx, "a11y"+path, lang)
+			}
+			// The pages other tests check with axe-core, in the review's
+			// pictures too (only when SCREENSHOTS_DIR is set).
+			if os.Getenv("SCREENSHOTS_DIR") != "" {
+				for _, path := range []string{"/console/admins?org=org-a11y", "/console/applications", "/console/connections/sample-sp",
+					"/console/applications/new", "/console/connections/new"} {
+					open(t, ctx, stk.URL+path)
+					shootBothWidths(t, ctx, "review"+path, lang)
+				}
 			}
 			// A people search is posted (the words stay out of the address);
 			// its sort and pages post it again.
@@ -55,6 +70,7 @@ func TestConsolePagesAccessible(t *testing.T) {
 			if got := text(t, ctx, "#people tbody"); !strings.Contains(got, "bea.a11y@example.org") || strings.Contains(location(t, ctx), "bea") {
 				t.Errorf("people search for bea: %q at %s", got, location(t, ctx))
 			}
+			shootBothWidths(t, ctx, "a11y-people-search", lang)
 			click(t, ctx, `#people th button[value="name.desc"]`)
 			if got := attr(t, ctx, "#people th[aria-sort]", "aria-sort"); got != "descending" || !strings.Contains(text(t, ctx, "#people tbody"), "bea.a11y") {
 				t.Errorf("after sorting the search result: aria-sort %q, rows %q", got, text(t, ctx, "#people tbody"))
@@ -81,6 +97,7 @@ func TestConsolePagesAccessible(t *testing.T) {
 			if got := text(t, ctx, ".mail-state"); got != i18n.T(lang, "console.invited.noMail") {
 				t.Errorf("mail state = %q", got)
 			}
+			shootBothWidths(t, ctx, "a11y-invited", lang)
 			link := attr(t, ctx, "#link-0", "value")
 			if !linkPattern.MatchString(link) {
 				t.Errorf("the result shows no invitation link: %q", link)
@@ -128,5 +145,25 @@ func TestConsoleKeyboard(t *testing.T) {
 	must(t, err)
 	if resp == nil || resp.Status != http.StatusCreated {
 		t.Fatalf("Enter on the Invite button did not invite: %+v", resp)
+	}
+}
+
+// noSidewaysScroll fails when the page (and each element of within, if
+// given) is wider than its box: a person on a narrow screen would have to
+// scroll sideways to read it.
+func noSidewaysScroll(t *testing.T, ctx context.Context, path, within string) {
+	t.Helper()
+	wide, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](fmt.Sprintf(`(() => {
+		const out = [];
+		const root = document.documentElement;
+		if (root.scrollWidth > root.clientWidth + 1) out.push("page " + root.scrollWidth + " > " + root.clientWidth);
+		if (%q) document.querySelectorAll(%q).forEach(e => {
+			if (e.scrollWidth > e.clientWidth + 1) out.push((e.getAttribute("aria-labelledby") || e.className) + " " + e.scrollWidth + " > " + e.clientWidth);
+		});
+		return out;
+	})()`, within, within)))
+	must(t, err)
+	for _, w := range wide {
+		t.Errorf("%s scrolls sideways: %s", path, w)
 	}
 }

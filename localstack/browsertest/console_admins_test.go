@@ -189,6 +189,10 @@ func TestConsoleAdminsAccessible(t *testing.T) {
 	admin := makePerson(t, "Ian Admin", "ian.admins-a11y@example.org", role, "GUEST", func(u *domain.User) {
 		u.InstitutionAdmin, u.OrganizationGUID = true, "org-admins-a11y"
 	})
+	// Nobody signed in as these two yet: the service knows no name for them.
+	makePerson(t, "", "nameless.admins-a11y@example.org", role, "GUEST", func(u *domain.User) {
+		u.InstitutionAdmin, u.OrganizationGUID = true, "org-admins-a11y"
+	})
 	for _, lang := range []string{"en", "nl"} {
 		t.Run(lang, func(t *testing.T) {
 			ctx := consoleSignIn(t, admin.person, lang)
@@ -197,6 +201,18 @@ func TestConsoleAdminsAccessible(t *testing.T) {
 			}
 			if main := text(t, ctx, "main"); strings.Contains(main, "console.") || !strings.Contains(main, "ann.admins-a11y@example.org") {
 				t.Errorf("the page shows a message key or lacks the application manager: %s", main)
+			}
+			// A person without a name is shown by their address, once; a
+			// person with a name by both.
+			for _, c := range []struct{ item, address, name string }{
+				{`li[data-manager="ann.admins-a11y@example.org"]`, "ann.admins-a11y@example.org", ""},
+				{`li[data-admin="nameless.admins-a11y@example.org"]`, "nameless.admins-a11y@example.org", ""},
+				{`li[data-admin="ian.admins-a11y@example.org"]`, "ian.admins-a11y@example.org", "Ian Admin"},
+			} {
+				got := text(t, ctx, c.item)
+				if n := strings.Count(got, c.address); n != 1 || !strings.Contains(got, c.name) {
+					t.Errorf("%s reads %q: want the address once and the name %q", c.item, got, c.name)
+				}
 			}
 			checkAxe(t, ctx)
 			must(t, chromedp.Do(ctx, chromedp.EmulateViewport(320, 700)))
@@ -211,6 +227,7 @@ func TestConsoleAdminsAccessible(t *testing.T) {
 			}
 			checkAxe(t, ctx)
 			screenshot(t, ctx, "console-admins-"+lang+".png", 1024)
+			shootBothWidths(t, ctx, "admins", lang)
 			// Keyboard: Tab reaches the address field and the button.
 			var seen []string
 			for i := 0; i < 40 && (len(seen) == 0 || seen[len(seen)-1] != "invite-admin"); i++ {

@@ -175,10 +175,16 @@ func TestConsoleJourney(t *testing.T) {
 		t.Errorf("the reason should name the 401, never the token: %q", got)
 	}
 	checkAxe(t, s)
+	shootBothWidths(t, s, "journey-dead-letters", "en")
+	must(t, chromedp.Do(s, chromedp.EmulateViewport(320, 700)))
+	noSidewaysScroll(t, s, "/console/operations with dead letters", ".scroll")
+	checkAxe(t, s)
+	must(t, chromedp.Do(s, chromedp.EmulateViewport(1024, 800)))
 	open(t, s, rolePage)
 	if got := text(t, s, `tr[data-member="eve.late@example.org"]`); !strings.Contains(got, "401") {
 		t.Errorf("eve's row should say why she is not in the application: %q", got)
 	}
+	shootBothWidths(t, s, "journey-role-failed", "en")
 	os.Setenv("SAMPLE_SP_TOKEN", good)
 	restored = true
 	open(t, s, stk.URL+"/console/operations")

@@ -355,3 +355,16 @@ func darkMode(t *testing.T, ctx context.Context, on bool) {
 	})))
 	time.Sleep(500 * time.Millisecond) // Pico's colour transitions (0.2 s) end before anyone measures
 }
+
+// shootBothWidths saves the page at full width and at 320 px when
+// SCREENSHOTS_DIR is set (a review of every page, not the README's
+// pictures); without it the run spends no time on pictures.
+func shootBothWidths(t *testing.T, ctx context.Context, page, lang string) {
+	t.Helper()
+	if os.Getenv("SCREENSHOTS_DIR") == "" {
+		return
+	}
+	name := strings.Trim(regexp.MustCompile(`[^a-z0-9]+`).ReplaceAllString(strings.ToLower(page), "-"), "-")
+	screenshot(t, ctx, name+"-"+lang+".png", 1024)
+	screenshot(t, ctx, name+"-"+lang+"-320.png", 320)
+}

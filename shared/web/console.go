@@ -249,14 +249,22 @@ func (p *Pages) consoleHome(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page.MayCreate = service.MayCreateRoles(pr)
-	page.Applications = pr.SuperUser || (pr.User != nil && pr.User.InstitutionAdmin)
+	for _, l := range page.Nav {
+		page.Sections = append(page.Sections, homeSection{navLink: l,
+			About: i18n.T(lang, "console.home.about."+strings.TrimPrefix(l.Href, "/console/"))})
+	}
 	p.render(w, r, http.StatusOK, "console/home", page)
 }
 
 type homeConsolePage struct {
 	consolePage
-	MayCreate    bool
-	Applications bool
+	MayCreate bool
+	Sections  []homeSection // the navigation's sections, each with what it is for
+}
+
+type homeSection struct {
+	navLink
+	About string
 }
 
 // stateConflict is a console action that no longer fits what is stored

@@ -33,20 +33,26 @@ type adminsPage struct {
 	EmailError   string
 }
 
+// Name is the person's name, else their e-mail address; Address is the
+// address shown beside a name, empty when Name already is the address.
 type adminRow struct {
 	ID                int64
 	Name, Email       string
+	Address           string
 	PersonHref        string
 	MayRemove         bool
+	Actions           []rowAction // remove, when MayRemove
 	AppointedOtherway string
 }
 
 type managerRow struct {
 	UserRoleID  int64
 	Name, Email string
+	Address     string // as in adminRow
 	RoleHref    string
 	Role        string
 	MayRemove   bool
+	Actions     []rowAction // remove, when MayRemove
 }
 
 func (p *Pages) consoleAdmins(w http.ResponseWriter, r *http.Request) {
@@ -80,9 +86,12 @@ func (p *Pages) renderAdmins(w http.ResponseWriter, r *http.Request, pr *auth.Pr
 			return
 		}
 		for _, u := range admins {
-			row := adminRow{ID: u.ID, Name: firstNonEmpty(u.Name, u.Email), Email: u.Email,
+			row := adminRow{ID: u.ID, Name: firstNonEmpty(u.Name, u.Email), Email: u.Email, Address: addressBesideName(u.Name, u.Email),
 				PersonHref: "/console/people/" + strconv.FormatInt(u.ID, 10), MayRemove: u.InstitutionAdminByInvite}
-			if !u.InstitutionAdminByInvite {
+			if row.MayRemove {
+				row.Actions = []rowAction{{Action: "/console/admins/" + strconv.FormatInt(u.ID, 10) + "/remove", Hidden: []hiddenField{{"org", org}},
+					Button: i18n.T(lang, "console.role.remove"), ButtonAL: i18n.T(lang, "console.admins.removeWho", row.Name)}}
+			} else {
 				row.AppointedOtherway = i18n.T(lang, "console.admins.notByInvitation")
 			}
 			page.Admins = append(page.Admins, row)
@@ -93,9 +102,15 @@ func (p *Pages) renderAdmins(w http.ResponseWriter, r *http.Request, pr *auth.Pr
 			return
 		}
 		for _, m := range managers {
-			page.Managers = append(page.Managers, managerRow{UserRoleID: m.Member.UserRole.ID, Name: firstNonEmpty(m.Member.User.Name, m.Member.User.Email),
-				Email: m.Member.User.Email, RoleHref: "/console/roles/" + strconv.FormatInt(m.Role.ID, 10), Role: m.Role.Name,
-				MayRemove: service.MayRemove(pr, m.Role, m.Member.UserRole)})
+			row := managerRow{UserRoleID: m.Member.UserRole.ID, Name: firstNonEmpty(m.Member.User.Name, m.Member.User.Email),
+				Email: m.Member.User.Email, Address: addressBesideName(m.Member.User.Name, m.Member.User.Email), RoleHref: "/console/roles/" + strconv.FormatInt(m.Role.ID, 10), Role: m.Role.Name,
+				MayRemove: service.MayRemove(pr, m.Role, m.Member.UserRole)}
+			if row.MayRemove {
+				row.Actions = []rowAction{{Action: "/console/memberships/" + strconv.FormatInt(row.UserRoleID, 10) + "/remove",
+					Hidden: []hiddenField{{"from", "admins"}, {"org", org}}, Button: i18n.T(lang, "console.role.remove"),
+					ButtonAL: i18n.T(lang, "console.admins.removeManager", row.Name, row.Role)}}
+			}
+			page.Managers = append(page.Managers, row)
 		}
 	}
 	p.render(w, r, status, "console/admins", page)
@@ -127,7 +142,7 @@ func (p *Pages) consoleAdminInvite(w http.ResponseWriter, r *http.Request) {
 	}
 	out := invitedPage{consolePage: p.consoleBase(r, pr, lang, "console.invited.title", "admins"), RoleHref: adminsHref(org)}
 	for _, u := range res.URLs {
-		out.Recipients = append(out.Recipients, invitedRow{Email: u.Recipient, Link: u.InvitationURL, MailState: i18n.T(lang, "console.invited.mailQueued")})
+		out.Recipients = append(out.Recipients, newInvitedRow(lang, len(out.Recipients), u.Recipient, u.InvitationURL, i18n.T(lang, "console.invited.mailQueued")))
 	}
 	p.render(w, r, http.StatusCreated, "console/invited", out)
 }
@@ -151,4 +166,22 @@ func adminsHref(org string) string {
 		return "/console/admins"
 	}
 	return "/console/admins?org=" + url.QueryEscape(org)
+}
+
+// addressBesideName is the e-mail address to show beside a person's name:
+// none when the person has no name, because the address stands in for it.
+func addressBesideName(name, email string) string {
+	if name == "" || name == email {
+		return ""
+	}
+	return email
+}
+
+// Address is the member's e-mail address to show under their name: none
+// when the name shown is already the address (a person without a name).
+func (m memberRow) Address() string {
+	if m.Name == m.Email {
+		return ""
+	}
+	return m.Email
 }

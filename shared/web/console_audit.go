@@ -87,7 +87,7 @@ func (p *Pages) consoleAudit(w http.ResponseWriter, r *http.Request) {
 		st.header(lang, "console.audit.person", "userEmail"), st.header(lang, "console.audit.role", "roleName")}
 	for _, e := range res.Items {
 		row := auditRow{When: i18n.Date(lang, e.CreatedAt) + " " + e.CreatedAt.UTC().Format("15:04") + " UTC",
-			Action: i18n.T(lang, "console.audit.action."+string(e.Action)), Person: e.UserEmail, Role: e.RoleName, By: e.CreatedBy}
+			Action: i18n.T(lang, "console.audit.action."+string(e.Action)), Person: e.UserEmail, Role: e.RoleName, By: auditBy(lang, e.CreatedBy)}
 		if e.Authority != "" {
 			row.Authority = i18n.T(lang, "console.authority."+string(e.Authority))
 		}
@@ -100,4 +100,13 @@ func (p *Pages) consoleAudit(w http.ResponseWriter, r *http.Request) {
 		page.Entries = append(page.Entries, row)
 	}
 	p.render(w, r, http.StatusOK, "console/audit", page)
+}
+
+// auditBy is who made an audit entry in words: the outcomes at the
+// applications are the service's own ("provisioner" in the entry).
+func auditBy(lang, createdBy string) string {
+	if createdBy == "provisioner" {
+		return i18n.T(lang, "console.audit.byService")
+	}
+	return createdBy
 }

@@ -196,16 +196,16 @@ func (p *Pages) consoleInvite(w http.ResponseWriter, r *http.Request) {
 		}
 		results = append(results, res.URLs...)
 	}
-	out := invitedPage{consolePage: p.consoleBase(r, pr, lang, "console.invited.title", "roles")}
+	out := invitedPage{consolePage: p.consoleBase(r, pr, lang, "console.invited.title", "roles"), Lead: i18n.T(lang, "console.invited.lead")}
 	if len(f.roleIDs) == 1 {
 		out.RoleHref = "/console/roles/" + strconv.FormatInt(f.roleIDs[0], 10)
 	}
 	for _, u := range results {
-		row := invitedRow{Email: u.Recipient, Link: u.InvitationURL, MailState: i18n.T(lang, "console.invited.mailQueued")}
+		state := i18n.T(lang, "console.invited.mailQueued")
 		if f.noMail {
-			row.MailState = i18n.T(lang, "console.invited.noMail")
+			state = i18n.T(lang, "console.invited.noMail")
 		}
-		out.Recipients = append(out.Recipients, row)
+		out.Recipients = append(out.Recipients, newInvitedRow(lang, len(out.Recipients), u.Recipient, u.InvitationURL, state))
 	}
 	p.render(w, r, http.StatusCreated, "console/invited", out)
 }
@@ -214,12 +214,20 @@ func (p *Pages) consoleInvite(w http.ResponseWriter, r *http.Request) {
 // happened to the e-mail.
 type invitedPage struct {
 	consolePage
+	Lead       string // what happened, above the list
 	Recipients []invitedRow
 	RoleHref   string
 }
 
 type invitedRow struct {
-	Email, Link, MailState string
+	Email, MailState string
+	Copy             copyLink
+}
+
+// newInvitedRow is the i-th recipient of the result page; its link's field
+// is #link-i.
+func newInvitedRow(lang string, i int, email, link, mailState string) invitedRow {
+	return invitedRow{Email: email, MailState: mailState, Copy: newCopyLink(lang, "link-"+strconv.Itoa(i), email, link)}
 }
 
 func withPlain(in service.InvitationInput, emails []string) service.InvitationInput {

@@ -75,8 +75,8 @@ func (p *Pages) consoleInvitationResend(w http.ResponseWriter, r *http.Request) 
 		p.refuse(w, r, err)
 		return
 	}
-	out := invitedPage{consolePage: p.consoleBase(r, pr, lang, "console.resent.title", "roles"), RoleHref: returnTo(r),
-		Recipients: []invitedRow{{Email: u.Recipient, Link: u.InvitationURL, MailState: i18n.T(lang, "console.invited.mailQueued")}}}
+	out := invitedPage{consolePage: p.consoleBase(r, pr, lang, "console.resent.title", "roles"), RoleHref: returnTo(r), Lead: i18n.T(lang, "console.resent.lead"),
+		Recipients: []invitedRow{newInvitedRow(lang, 0, u.Recipient, u.InvitationURL, i18n.T(lang, "console.invited.mailQueued"))}}
 	p.render(w, r, http.StatusOK, "console/invited", out)
 }
 

@@ -21,6 +21,7 @@ type operationsPage struct {
 // jobView is the last run of a scheduled job.
 type jobView struct {
 	Name, When, State, Summary string
+	About                      string // what the job does, in words
 	Failed                     bool
 }
 
@@ -39,6 +40,7 @@ type reasonCount struct {
 
 type deadLetterItem struct {
 	ID, Kind, Reason, Age string
+	Actions               []rowAction // send again, discard
 }
 
 func (p *Pages) consoleOperations(w http.ResponseWriter, r *http.Request) {
@@ -62,7 +64,13 @@ func (p *Pages) consoleOperations(w http.ResponseWriter, r *http.Request) {
 			}
 			counts[d.LastError]++
 			if len(v.Items) < 50 {
-				v.Items = append(v.Items, deadLetterItem{ID: d.ID, Kind: string(d.Kind), Reason: d.LastError, Age: age(lang, now.Sub(d.CreatedAt))})
+				item := deadLetterItem{ID: d.ID, Kind: string(d.Kind), Reason: d.LastError, Age: age(lang, now.Sub(d.CreatedAt))}
+				id := []hiddenField{{"id", d.ID}}
+				item.Actions = []rowAction{
+					{Action: "/console/operations/replay", Hidden: id, Button: i18n.T(lang, "console.ops.replay"), ButtonAL: i18n.T(lang, "console.ops.replayOne", item.Kind, item.Age)},
+					{Action: "/console/operations/discard", Hidden: id, Button: i18n.T(lang, "console.ops.discard"), ButtonAL: i18n.T(lang, "console.ops.discardOne", item.Kind, item.Age)},
+				}
+				v.Items = append(v.Items, item)
 			}
 		}
 		for reason, n := range counts {
@@ -77,7 +85,8 @@ func (p *Pages) consoleOperations(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, run := range runs {
-		v := jobView{Name: run.Name, When: i18n.T(lang, "console.jobs.never"), Failed: run.Failed, Summary: run.Summary}
+		v := jobView{Name: run.Name, When: i18n.T(lang, "console.jobs.never"), Failed: run.Failed, Summary: run.Summary,
+			About: i18n.T(lang, "console.jobs.about."+run.Name)}
 		if !run.StartedAt.IsZero() {
 			v.When = i18n.T(lang, "console.jobs.ago", age(lang, now.Sub(run.StartedAt)))
 			v.State = i18n.T(lang, "console.jobs.ok")

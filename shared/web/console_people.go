@@ -95,8 +95,7 @@ func (p *Pages) consolePerson(w http.ResponseWriter, r *http.Request) {
 		p.refuse(w, r, err)
 		return
 	}
-	page.invitationList = invitationList{Invitations: invitationRows(lang, pr, invs, now), InvitationRoles: true,
-		BackField: "person", BackID: strconv.FormatInt(id, 10)}
+	page.invitationList = p.invitations(lang, pr, invs, now, hiddenField{"person", strconv.FormatInt(id, 10)}, true)
 	roleIDs := make([]int64, 0, len(u.UserRoles))
 	for _, ur := range u.UserRoles {
 		roleIDs = append(roleIDs, ur.RoleID)
@@ -108,7 +107,7 @@ func (p *Pages) consolePerson(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, e := range entries {
 		row := auditRow{When: i18n.Date(lang, e.CreatedAt) + " " + e.CreatedAt.UTC().Format("15:04") + " UTC",
-			Action: i18n.T(lang, "console.audit.action."+string(e.Action)), Role: e.RoleName, By: e.CreatedBy}
+			Action: i18n.T(lang, "console.audit.action."+string(e.Action)), Role: e.RoleName, By: auditBy(lang, e.CreatedBy)}
 		if e.SP != "" {
 			row.Detail = p.cfg.Service.SPName(e.SP)
 		}

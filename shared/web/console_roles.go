@@ -148,7 +148,7 @@ func (p *Pages) consoleRole(w http.ResponseWriter, r *http.Request) {
 		}
 		page.Members = append(page.Members, row)
 	}
-	page.invitationList = invitationList{Invitations: invitationRows(lang, pr, invs, now), BackField: "role", BackID: page.RoleID}
+	page.invitationList = p.invitations(lang, pr, invs, now, hiddenField{"role", page.RoleID}, false)
 	p.render(w, r, http.StatusOK, "console/role", page)
 }
 
@@ -156,7 +156,7 @@ func (p *Pages) statusView(lang string, st service.ProvisioningStatus) statusVie
 	v := statusView{SP: p.cfg.Service.SPName(st.SP), Status: string(st.Status)}
 	switch st.Status {
 	case domain.StatusFailed:
-		v.Text = i18n.T(lang, "status.failed", st.LastError)
+		v.Text = i18n.T(lang, "console.status.failed", st.LastError)
 	case domain.StatusPending:
 		v.Text = i18n.T(lang, "status.pending")
 	case domain.StatusDeprovisioned:
