@@ -43,6 +43,9 @@ func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 	if inv.ID != 0 { // no invitation: memberships provisioned directly (U8)
 		stillOpen := versionIs(inv.Version).And(expression.Name("status").Equal(expression.Value(string(domain.InvitationOpen))))
 		t.putIf(newInvitationRecord(inv, inv.Version+1), stillOpen, s.acceptedInvitationFailure(inv))
+		for _, roleID := range distinctIDs(inv.RoleIDs) { // their copies show it accepted
+			t.put(newInvitationRoleRecord(inv, roleID))
+		}
 	}
 
 	if a.NewUser {
@@ -56,6 +59,20 @@ func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 		t.updateUser(stored, u)
 	}
 
+	// The memberships carry the user's copy for the role's members index;
+	// the user's other memberships get it too when it changed.
+	a.NewUserRoles, a.UpdatedUserRoles = withListing(a.NewUserRoles, u), withListing(a.UpdatedUserRoles, u)
+	var relist []domain.UserRole
+	if !a.NewUser {
+		written := map[int64]bool{}
+		for _, ur := range append(a.NewUserRoles, a.UpdatedUserRoles...) {
+			written[ur.RoleID] = true
+		}
+		var err error
+		if relist, err = s.relistMemberships(ctx, t, stored, u, written); err != nil {
+			return err
+		}
+	}
 	for _, ur := range a.NewUserRoles {
 		t.putNew(newUserRoleRecord(ur, 1), always(domain.Conflictf("user %d already has role %d", ur.UserID, ur.RoleID)))
 	}
@@ -69,7 +86,10 @@ func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 	}
 	t.putAudit(a.Audit)
 	t.putDeliveries(a.Deliveries)
-	return t.commit(ctx)
+	if err := t.commit(ctx); err != nil {
+		return err
+	}
+	return s.relistLater(ctx, relist)
 }
 
 // addToOrganizations records new memberships in the user's organization
