@@ -143,7 +143,11 @@ func (s *Service) rolePageInMemory(ctx context.Context, p *auth.Principal, roleI
 	if err := mayOpenRolePage(p, role); err != nil {
 		return RolePageView{}, err
 	}
-	slices.SortStableFunc(members, memberOrder(MemberSortName, false))
+	// The members index's order: the lower display name (else e-mail), "#", the id.
+	key := func(m domain.Member) string {
+		return strings.ToLower(cmp.Or(m.User.DisplayName(), m.User.Email)) + "#" + strconv.FormatInt(m.User.ID, 10)
+	}
+	slices.SortStableFunc(members, func(a, b domain.Member) int { return strings.Compare(key(a), key(b)) })
 	out := RolePageView{Role: role, MemberCount: int64(len(members))}
 	if offset < len(members) {
 		out.Members = members[offset:min(offset+RolePageSize, len(members))]

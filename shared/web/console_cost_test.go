@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -113,6 +114,16 @@ func (f *consoleFixture) get(tb testing.TB, method, target string, h http.Handle
 	return w.Code, f.counter.n.Load() - before
 }
 
+// body serves one console page as the super user and answers its HTML.
+func (f *consoleFixture) body(tb testing.TB, target string, h http.HandlerFunc, pathID string) string {
+	r := httptest.NewRequest("GET", target, nil)
+	r.SetPathValue("id", pathID)
+	r = r.WithContext(context.WithValue(r.Context(), visitKey{}, &visit{principal: f.super, acceptLanguage: "en"}))
+	w := httptest.NewRecorder()
+	h(w, r)
+	return w.Body.String()
+}
+
 // TestConsoleRequestCounts records how many DynamoDB requests each list
 // page costs on a seeded table, so that a change that adds requests per
 // row shows here. The issue asks for at most 3 per list page: the people
@@ -143,6 +154,18 @@ func TestConsoleRequestCounts(t *testing.T) {
 		{"role page", "/console/roles/" + role, f.pages.consoleRole, role, 3},
 		{"role page 2", "/console/roles/" + role + "?after=" + url.QueryEscape(first.Next), f.pages.consoleRole, role, 3},
 		{"role list", "/console/roles", f.pages.consoleRoles, "", 3},
+	}
+	// What the role page shows, from the index: the count, a page of
+	// members with their state at the SP, both invitations, the next page.
+	body := f.body(t, "/console/roles/"+role, f.pages.consoleRole, role)
+	for _, want := range []string{"Members (40)", `data-status="provisioned"`, "open@example.org", "Open until", "expired@example.org",
+		"Expired on", `rel="next"`, "?after="} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the role page lacks %q", want)
+		}
+	}
+	if rows := strings.Count(body, "<tr data-member="); rows != service.RolePageSize {
+		t.Errorf("the role page shows %d members, want %d", rows, service.RolePageSize)
 	}
 	for _, pg := range pages {
 		status, n := f.get(t, "GET", pg.target, pg.handler, pg.id)
