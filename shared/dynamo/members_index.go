@@ -69,9 +69,10 @@ func withListing(urs []domain.UserRole, u domain.User) []domain.UserRole {
 // relistMemberships rewrites the copy of the user on each of the user's
 // memberships (at its version, version + 1) when what it shows of the user
 // changed from stored to u; memberships in skip are written by the caller.
-// The writes join t while it stays within DynamoDB's 100 writes; the rest
-// are returned, to be written after t (relistLater).
-func (s *Store) relistMemberships(ctx context.Context, t *txn, stored, u domain.User, skip map[int64]bool) ([]domain.UserRole, error) {
+// The writes join t while it stays within DynamoDB's 100 writes with
+// reserve more to come; the rest are returned, to be written after t
+// (relistLater).
+func (s *Store) relistMemberships(ctx context.Context, t *txn, stored, u domain.User, skip map[int64]bool, reserve int) ([]domain.UserRole, error) {
 	if domain.ListingOf(stored) == domain.ListingOf(u) {
 		return nil, nil
 	}
@@ -94,7 +95,7 @@ func (s *Store) relistMemberships(ctx context.Context, t *txn, stored, u domain.
 			continue
 		}
 		ur.Listing = domain.ListingOf(u)
-		if len(t.items) >= maxTransactionItems-10 { // room for audit and deliveries
+		if len(t.items)+reserve >= maxTransactionItems {
 			later = append(later, ur)
 			continue
 		}
@@ -104,16 +105,12 @@ func (s *Store) relistMemberships(ctx context.Context, t *txn, stored, u domain.
 	return later, nil
 }
 
-// relistLater writes the copies that did not fit the user's transaction,
-// in transactions of their own. A membership changed in between keeps its
-// older copy until RebuildMembersIndexOfRole.
-func (s *Store) relistLater(ctx context.Context, urs []domain.UserRole) error {
-	for start := 0; start < len(urs); start += maxTransactionItems {
-		t := s.newTxn()
-		for _, ur := range urs[start:min(start+maxTransactionItems, len(urs))] {
-			t.putVersion(newUserRoleRecord(ur, ur.Version+1), ur.Version, nil)
-		}
-		if err := t.commit(ctx); err != nil {
+// relistLater writes the copies that did not fit the user's transaction
+// (a user with some 80 memberships or more), one membership at a time,
+// reading it again when it changed in between (relistOne).
+func (s *Store) relistLater(ctx context.Context, urs []domain.UserRole, u domain.User) error {
+	for _, ur := range urs {
+		if err := s.relistOne(ctx, ur, u); err != nil {
 			return err
 		}
 	}

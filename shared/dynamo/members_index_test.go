@@ -185,3 +185,50 @@ func TestRebuildMembersIndexOfRole(t *testing.T) {
 	}
 	mustNotFound(t, s.RebuildMembersIndexOfRole(ctx(t), 404))
 }
+
+// TestRenameRelistsEveryMembership: a user's new name reaches every
+// membership's copy, also beyond what one transaction holds (120
+// memberships), and an acceptance by a renamed user renames the
+// memberships it does not write itself.
+func TestRenameRelistsEveryMembership(t *testing.T) {
+	s := newStore(t)
+	var roles []domain.Role
+	var urs []domain.UserRole
+	for r := int64(1); r <= 120; r++ {
+		roles = append(roles, role(r, "Role "+id(r)))
+		urs = append(urs, membership(1000+r, 10, r))
+	}
+	must(t, s.Seed(ctx(t), domain.Seed{Roles: roles, Users: []domain.User{named(10, "Old Name")}, UserRoles: urs}))
+	nameIn := func(roleID int64) string {
+		t.Helper()
+		_, members, _, listed, err := s.MemberRowsOfRole(ctx(t), roleID, 10)
+		must(t, err)
+		if !listed || len(members) != 1 {
+			t.Fatalf("role %d: listed %v, %d members", roleID, listed, len(members))
+		}
+		return members[0].User.DisplayName()
+	}
+	u, err := s.GetUser(ctx(t), 10)
+	must(t, err)
+	u.Name = "New Name"
+	must(t, s.UpdateUser(ctx(t), u, nil))
+	for _, r := range []int64{1, 60, 120} {
+		if got := nameIn(r); got != "New Name" {
+			t.Errorf("role %d lists %q after the rename", r, got)
+		}
+	}
+
+	must(t, s.CreateRole(ctx(t), role(200, "Accepted"), nil))
+	u, err = s.GetUser(ctx(t), 10)
+	must(t, err)
+	u.Name = "Accepted Name"
+	inv := invitation(77, "digest-77", 200)
+	must(t, s.CreateInvitations(ctx(t), []domain.Invitation{inv}))
+	inv.Version, inv.Status = 1, domain.InvitationAccepted
+	must(t, s.SaveAcceptance(ctx(t), domain.Acceptance{Invitation: inv, User: u, NewUserRoles: []domain.UserRole{membership(2000, 10, 200)}}))
+	for _, r := range []int64{1, 120, 200} {
+		if got := nameIn(r); got != "Accepted Name" {
+			t.Errorf("role %d lists %q after the acceptance", r, got)
+		}
+	}
+}

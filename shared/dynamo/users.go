@@ -55,7 +55,7 @@ func (s *Store) UpdateUser(ctx context.Context, u domain.User, deliveries []doma
 		orgs.setUser(u)
 		t.putUserOrgs(orgs)
 	}
-	relist, err := s.relistMemberships(ctx, t, stored, u, nil)
+	relist, err := s.relistMemberships(ctx, t, stored, u, nil, len(deliveries))
 	if err != nil {
 		return err
 	}
@@ -63,7 +63,7 @@ func (s *Store) UpdateUser(ctx context.Context, u domain.User, deliveries []doma
 	if err := t.commit(ctx); err != nil {
 		return err
 	}
-	return s.relistLater(ctx, relist)
+	return s.relistLater(ctx, relist, u)
 }
 
 // updateUser is the one step that updates a stored user (UpdateUser,
