@@ -121,9 +121,19 @@ func TestRolePageFromTheIndexAsBefore(t *testing.T) {
 
 	guest := &auth.Principal{Kind: auth.KindPerson, Memberships: map[int64]domain.Authority{role.ID: domain.Guest}, User: &domain.User{ID: 999}}
 	inviter := &auth.Principal{Kind: auth.KindPerson, Memberships: map[int64]domain.Authority{role.ID: domain.Inviter}, User: &domain.User{ID: 998}}
+	otherAdmin := &auth.Principal{Kind: auth.KindPerson, OrganizationGUID: "org-other",
+		User: &domain.User{ID: 997, InstitutionAdmin: true, OrganizationGUID: "org-other"}}
 	for _, svc := range []*service.Service{s, &older} {
-		if _, err := svc.RolePage(ctx, guest, role.ID, ""); domain.KindOf(err) != domain.KindForbidden {
-			t.Errorf("a guest's role page: %v, want forbidden", err)
+		for _, after := range []string{"", first.Next, firstBefore.Next} {
+			if svc == s && after == firstBefore.Next || svc == &older && after == first.Next {
+				continue // each path's own tokens
+			}
+			if _, err := svc.RolePage(ctx, guest, role.ID, after); domain.KindOf(err) != domain.KindForbidden {
+				t.Errorf("a guest's role page after %q: %v, want forbidden", after, err)
+			}
+			if _, err := svc.RolePage(ctx, otherAdmin, role.ID, after); domain.KindOf(err) != domain.KindForbidden {
+				t.Errorf("another organization's admin, role page after %q: %v, want forbidden", after, err)
+			}
 		}
 		if _, err := svc.RolePage(ctx, nil, role.ID, ""); domain.KindOf(err) != domain.KindUnauthenticated {
 			t.Errorf("anonymous role page: %v", err)

@@ -103,7 +103,13 @@ func newConsoleFixture(tb testing.TB, roles, users int) *consoleFixture {
 // get serves one console page as the super user, straight to its handler
 // (no session read), and answers the status and the DynamoDB requests.
 func (f *consoleFixture) get(tb testing.TB, method, target string, h http.HandlerFunc, pathID string) (int, int64) {
-	r := httptest.NewRequest(method, target, nil)
+	var r *http.Request
+	if path, form, ok := strings.Cut(target, "?"); ok && method == "POST" {
+		r = httptest.NewRequest(method, path, strings.NewReader(form))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	} else {
+		r = httptest.NewRequest(method, target, nil)
+	}
 	if pathID != "" {
 		r.SetPathValue("id", pathID)
 	}
@@ -112,6 +118,15 @@ func (f *consoleFixture) get(tb testing.TB, method, target string, h http.Handle
 	before := f.counter.n.Load()
 	h(w, r)
 	return w.Code, f.counter.n.Load() - before
+}
+
+// methodOf is how the console asks for a page: the next members of a
+// role are posted (their position holds a name), the rest is GET.
+func methodOf(target string) string {
+	if strings.Contains(target, "?after=") {
+		return "POST"
+	}
+	return "GET"
 }
 
 // body serves one console page as the super user and answers its HTML.
@@ -152,14 +167,14 @@ func TestConsoleRequestCounts(t *testing.T) {
 		{"people search", "/console/people?q=seed", f.pages.consolePeople, "", 3},
 		{"people list", "/console/people", f.pages.consolePeople, "", 3},
 		{"role page", "/console/roles/" + role, f.pages.consoleRole, role, 3},
-		{"role page 2", "/console/roles/" + role + "?after=" + url.QueryEscape(first.Next), f.pages.consoleRole, role, 3},
+		{"role page 2", "/console/roles/" + role + "?after=" + url.QueryEscape(first.Next), f.pages.consoleRole, role, 3}, // posted
 		{"role list", "/console/roles", f.pages.consoleRoles, "", 3},
 	}
 	// What the role page shows, from the index: the count, a page of
 	// members with their state at the SP, both invitations, the next page.
 	body := f.body(t, "/console/roles/"+role, f.pages.consoleRole, role)
 	for _, want := range []string{"Members (40)", `data-status="provisioned"`, "open@example.org", "Open until", "expired@example.org",
-		"Expired on", `rel="next"`, "?after="} {
+		"Expired on", `name="after" value="`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the role page lacks %q", want)
 		}
@@ -168,7 +183,7 @@ func TestConsoleRequestCounts(t *testing.T) {
 		t.Errorf("the role page shows %d members, want %d", rows, service.RolePageSize)
 	}
 	for _, pg := range pages {
-		status, n := f.get(t, "GET", pg.target, pg.handler, pg.id)
+		status, n := f.get(t, methodOf(pg.target), pg.target, pg.handler, pg.id)
 		t.Logf("%s: %d DynamoDB requests", pg.name, n)
 		if status != http.StatusOK {
 			t.Errorf("%s = %d", pg.name, status)
@@ -241,7 +256,7 @@ func BenchmarkConsolePages(b *testing.B) {
 				for i := range runs {
 					target, pathID := pg.target(i)
 					began := time.Now()
-					status, n := f.get(b, "GET", target, pg.handler, pathID)
+					status, n := f.get(b, methodOf(target), target, pg.handler, pathID)
 					took = append(took, time.Since(began))
 					requests += n
 					if status != http.StatusOK {

@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"net/url"
 	"sort"
 	"strconv"
 	"time"
@@ -82,9 +81,10 @@ type rolePage struct {
 	MayInvite bool
 	Members   []memberRow
 	// MemberCount is every member of the role; Members is a page of them,
-	// by name, continued at MembersNext (MembersFirst is the first page).
-	MemberCount               int64
-	MembersNext, MembersFirst string
+	// by name, continued from MembersAfter (MembersFirst is the first page).
+	MemberCount  int64
+	MembersAfter string // the next page's position, posted as "after"
+	MembersFirst string
 	invitationList
 	Today string
 }
@@ -113,7 +113,9 @@ func (p *Pages) consoleRole(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	after := r.URL.Query().Get("after")
+	// The position of the next members is posted (it holds a member's
+	// name): never in an address.
+	after := r.PostFormValue("after")
 	view, err := p.cfg.Service.RolePage(r.Context(), pr, id, after)
 	if err != nil {
 		p.refuse(w, r, err)
@@ -129,9 +131,7 @@ func (p *Pages) consoleRole(w http.ResponseWriter, r *http.Request) {
 	}
 	page.Details = roleDetails(lang, role)
 	page.MemberCount = view.MemberCount
-	if view.Next != "" {
-		page.MembersNext = "/console/roles/" + page.RoleID + "?after=" + url.QueryEscape(view.Next)
-	}
+	page.MembersAfter = view.Next
 	if after != "" {
 		page.MembersFirst = "/console/roles/" + page.RoleID
 	}
