@@ -100,6 +100,7 @@ func TestMembersIndexFollowsEveryWrite(t *testing.T) {
 		first.Invitations[0].Email != "sub-12@example.org" || first.Invitations[0].AcceptedAt == nil {
 		t.Errorf("invitations = %+v, want 12, 11, 10 accepted", first.Invitations)
 	}
+	slices.SortFunc(first.InvitationRoles, func(a, b domain.Role) int { return int(a.ID - b.ID) })
 	if names := roleNames(first.InvitationRoles); names != "1:One 2:Two " {
 		t.Errorf("invitation roles = %s", names)
 	}
@@ -140,6 +141,28 @@ func TestMembersIndexFollowsEveryWrite(t *testing.T) {
 	}
 	if v.MemberCount != 2 {
 		t.Errorf("count = %d, want 2", v.MemberCount)
+	}
+
+	// The stored role (read again in the BatchGetItem) names an SP that
+	// the index's copy did not (an edit a moment ago): its links are read too.
+	must(t, s.PutLink(ctx(t), domain.SPLink{Kind: domain.ResourceUser, LocalID: 11, SPID: "sp-new", RemoteID: "n11",
+		Status: domain.StatusProvisioned, UpdatedAt: testNow}))
+	calls := 0
+	staleCopy := func(r domain.Role) []string {
+		if calls++; calls == 1 {
+			return spsOf(r)
+		}
+		return append(spsOf(r), "sp-new")
+	}
+	v, ok, err := s.RoleView(ctx(t), 1, "", 10, staleCopy)
+	must(t, err)
+	var sps []string
+	for _, l := range v.Links {
+		sps = append(sps, l.SPID)
+	}
+	slices.Sort(sps)
+	if !ok || !slices.Equal(sps, []string{"sp-app", "sp-new"}) {
+		t.Errorf("links after the SPs changed: %v (ok %v)", sps, ok)
 	}
 }
 

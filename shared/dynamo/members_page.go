@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -75,10 +76,11 @@ func listedMembers(items []item) ([]domain.Member, error) {
 // RoleView reads what a role's page shows in three requests: a Query of
 // the role's index up to its members (the role and its invitation links
 // with their copies) and a Query of a page of its members, sent together,
-// then one BatchGetItem of the role's member counter, the page's members'
+// then one consistent BatchGetItem of the role itself (the page shows and
+// decides with the stored role), its member counter, the page's members'
 // links at spIDsOf(role) and the invitations' other roles. More requests
 // only when that BatchGetItem would exceed 100 keys, an index partition 1
-// MB, or the counter is not exact. ok is false, and nothing is read beyond
+// MB, the counter is not exact, or the role's SPs changed a moment ago. ok is false, and nothing is read beyond
 // the two Queries, when the role is not in its index or its index is not
 // complete (data of older versions; RebuildMembersIndexOfRole): the caller
 // reads the page the older way. after is Next of the page before ("" for
@@ -159,18 +161,23 @@ func (s *Store) RoleView(ctx context.Context, roleID int64, after string, size i
 	if view.Members, err = listedMembers(page); err != nil {
 		return domain.RoleView{}, false, err
 	}
-	if err := s.roleViewDetails(ctx, &view, links, spIDsOf(view.Role)); err != nil {
+	if err := s.roleViewDetails(ctx, &view, links, spIDsOf); err != nil {
 		return domain.RoleView{}, false, err
 	}
 	return view, true, nil
 }
 
-// roleViewDetails reads, in one BatchGetItem, the member counter, the
-// page's links and the invitations' other roles, and decodes the
-// invitations from their links' copies, newest first.
-func (s *Store) roleViewDetails(ctx context.Context, view *domain.RoleView, links []invitationRoleRecord, spIDs []string) error {
+// roleViewDetails reads, in one consistent BatchGetItem, the role again
+// (what the page shows and decides with is the stored role, not the
+// index's eventually consistent copy), the member counter, the page's
+// links at the SPs of the index's copy and the invitations' other roles,
+// and decodes the invitations from their links' copies. When the stored
+// role has other SPs than its copy (an edit a moment ago), the missing
+// links take one more BatchGetItem.
+func (s *Store) roleViewDetails(ctx context.Context, view *domain.RoleView, links []invitationRoleRecord, spIDsOf func(domain.Role) []string) error {
 	roleID := view.Role.ID
-	var keys []itemKey
+	spIDs := spIDsOf(view.Role)
+	keys := []itemKey{roleKey(roleID)}
 	for shard := range int64(roleMemberCountShards) {
 		keys = append(keys, roleMemberCountKey(roleID, shard))
 	}
@@ -197,8 +204,7 @@ func (s *Store) roleViewDetails(ctx context.Context, view *domain.RoleView, link
 	if err != nil {
 		return err
 	}
-	view.InvitationRoles = append(view.InvitationRoles, view.Role)
-	exact, shards := true, 0
+	exact, shards, stored := true, 0, false
 	for _, av := range items {
 		switch stringAttr(av, "entity") {
 		case entityRoleMemberCount:
@@ -214,6 +220,9 @@ func (s *Store) roleViewDetails(ctx context.Context, view *domain.RoleView, link
 			if err != nil {
 				return err
 			}
+			if r.ID == roleID {
+				view.Role, stored = r, true
+			}
 			view.InvitationRoles = append(view.InvitationRoles, r)
 		default:
 			l, err := decodeWith[spLinkRecord, domain.SPLink](av)
@@ -223,9 +232,36 @@ func (s *Store) roleViewDetails(ctx context.Context, view *domain.RoleView, link
 			view.Links = append(view.Links, l)
 		}
 	}
+	if !stored {
+		return roleNotFound(roleID) // deleted since the index was read
+	}
+	if err := s.addMissingLinks(ctx, view, spIDs, spIDsOf(view.Role)); err != nil {
+		return err
+	}
 	if !exact || shards != roleMemberCountShards {
 		view.MemberCount, err = s.countMembershipsOfRole(ctx, roleID)
 	}
+	return err
+}
+
+// addMissingLinks reads the page's links at the SPs the stored role has
+// and its index copy had not.
+func (s *Store) addMissingLinks(ctx context.Context, view *domain.RoleView, read, want []string) error {
+	var missing []string
+	for _, sp := range want {
+		if !slices.Contains(read, sp) {
+			missing = append(missing, sp)
+		}
+	}
+	if len(missing) == 0 || len(view.Members) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(view.Members))
+	for i, m := range view.Members {
+		ids[i] = m.User.ID
+	}
+	more, err := s.GetLinksOf(ctx, domain.ResourceUser, ids, missing)
+	view.Links = append(view.Links, more...)
 	return err
 }
 
