@@ -131,6 +131,18 @@ func TestMembersIndexFollowsEveryWrite(t *testing.T) {
 	must(t, err)
 	ur.Authority, ur.EndDate = domain.Manager, nil
 	must(t, s.UpdateUserRole(ctx(t), ur, nil, nil))
+	// A reminder, written from the expiry index's copy of the membership, keeps it.
+	ending, err := s.ListUserRolesEndingBetween(ctx(t), testNow, testNow.AddDate(1, 0, 0), 10)
+	must(t, err)
+	if len(ending) == 0 {
+		t.Fatal("no membership in the expiry index")
+	}
+	for _, e := range ending {
+		if e.UserID == 10 && e.RoleID == 1 {
+			e.ExpiryNotifications = 1
+			must(t, s.RecordReminder(ctx(t), e, 0, domain.MailDelivery{ID: "reminder-10", Email: domain.Email{To: e.Listing.Email, Subject: "Reminder"}}))
+		}
+	}
 	// A removal takes the member out.
 	gone, err := s.GetUserRole(ctx(t), 12, 1)
 	must(t, err)
