@@ -19,7 +19,7 @@ import (
 
 // MemberRowsOfRole reads a role (consistently) and up to limit of its
 // members by name, each with the copy of its user, in two requests sent
-// together (one more Query per 1 MB of members); more is set when the role
+// together (one more Query per 1 MB of members, some 2,000); more is set when the role
 // has more than limit members. listed is false for a role whose index is
 // not complete (older data): then members is nil and the caller reads
 // ListMembersOfRole instead. A missing role is NotFound.
@@ -34,7 +34,7 @@ func (s *Store) MemberRowsOfRole(ctx context.Context, roleID int64, limit int) (
 		if err != nil {
 			return err
 		}
-		in.Limit = aws.Int32(int32(min(limit+1, maxPageSize)))
+		in.Limit = aws.Int32(int32(limit + 1)) // bounded by the caller; 1 MB a request
 		for len(items) <= limit {
 			out, err := s.db.Query(gctx, in)
 			if err != nil {
