@@ -83,12 +83,14 @@ test-infra:
 
 ## bench: the benchmarks in one table: S1 on DynamoDB Local (S1_USERS users, default 75000,
 ## in S1_ROLES roles, default 500: load time, searches p50/p95 and DynamoDB requests per page,
-## expiry job) and the delivery path (go test -bench . ./localstack/stack/)
+## expiry job), the console pages at the same scale (p50/p95, requests per page) and the delivery
+## path (go test -bench . ./localstack/stack/)
 S1_USERS ?= 75000
 S1_ROLES ?= 500
 bench: npm
 	@mkdir -p $(BUILD_DIR)
 	@{ S1_USERS=$(S1_USERS) S1_ROLES=$(S1_ROLES) $(GO) test -count=1 -timeout 90m -run '^$$' -bench S1 -benchtime 1x ./shared/service/; \
+	   CONSOLE_BENCH_USERS=$(S1_USERS) CONSOLE_BENCH_ROLES=$(S1_ROLES) $(GO) test -count=1 -timeout 60m -run '^$$' -bench ConsolePages -benchtime 1x ./shared/web/; \
 	   $(GO) test -count=1 -timeout 30m -run '^$$' -bench . -benchtime 100x ./localstack/stack/; } > $(BUILD_DIR)/bench.txt 2>&1; \
 	status=$$?; \
 	awk 'BEGIN { printf "%-36s %-22s %12s\n", "benchmark", "metric", "value" } \

@@ -17,7 +17,36 @@ type UserRole struct {
 	// Language of the e-mails about this membership (reminders, access
 	// ended): the language of the invitation that granted it.
 	Language Language
-	Version  int64
+	// Listing is the member as the role's member lists show them, copied
+	// from the user when the membership is written and kept by every write
+	// that changes it (shared/dynamo's members index); zero on memberships
+	// written before the copy existed.
+	Listing MemberListing
+	Version int64
+}
+
+// MemberListing is what a role's member lists show of a member: the
+// user's names, e-mail address, home and organization (the latter decides
+// who may open the person's page).
+type MemberListing struct {
+	Name, GivenName, FamilyName, Email string
+	SchacHomeOrganization              string
+	OrganizationGUID                   string
+	// Copied is true on a copy of a user (ListingOf), false on none.
+	Copied bool
+}
+
+// ListingOf is the copy of u that its memberships carry.
+func ListingOf(u User) MemberListing {
+	return MemberListing{Name: u.DisplayName(), GivenName: u.GivenName, FamilyName: u.FamilyName, Email: u.Email,
+		SchacHomeOrganization: u.SchacHomeOrganization, OrganizationGUID: u.OrganizationGUID, Copied: true}
+}
+
+// User is the member as far as the copy knows them (id, names, e-mail,
+// home, organization).
+func (l MemberListing) User(id int64) User {
+	return User{ID: id, Name: l.Name, GivenName: l.GivenName, FamilyName: l.FamilyName, Email: l.Email,
+		SchacHomeOrganization: l.SchacHomeOrganization, OrganizationGUID: l.OrganizationGUID}
 }
 
 // DaysLeft is the number of started days until the membership ends at now:

@@ -43,6 +43,9 @@ func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 	if inv.ID != 0 { // no invitation: memberships provisioned directly (U8)
 		stillOpen := versionIs(inv.Version).And(expression.Name("status").Equal(expression.Value(string(domain.InvitationOpen))))
 		t.putIf(newInvitationRecord(inv, inv.Version+1), stillOpen, s.acceptedInvitationFailure(inv))
+		for _, roleID := range distinctIDs(inv.RoleIDs) { // their copies show it accepted
+			t.put(newInvitationRoleRecord(inv, roleID))
+		}
 	}
 
 	if a.NewUser {
@@ -56,6 +59,8 @@ func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 		t.updateUser(stored, u)
 	}
 
+	// The memberships carry the user's copy for the role's members index.
+	a.NewUserRoles, a.UpdatedUserRoles = withListing(a.NewUserRoles, u), withListing(a.UpdatedUserRoles, u)
 	for _, ur := range a.NewUserRoles {
 		t.putNew(newUserRoleRecord(ur, 1), always(domain.Conflictf("user %d already has role %d", ur.UserID, ur.RoleID)))
 	}
@@ -67,9 +72,23 @@ func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 	if orgs != nil {
 		t.putUserOrgs(orgs)
 	}
+	var relist []domain.UserRole
+	if !a.NewUser { // the user's other memberships get the copy too when it changed
+		written := map[int64]bool{}
+		for _, ur := range append(a.NewUserRoles, a.UpdatedUserRoles...) {
+			written[ur.RoleID] = true
+		}
+		var err error
+		if relist, err = s.relistMemberships(ctx, t, stored, u, written, len(a.Audit)+len(a.Deliveries)); err != nil {
+			return err
+		}
+	}
 	t.putAudit(a.Audit)
 	t.putDeliveries(a.Deliveries)
-	return t.commit(ctx)
+	if err := t.commit(ctx); err != nil {
+		return err
+	}
+	return s.relistLater(ctx, relist, u)
 }
 
 // addToOrganizations records new memberships in the user's organization

@@ -177,6 +177,9 @@ func (s *Store) RenewCRMInvitation(ctx context.Context, inv domain.Invitation) e
 	key := invitationKey(inv.ID)
 	t.putVersion(newInvitationRecord(inv, inv.Version+1), inv.Version, s.versionFailure(key, invitationNotFound(inv.ID)))
 	t.put(newCRMInvitationRecord(inv)) // its TTL follows the new expiry
+	for _, roleID := range distinctIDs(inv.RoleIDs) {
+		t.put(newInvitationRoleRecord(inv, roleID)) // so do the role links and their copies
+	}
 	return t.commit(ctx)
 }
 

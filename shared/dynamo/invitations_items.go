@@ -58,6 +58,37 @@ type invitationRoleRecord struct {
 	Entity       string `dynamodbav:"entity"`
 	InvitationID int64  `dynamodbav:"invitationId"`
 	RoleID       int64  `dynamodbav:"roleId"`
+	invitationListingRecord
+}
+
+// invitationListingRecord is the copy of its invitation that a role link
+// carries for the role's members index (gsi4 ROLE#<roleId> / INV#<id>):
+// what a role's page shows and decides with, never the link's secret.
+// Every write of an invitation rewrites its links.
+type invitationListingRecord struct {
+	Listed            bool    `dynamodbav:"listed,omitempty"`
+	Email             string  `dynamodbav:"email,omitempty"`
+	IntendedAuthority string  `dynamodbav:"intendedAuthority,omitempty"`
+	Status            string  `dynamodbav:"status,omitempty"`
+	CreatedAt         string  `dynamodbav:"createdAt,omitempty"`
+	ExpiryDate        string  `dynamodbav:"expiryDate,omitempty"`
+	AcceptedAt        string  `dynamodbav:"acceptedAt,omitempty"`
+	OrganizationGUID  string  `dynamodbav:"organizationGUID,omitempty"`
+	RoleIDs           []int64 `dynamodbav:"roleIds,omitempty"`
+	InviterUserID     int64   `dynamodbav:"inviterUserId,omitempty"`
+	GuestRoleIncluded bool    `dynamodbav:"guestRoleIncluded,omitempty"`
+}
+
+// invitation is the listing copy as an invitation (id, address,
+// authority, state and dates, roles, organization, inviter).
+func (rec invitationRoleRecord) invitation() (domain.Invitation, error) {
+	var p timeParser
+	l := rec.invitationListingRecord
+	inv := domain.Invitation{ID: rec.InvitationID, Email: l.Email, IntendedAuthority: domain.Authority(l.IntendedAuthority),
+		Status: domain.InvitationStatus(l.Status), CreatedAt: p.time(l.CreatedAt), ExpiryDate: p.time(l.ExpiryDate),
+		AcceptedAt: p.ptr(l.AcceptedAt), OrganizationGUID: l.OrganizationGUID, RoleIDs: l.RoleIDs,
+		InviterUserID: l.InviterUserID, GuestRoleIncluded: l.GuestRoleIncluded}
+	return inv, p.err
 }
 
 func invitationTTL(inv domain.Invitation) int64 {
@@ -167,11 +198,17 @@ func newInvitationRoleRecord(inv domain.Invitation, roleID int64) invitationRole
 		indexKeys: indexKeys{
 			GSI1PK: prefixRole + id(roleID),
 			GSI1SK: invitationPK(inv.ID),
+			GSI4PK: membersIndexPK(roleID),
+			GSI4SK: invitationPK(inv.ID),
 			TTL:    invitationTTL(inv),
 		},
 		Entity:       entityInvitationRole,
 		InvitationID: inv.ID,
 		RoleID:       roleID,
+		invitationListingRecord: invitationListingRecord{Listed: true, Email: inv.Email,
+			IntendedAuthority: string(inv.IntendedAuthority), Status: string(inv.Status), CreatedAt: formatTime(inv.CreatedAt),
+			ExpiryDate: formatTime(inv.ExpiryDate), AcceptedAt: formatTimePtr(inv.AcceptedAt), OrganizationGUID: inv.OrganizationGUID,
+			RoleIDs: inv.RoleIDs, InviterUserID: inv.InviterUserID, GuestRoleIncluded: inv.GuestRoleIncluded},
 	}
 }
 

@@ -26,7 +26,7 @@ const (
 	indexGSI1 = "gsi1"
 	indexGSI2 = "gsi2"
 	indexGSI3 = "gsi3"
-	indexGSI4 = "gsi4" // sparse: open invitations only
+	indexGSI4 = "gsi4" // sparse: open invitations; a role's members index (members_index.go)
 )
 
 // Sort keys of items that are alone in their partition.

@@ -15,7 +15,9 @@ func (s *Store) CreateRole(ctx context.Context, r domain.Role, deliveries []doma
 		return err
 	}
 	t := s.newTxn()
-	t.putNew(newRoleRecord(r, 1), always(domain.Conflictf("role %d already exists", r.ID)))
+	role := newRoleRecord(r, 1)
+	role.MembersListed = true // no members yet: the index is complete
+	t.putNew(role, always(domain.Conflictf("role %d already exists", r.ID)))
 	t.putNew(newRoleNameRecord(r), always(domain.Conflictf("role name %q is already taken", r.Name)))
 	for _, manageID := range r.ManageIDs() {
 		t.put(newAppLinkRecord(r, manageID))
@@ -34,7 +36,7 @@ func (s *Store) UpdateRole(ctx context.Context, r domain.Role, deliveries []doma
 	if err := checkRole(r); err != nil {
 		return err
 	}
-	stored, err := s.GetRole(ctx, r.ID)
+	stored, listed, err := s.getRoleRecord(ctx, r.ID)
 	if err != nil {
 		return err
 	}
@@ -42,7 +44,9 @@ func (s *Store) UpdateRole(ctx context.Context, r domain.Role, deliveries []doma
 		return domain.ErrVersionConflict
 	}
 	t := s.newTxn()
-	t.putVersion(newRoleRecord(r, r.Version+1), r.Version, s.versionFailure(roleKey(r.ID), roleNotFound(r.ID)))
+	role := newRoleRecord(r, r.Version+1)
+	role.MembersListed = listed
+	t.putVersion(role, r.Version, s.versionFailure(roleKey(r.ID), roleNotFound(r.ID)))
 	if domain.NormalizedRoleName(stored.Name) != domain.NormalizedRoleName(r.Name) {
 		t.delete(roleNameKey(stored.Name), nil, nil)
 		t.putNew(newRoleNameRecord(r), always(domain.Conflictf("role name %q is already taken", r.Name)))

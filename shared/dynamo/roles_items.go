@@ -35,7 +35,11 @@ type roleRecord struct {
 	CreatedBy               string                   `dynamodbav:"createdBy,omitempty"`
 	UpdatedAt               string                   `dynamodbav:"updatedAt,omitempty"`
 	UpdatedBy               string                   `dynamodbav:"updatedBy,omitempty"`
-	Version                 int64                    `dynamodbav:"version"`
+	// MembersListed says that every membership of the role carries its
+	// user's copy, so its members index (gsi4) is complete: set by
+	// CreateRole, the seed and RebuildMembersIndexOfRole, kept by UpdateRole.
+	MembersListed bool  `dynamodbav:"membersListed,omitempty"`
+	Version       int64 `dynamodbav:"version"`
 }
 
 // applicationUsageRecord keeps the whole application as it was configured
@@ -72,7 +76,7 @@ func newRoleRecord(r domain.Role, version int64) roleRecord {
 	normalized := domain.NormalizedRoleName(r.Name)
 	rec := roleRecord{
 		itemKey:                 roleKey(r.ID),
-		indexKeys:               indexKeys{GSI2PK: rolesPK, GSI2SK: normalized},
+		indexKeys:               indexKeys{GSI2PK: rolesPK, GSI2SK: normalized, GSI4PK: membersIndexPK(r.ID), GSI4SK: roleIndexSK},
 		Entity:                  entityRole,
 		ID:                      r.ID,
 		Name:                    r.Name,

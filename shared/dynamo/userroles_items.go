@@ -22,7 +22,21 @@ type userRoleRecord struct {
 	GuestRoleIncluded   bool   `dynamodbav:"guestRoleIncluded,omitempty"`
 	Authority           string `dynamodbav:"authority"`
 	Language            string `dynamodbav:"language,omitempty"`
-	Version             int64  `dynamodbav:"version"`
+	memberListingRecord
+	Version int64 `dynamodbav:"version"`
+}
+
+// memberListingRecord is the copy of the member's user on a membership
+// (domain.MemberListing): with it the membership is in the role's members
+// index, gsi4 ROLE#<roleId> / UR#<sort name>#<userId> (members_index.go).
+type memberListingRecord struct {
+	Listed           bool   `dynamodbav:"listed,omitempty"`
+	MemberName       string `dynamodbav:"memberName,omitempty"`
+	MemberGivenName  string `dynamodbav:"memberGivenName,omitempty"`
+	MemberFamilyName string `dynamodbav:"memberFamilyName,omitempty"`
+	MemberEmail      string `dynamodbav:"memberEmail,omitempty"`
+	MemberSchacHome  string `dynamodbav:"memberSchacHome,omitempty"`
+	MemberOrgGUID    string `dynamodbav:"memberOrganizationGUID,omitempty"`
 }
 
 func newUserRoleRecord(ur domain.UserRole, version int64) userRoleRecord {
@@ -47,6 +61,12 @@ func newUserRoleRecord(ur domain.UserRole, version int64) userRoleRecord {
 		Language:            string(ur.Language),
 		Version:             version,
 	}
+	if l := ur.Listing; l.Copied {
+		rec.memberListingRecord = memberListingRecord{Listed: true, MemberName: l.Name, MemberGivenName: l.GivenName,
+			MemberFamilyName: l.FamilyName, MemberEmail: l.Email, MemberSchacHome: l.SchacHomeOrganization, MemberOrgGUID: l.OrganizationGUID}
+		rec.GSI4PK = membersIndexPK(ur.RoleID)
+		rec.GSI4SK = memberIndexSK(l, ur.UserID)
+	}
 	if ur.EndDate != nil {
 		// gsi3 holds memberships by the day they end, for reminders and expiry.
 		rec.GSI3PK = expiresPK(*ur.EndDate)
@@ -69,6 +89,10 @@ func (rec userRoleRecord) domain() (domain.UserRole, error) {
 		Authority:           domain.Authority(rec.Authority),
 		Language:            domain.Language(rec.Language),
 		Version:             rec.Version,
+	}
+	if l := rec.memberListingRecord; l.Listed {
+		ur.Listing = domain.MemberListing{Name: l.MemberName, GivenName: l.MemberGivenName, FamilyName: l.MemberFamilyName,
+			Email: l.MemberEmail, SchacHomeOrganization: l.MemberSchacHome, OrganizationGUID: l.MemberOrgGUID, Copied: true}
 	}
 	return ur, p.err
 }

@@ -55,8 +55,15 @@ func (s *Store) UpdateUser(ctx context.Context, u domain.User, deliveries []doma
 		orgs.setUser(u)
 		t.putUserOrgs(orgs)
 	}
+	relist, err := s.relistMemberships(ctx, t, stored, u, nil, len(deliveries))
+	if err != nil {
+		return err
+	}
 	t.putDeliveries(deliveries)
-	return t.commit(ctx)
+	if err := t.commit(ctx); err != nil {
+		return err
+	}
+	return s.relistLater(ctx, relist, u)
 }
 
 // updateUser is the one step that updates a stored user (UpdateUser,

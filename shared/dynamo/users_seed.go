@@ -26,11 +26,17 @@ const batchWriteLimit = 25
 // deliveries are written: seed data are never provisioned.
 func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 	var records []any
+	users := make(map[int64]domain.User, len(seed.Users)) // every membership's user is seeded (checked below)
+	for _, u := range seed.Users {
+		users[u.ID] = u
+	}
 	for _, r := range seed.Roles {
 		if err := checkRole(r); err != nil {
 			return err
 		}
-		records = append(records, newRoleRecord(r, 1), newRoleNameRecord(r))
+		role := newRoleRecord(r, 1)
+		role.MembersListed = true
+		records = append(records, role, newRoleNameRecord(r))
 		for _, manageID := range r.ManageIDs() {
 			records = append(records, newAppLinkRecord(r, manageID))
 		}
@@ -47,6 +53,7 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 	}
 	otherRoles := map[itemKey]int64{} // counter shards of roles not in the seed
 	for _, ur := range seed.UserRoles {
+		ur.Listing = domain.ListingOf(users[ur.UserID])
 		records = append(records, newUserRoleRecord(ur, 1))
 		if urs, ok := seededRoles[ur.RoleID]; ok {
 			seededRoles[ur.RoleID] = append(urs, ur)

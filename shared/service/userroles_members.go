@@ -61,7 +61,7 @@ var MemberSorts = []string{MemberSortEmail, MemberSortSchacHome, MemberSortAutho
 // query matches word prefixes of the member's names and e-mail address,
 // case-insensitively; every word of the query must match.
 func (s *Service) SearchMembersOfRole(ctx context.Context, p *auth.Principal, roleID int64, guests bool, req domain.PageRequest) (domain.Page[domain.Member], error) {
-	_, members, err := s.MembersOfRole(ctx, p, roleID)
+	_, members, err := s.memberRowsOfRole(ctx, p, roleID)
 	if err != nil {
 		return domain.Page[domain.Member]{}, err
 	}

@@ -53,6 +53,7 @@ func (p *Pages) consoleRoutes() []route {
 		{"GET /console/roles/new", http.HandlerFunc(p.consoleRoleNew)},                            // create a role
 		{"POST /console/roles/new", http.HandlerFunc(p.consoleRoleCreate)},                        //
 		{"GET /console/roles/{id}", http.HandlerFunc(p.consoleRole)},                              // a role: members, provisioning, invitations
+		{"POST /console/roles/{id}", http.HandlerFunc(p.consoleRole)},                             // its next members: the position (a name) stays out of the address
 		{"GET /console/roles/{id}/edit", http.HandlerFunc(p.consoleRoleEdit)},                     // change a role
 		{"POST /console/roles/{id}/edit", http.HandlerFunc(p.consoleRoleUpdate)},                  //
 		{"GET /console/roles/{id}/delete", http.HandlerFunc(p.consoleRoleDeletePreview)},          // what deleting would do

@@ -80,6 +80,11 @@ type rolePage struct {
 	Rights    service.RoleRights
 	MayInvite bool
 	Members   []memberRow
+	// MemberCount is every member of the role; Members is a page of them,
+	// by name, continued from MembersAfter (MembersFirst is the first page).
+	MemberCount  int64
+	MembersAfter string // the next page's position, posted as "after"
+	MembersFirst string
 	invitationList
 	Today string
 }
@@ -108,22 +113,15 @@ func (p *Pages) consoleRole(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	ctx := r.Context()
-	role, members, err := p.cfg.Service.MembersOfRole(ctx, pr, id)
+	// The position of the next members is posted (it holds a member's
+	// name): never in an address.
+	after := r.PostFormValue("after")
+	view, err := p.cfg.Service.RolePage(r.Context(), pr, id, after)
 	if err != nil {
 		p.refuse(w, r, err)
 		return
 	}
-	statuses, err := p.cfg.Service.MembersProvisioning(ctx, pr, role, members)
-	if err != nil {
-		p.refuse(w, r, err)
-		return
-	}
-	invs, err := p.cfg.Service.RoleInvitationHistory(ctx, pr, id)
-	if err != nil {
-		p.refuse(w, r, err)
-		return
-	}
+	role, members, statuses, invs := view.Role, view.Members, view.Statuses, view.Invitations
 	now := p.now()
 	page := rolePage{consolePage: p.consoleBase(r, pr, lang, "console.role.title", "roles", role.Name), Role: role,
 		RoleID: strconv.FormatInt(role.ID, 10), Rights: service.RightsOn(pr, role), Today: now.UTC().Format(time.DateOnly)}
@@ -132,7 +130,11 @@ func (p *Pages) consoleRole(w http.ResponseWriter, r *http.Request) {
 		page.Apps = append(page.Apps, firstNonEmpty(u.Application.Name, u.Application.ManageID))
 	}
 	page.Details = roleDetails(lang, role)
-	sort.Slice(members, func(i, j int) bool { return members[i].User.Name < members[j].User.Name })
+	page.MemberCount = view.MemberCount
+	page.MembersAfter = view.Next
+	if after != "" {
+		page.MembersFirst = "/console/roles/" + page.RoleID
+	}
 	for _, m := range members {
 		row := memberRow{UserRoleID: m.UserRole.ID, UserID: m.User.ID, Name: firstNonEmpty(m.User.Name, m.User.Email), Email: m.User.Email,
 			Authority: i18n.T(lang, "console.authority."+string(m.UserRole.Authority)), Ends: endsText(lang, m.UserRole.EndDate, now),

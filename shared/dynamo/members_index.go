@@ -1,0 +1,132 @@
+package dynamo
+
+import (
+	"context"
+	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// The members index of a role: gsi4 partition ROLE#<roleId> holds
+//
+//	#ROLE                        the role itself (every role item)
+//	INV#<invitationId>           its invitation links, each with a copy of
+//	                             what a listing shows of the invitation
+//	UR#<sort name>#<userId>      its memberships that carry a copy of their
+//	                             user (domain.MemberListing), by name
+//
+// so that a role's page reads the role and its invitations in one Query and
+// a page of members, by name, in another. Every write of a membership
+// carries the copy: acceptance and user-role provisioning (SaveAcceptance),
+// the seed, and every read-modify-write (end date, reminders, date repair)
+// keeps what it read; a change of the user's names, e-mail, home or
+// organization rewrites the user's memberships in the same transaction
+// (UpdateUser, SaveAcceptance: relistMemberships). Memberships written
+// before the index existed have no copy and are not in it: a role is read
+// from the index only when its item says `membersListed` (CreateRole, the
+// seed, RebuildMembersIndexOfRole), else from gsi1 and the users as before.
+
+// maxSortNameBytes bounds the name part of a sort key (gsi4sk may hold
+// 1024 bytes): names agreeing in their first 200 bytes are ordered by id.
+const maxSortNameBytes = 200
+
+// roleIndexSK is the role item's place in its own members index: before
+// the invitations ("INV#…") and members ("UR#…").
+const roleIndexSK = "#ROLE"
+
+func membersIndexPK(roleID int64) string { return prefixRole + id(roleID) }
+
+// listingSortName is the name a member is listed by: the display name, else
+// the e-mail address, lower case (as the people listing, userSortName).
+func listingSortName(l domain.MemberListing) string {
+	return userSortName(domain.User{Name: l.Name, Email: l.Email})
+}
+
+func memberIndexSK(l domain.MemberListing, userID int64) string {
+	name := listingSortName(l)
+	if len(name) > maxSortNameBytes {
+		cut := maxSortNameBytes
+		for cut > 0 && !utf8.RuneStart(name[cut]) {
+			cut--
+		}
+		name = name[:cut]
+	}
+	return prefixUserRole + name + "#" + id(userID)
+}
+
+// withListing gives memberships the copy of their user.
+func withListing(urs []domain.UserRole, u domain.User) []domain.UserRole {
+	out := make([]domain.UserRole, len(urs))
+	for i, ur := range urs {
+		ur.Listing = domain.ListingOf(u)
+		out[i] = ur
+	}
+	return out
+}
+
+// relistMemberships rewrites the copy of the user on each of the user's
+// memberships (at its version, version + 1) when what it shows of the user
+// changed from stored to u; memberships in skip are written by the caller.
+// The writes join t while it stays within DynamoDB's 100 writes with
+// reserve more to come; the rest are returned, to be written after t
+// (relistLater).
+func (s *Store) relistMemberships(ctx context.Context, t *txn, stored, u domain.User, skip map[int64]bool, reserve int) ([]domain.UserRole, error) {
+	if domain.ListingOf(stored) == domain.ListingOf(u) {
+		return nil, nil
+	}
+	in, err := s.partitionQuery("", userPK(u.ID), sortKeyPrefix(prefixUserRole))
+	if err != nil {
+		return nil, err
+	}
+	in.ConsistentRead = aws.Bool(true)
+	items, err := s.queryAll(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	urs, err := decodeUserRoles(items)
+	if err != nil {
+		return nil, err
+	}
+	var later []domain.UserRole
+	for _, ur := range urs {
+		if skip[ur.RoleID] {
+			continue
+		}
+		ur.Listing = domain.ListingOf(u)
+		if len(t.items)+reserve >= maxTransactionItems {
+			later = append(later, ur)
+			continue
+		}
+		key := userRoleKey(ur.UserID, ur.RoleID)
+		t.putVersion(newUserRoleRecord(ur, ur.Version+1), ur.Version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
+	}
+	return later, nil
+}
+
+// relistLater writes the copies that did not fit the user's transaction
+// (a user with some 80 memberships or more), one membership at a time,
+// reading it again when it changed in between (relistOne).
+func (s *Store) relistLater(ctx context.Context, urs []domain.UserRole, u domain.User) error {
+	for _, ur := range urs {
+		if err := s.relistOne(ctx, ur, u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// getRoleRecord reads a role and whether its members index is complete.
+func (s *Store) getRoleRecord(ctx context.Context, roleID int64) (domain.Role, bool, error) {
+	var rec roleRecord
+	found, err := s.getItem(ctx, roleKey(roleID), &rec)
+	if err != nil {
+		return domain.Role{}, false, err
+	}
+	if !found {
+		return domain.Role{}, false, roleNotFound(roleID)
+	}
+	r, err := rec.domain()
+	return r, rec.MembersListed, err
+}

@@ -1,0 +1,323 @@
+package dynamo
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// Reads of a role's members index (members_index.go).
+
+// MemberRowsOfRole reads a role (consistently) and up to limit of its
+// members by name, each with the copy of its user, in two requests sent
+// together (one more Query per 1 MB of members, some 2,000); more is set when the role
+// has more than limit members. listed is false for a role whose index is
+// not complete (older data): then members is nil and the caller reads
+// ListMembersOfRole instead. A missing role is NotFound.
+func (s *Store) MemberRowsOfRole(ctx context.Context, roleID int64, limit int) (role domain.Role, members []domain.Member, more, listed bool, err error) {
+	var items []item
+	err = together(ctx, func(gctx context.Context) error {
+		var err error
+		role, listed, err = s.getRoleRecord(gctx, roleID)
+		return err
+	}, func(gctx context.Context) error {
+		in, err := s.partitionQuery(indexGSI4, membersIndexPK(roleID), sortKeyPrefix(prefixUserRole))
+		if err != nil {
+			return err
+		}
+		in.Limit = aws.Int32(int32(limit + 1)) // bounded by the caller; 1 MB a request
+		for len(items) <= limit {
+			out, err := s.db.Query(gctx, in)
+			if err != nil {
+				return fmt.Errorf("query members index of role %d: %w", roleID, err)
+			}
+			items = append(items, out.Items...)
+			if len(out.LastEvaluatedKey) == 0 {
+				break
+			}
+			in.ExclusiveStartKey = out.LastEvaluatedKey
+		}
+		return nil
+	})
+	if err != nil {
+		return domain.Role{}, nil, false, false, err
+	}
+	if !listed {
+		return role, nil, false, false, nil
+	}
+	if len(items) > limit {
+		items, more = items[:limit], true
+	}
+	members, err = listedMembers(items)
+	return role, members, more, true, err
+}
+
+func listedMembers(items []item) ([]domain.Member, error) {
+	urs, err := decodeUserRoles(items)
+	if err != nil {
+		return nil, err
+	}
+	members := make([]domain.Member, 0, len(urs))
+	for _, ur := range urs {
+		members = append(members, domain.Member{UserRole: ur, User: ur.Listing.User(ur.UserID)})
+	}
+	return members, nil
+}
+
+// RoleView reads what a role's page shows in three requests: a Query of
+// the role's index up to its members (the role and its invitation links
+// with their copies) and a Query of a page of its members, sent together,
+// then one consistent BatchGetItem of the role itself (the page shows and
+// decides with the stored role), its member counter, the page's members'
+// links at spIDsOf(role) and the invitations' other roles. More requests
+// only when that BatchGetItem would exceed 100 keys, an index partition 1
+// MB, the counter is not exact, or the role's SPs changed a moment ago. ok is false, and nothing is read beyond
+// the two Queries, when the role is not in its index or its index is not
+// complete (data of older versions; RebuildMembersIndexOfRole): the caller
+// reads the page the older way. after is Next of the page before ("" for
+// the first); a token of another role is Invalid; a missing role is
+// NotFound.
+func (s *Store) RoleView(ctx context.Context, roleID int64, after string, size int, spIDsOf func(domain.Role) []string) (view domain.RoleView, ok bool, err error) {
+	partition := membersIndexPK(roleID)
+	var head, page []item
+	err = together(ctx, func(gctx context.Context) error {
+		in, err := s.partitionQuery(indexGSI4, partition, func(sk expression.KeyBuilder) expression.KeyConditionBuilder {
+			return expression.KeyLessThan(sk, expression.Value(prefixUserRole))
+		})
+		if err != nil {
+			return err
+		}
+		head, err = s.queryAll(gctx, in)
+		return err
+	}, func(gctx context.Context) error {
+		in, err := s.partitionQuery(indexGSI4, partition, sortKeyPrefix(prefixUserRole))
+		if err != nil {
+			return err
+		}
+		if after != "" {
+			if in.ExclusiveStartKey, err = decodeIndexToken(after, partition); err != nil {
+				return err
+			}
+		}
+		in.Limit = aws.Int32(int32(size + 1))
+		for len(page) <= size {
+			out, err := s.db.Query(gctx, in)
+			if err != nil {
+				return fmt.Errorf("query members index of role %d: %w", roleID, err)
+			}
+			page = append(page, out.Items...)
+			if len(out.LastEvaluatedKey) == 0 {
+				break
+			}
+			in.ExclusiveStartKey = out.LastEvaluatedKey
+			in.Limit = aws.Int32(int32(size + 1 - len(page)))
+		}
+		return nil
+	})
+	if err != nil {
+		return domain.RoleView{}, false, err
+	}
+	var links []invitationRoleRecord
+	found, listed := false, false
+	for _, av := range head {
+		if stringAttr(av, attrGSI4SK) == roleIndexSK {
+			var rec roleRecord
+			if err := unmarshal(av, &rec); err != nil {
+				return domain.RoleView{}, false, err
+			}
+			if view.Role, err = rec.domain(); err != nil {
+				return domain.RoleView{}, false, err
+			}
+			found, listed = true, rec.MembersListed
+			continue
+		}
+		var link invitationRoleRecord
+		if err := unmarshal(av, &link); err != nil {
+			return domain.RoleView{}, false, err
+		}
+		if !link.Listed {
+			return domain.RoleView{}, false, nil // a link of an older version: no copy
+		}
+		links = append(links, link)
+	}
+	if !found || !listed {
+		return domain.RoleView{}, false, nil
+	}
+	if len(page) > size {
+		page = page[:size]
+		if view.Next, err = encodeIndexToken(page[size-1]); err != nil {
+			return domain.RoleView{}, false, err
+		}
+	}
+	if view.Members, err = listedMembers(page); err != nil {
+		return domain.RoleView{}, false, err
+	}
+	if err := s.roleViewDetails(ctx, &view, links, spIDsOf); err != nil {
+		return domain.RoleView{}, false, err
+	}
+	return view, true, nil
+}
+
+// roleViewDetails reads, in one consistent BatchGetItem, the role again
+// (what the page shows and decides with is the stored role, not the
+// index's eventually consistent copy), the member counter, the page's
+// links at the SPs of the index's copy and the invitations' other roles,
+// and decodes the invitations from their links' copies. When the stored
+// role has other SPs than its copy (an edit a moment ago), the missing
+// links take one more BatchGetItem.
+func (s *Store) roleViewDetails(ctx context.Context, view *domain.RoleView, links []invitationRoleRecord, spIDsOf func(domain.Role) []string) error {
+	roleID := view.Role.ID
+	spIDs := spIDsOf(view.Role)
+	keys := []itemKey{roleKey(roleID)}
+	for shard := range int64(roleMemberCountShards) {
+		keys = append(keys, roleMemberCountKey(roleID, shard))
+	}
+	for _, m := range view.Members {
+		for _, sp := range spIDs {
+			keys = append(keys, spLinkKey(domain.ResourceUser, m.User.ID, sp))
+		}
+	}
+	otherRoles := map[int64]bool{}
+	for i := len(links) - 1; i >= 0; i-- {
+		inv, err := links[i].invitation()
+		if err != nil {
+			return err
+		}
+		view.Invitations = append(view.Invitations, inv)
+		for _, r := range inv.RoleIDs {
+			if r != roleID && !otherRoles[r] {
+				otherRoles[r] = true
+				keys = append(keys, roleKey(r))
+			}
+		}
+	}
+	items, err := s.batchGet(ctx, keys)
+	if err != nil {
+		return err
+	}
+	exact, shards, stored := true, 0, false
+	for _, av := range items {
+		switch stringAttr(av, "entity") {
+		case entityRoleMemberCount:
+			var rec roleMemberCountRecord
+			if err := unmarshal(av, &rec); err != nil {
+				return err
+			}
+			view.MemberCount += rec.Value
+			exact = exact && rec.Exact
+			shards++
+		case entityRole:
+			r, err := decodeRole(av)
+			if err != nil {
+				return err
+			}
+			if r.ID == roleID {
+				view.Role, stored = r, true
+			}
+			view.InvitationRoles = append(view.InvitationRoles, r)
+		default:
+			l, err := decodeWith[spLinkRecord, domain.SPLink](av)
+			if err != nil {
+				return err
+			}
+			view.Links = append(view.Links, l)
+		}
+	}
+	if !stored {
+		return roleNotFound(roleID) // deleted since the index was read
+	}
+	if err := s.addMissingLinks(ctx, view, spIDs, spIDsOf(view.Role)); err != nil {
+		return err
+	}
+	if !exact || shards != roleMemberCountShards {
+		view.MemberCount, err = s.countMembershipsOfRole(ctx, roleID)
+	}
+	return err
+}
+
+// addMissingLinks reads the page's links at the SPs the stored role has
+// and its index copy had not.
+func (s *Store) addMissingLinks(ctx context.Context, view *domain.RoleView, read, want []string) error {
+	var missing []string
+	for _, sp := range want {
+		if !slices.Contains(read, sp) {
+			missing = append(missing, sp)
+		}
+	}
+	if len(missing) == 0 || len(view.Members) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(view.Members))
+	for i, m := range view.Members {
+		ids[i] = m.User.ID
+	}
+	more, err := s.GetLinksOf(ctx, domain.ResourceUser, ids, missing)
+	view.Links = append(view.Links, more...)
+	return err
+}
+
+// encodeIndexToken is the position after a member of a role's index: the
+// item's table and gsi4 keys, base64url JSON.
+func encodeIndexToken(last item) (string, error) {
+	token := pageToken{}
+	for _, name := range []string{attrPK, attrSK, attrGSI4PK, attrGSI4SK} {
+		value := stringAttr(last, name)
+		if value == "" {
+			return "", fmt.Errorf("page token: item has no %s", name)
+		}
+		token[name] = value
+	}
+	raw, err := json.Marshal(token)
+	if err != nil {
+		return "", fmt.Errorf("page token: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(raw), nil
+}
+
+// decodeIndexToken accepts only a token of the same role's index.
+func decodeIndexToken(encoded, partition string) (map[string]types.AttributeValue, error) {
+	invalid := domain.Invalidf("invalid page token")
+	raw, err := base64.RawURLEncoding.DecodeString(encoded)
+	if err != nil {
+		return nil, invalid
+	}
+	var token pageToken
+	if err := json.Unmarshal(raw, &token); err != nil || len(token) != 4 || token[attrGSI4PK] != partition {
+		return nil, invalid
+	}
+	start := item{}
+	for _, name := range []string{attrPK, attrSK, attrGSI4PK, attrGSI4SK} {
+		if token[name] == "" {
+			return nil, invalid
+		}
+		start[name] = &types.AttributeValueMemberS{Value: token[name]}
+	}
+	return start, nil
+}
+
+// together runs two reads at once (each a request of its own, so a page
+// waits for the slower, not the sum) and answers the first error.
+func together(ctx context.Context, a, b func(ctx context.Context) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make(chan error, 1)
+	go func() { errs <- a(ctx) }()
+	errB := b(ctx)
+	if errB != nil {
+		cancel()
+	}
+	errA := <-errs
+	if errA == nil || (errB != nil && errors.Is(errA, context.Canceled)) {
+		return errB // b's failure canceled a
+	}
+	return errA
+}

@@ -1,0 +1,190 @@
+package service
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// RolePageSize is how many members a role's page shows at a time.
+const RolePageSize = 25
+
+// RolePageView is what the console shows of a role: the role, a page of
+// its members by name (User as the members index copies it: names, e-mail,
+// home, organization) with where each stands at each SP of the role, the
+// continuation of the members ("" on the last page), how many members the
+// role has, and every kept invitation to it (open, expired, accepted),
+// newest first.
+type RolePageView struct {
+	Role        domain.Role
+	Members     []domain.Member
+	Statuses    map[int64][]ProvisioningStatus
+	Next        string
+	MemberCount int64
+	Invitations []InvitationWithRoles
+}
+
+// roleViewer is the optional one-read role page of the store (shared/dynamo:
+// three requests from the role's members index); ok is false for a role
+// whose index is not complete.
+type roleViewer interface {
+	RoleView(ctx context.Context, roleID int64, after string, size int, spIDsOf func(domain.Role) []string) (domain.RoleView, bool, error)
+}
+
+// memberRows is the optional read of a role with its members as the
+// lists show them (shared/dynamo: the role and the members index in two
+// requests); listed is false for a role whose index is not complete.
+type memberRows interface {
+	MemberRowsOfRole(ctx context.Context, roleID int64, limit int) (role domain.Role, members []domain.Member, more, listed bool, err error)
+}
+
+// fallbackToken marks a page token of the in-memory paging of a role whose
+// members index is not complete: "@" and the offset.
+const fallbackToken = "@"
+
+// RolePage is a role's page, to those who may see its members and read its
+// invitations. after is Next of the page before ("" for the first); a
+// token that is not one is Invalid.
+func (s *Service) RolePage(ctx context.Context, p *auth.Principal, roleID int64, after string) (RolePageView, error) {
+	if p == nil {
+		return RolePageView{}, domain.Unauthenticatedf("authentication required")
+	}
+	if v, ok := s.Store.(roleViewer); ok && !strings.HasPrefix(after, fallbackToken) {
+		view, ok, err := v.RoleView(ctx, roleID, after, RolePageSize, s.spIDsOfRole)
+		if err != nil {
+			return RolePageView{}, err
+		}
+		if ok {
+			return s.rolePageOf(p, view)
+		}
+	}
+	return s.rolePageInMemory(ctx, p, roleID, after)
+}
+
+func (s *Service) spIDsOfRole(r domain.Role) []string {
+	var ids []string
+	for _, sp := range s.Registry.SPsOfRole(r) {
+		ids = append(ids, sp.ID)
+	}
+	return ids
+}
+
+func mayOpenRolePage(p *auth.Principal, role domain.Role) error {
+	if !p.CanSeeMembers(role) || !mayReadInvitationsOf(p, role) {
+		return domain.Forbiddenf("no access to the members of role %d", role.ID)
+	}
+	return nil
+}
+
+// rolePageOf decides on a page read from the members index.
+func (s *Service) rolePageOf(p *auth.Principal, view domain.RoleView) (RolePageView, error) {
+	if err := mayOpenRolePage(p, view.Role); err != nil {
+		return RolePageView{}, err
+	}
+	out := RolePageView{Role: view.Role, Members: view.Members, Next: view.Next, MemberCount: view.MemberCount,
+		Statuses: make(map[int64][]ProvisioningStatus, len(view.Members))}
+	spIDs := s.spIDsOfRole(view.Role)
+	byUser := map[int64][]domain.SPLink{}
+	for _, l := range view.Links {
+		byUser[l.LocalID] = append(byUser[l.LocalID], l)
+	}
+	if len(spIDs) > 0 {
+		for _, m := range view.Members {
+			expected := map[string]bool{}
+			for _, sp := range spIDs {
+				expected[sp] = true
+			}
+			var links []domain.SPLink
+			for _, l := range byUser[m.User.ID] {
+				if expected[l.SPID] {
+					links = append(links, l)
+				}
+			}
+			out.Statuses[m.User.ID] = statuses(links, expected)
+		}
+	}
+	roles := map[int64]domain.Role{}
+	for _, r := range view.InvitationRoles {
+		roles[r.ID] = r
+	}
+	for _, inv := range view.Invitations {
+		iw := InvitationWithRoles{Invitation: inv}
+		for _, id := range inv.RoleIDs {
+			if r, ok := roles[id]; ok {
+				iw.Roles = append(iw.Roles, r)
+			}
+		}
+		out.Invitations = append(out.Invitations, iw)
+	}
+	slices.SortStableFunc(out.Invitations, func(a, b InvitationWithRoles) int { return cmp.Compare(b.Invitation.ID, a.Invitation.ID) })
+	return out, nil
+}
+
+// rolePageInMemory is the page of a role whose members index is not
+// complete: every member read, sorted by name and paged here.
+func (s *Service) rolePageInMemory(ctx context.Context, p *auth.Principal, roleID int64, after string) (RolePageView, error) {
+	offset := 0
+	if after != "" {
+		n, err := strconv.Atoi(strings.TrimPrefix(after, fallbackToken))
+		if err != nil || n < 0 || !strings.HasPrefix(after, fallbackToken) {
+			return RolePageView{}, domain.Invalidf("invalid page token")
+		}
+		offset = n
+	}
+	role, members, err := s.MembersOfRole(ctx, p, roleID)
+	if err != nil {
+		return RolePageView{}, err
+	}
+	if err := mayOpenRolePage(p, role); err != nil {
+		return RolePageView{}, err
+	}
+	// The members index's order: the lower display name (else e-mail), "#", the id.
+	key := func(m domain.Member) string {
+		return strings.ToLower(cmp.Or(m.User.DisplayName(), m.User.Email)) + "#" + strconv.FormatInt(m.User.ID, 10)
+	}
+	slices.SortStableFunc(members, func(a, b domain.Member) int { return strings.Compare(key(a), key(b)) })
+	out := RolePageView{Role: role, MemberCount: int64(len(members))}
+	if offset < len(members) {
+		out.Members = members[offset:min(offset+RolePageSize, len(members))]
+	}
+	if offset+RolePageSize < len(members) {
+		out.Next = fallbackToken + strconv.Itoa(offset+RolePageSize)
+	}
+	if out.Statuses, err = s.MembersProvisioning(ctx, p, role, out.Members); err != nil {
+		return RolePageView{}, err
+	}
+	if out.Invitations, err = s.RoleInvitationHistory(ctx, p, roleID); err != nil {
+		return RolePageView{}, err
+	}
+	return out, nil
+}
+
+// memberRowsOfRole is a role with its members as the lists show them: from
+// the members index when the store has a complete one (two requests),
+// else with their users (MembersOfRole).
+func (s *Service) memberRowsOfRole(ctx context.Context, p *auth.Principal, roleID int64) (domain.Role, []domain.Member, error) {
+	if p == nil {
+		return domain.Role{}, nil, domain.Unauthenticatedf("authentication required")
+	}
+	if rs, ok := s.Store.(memberRows); ok {
+		role, members, more, listed, err := rs.MemberRowsOfRole(ctx, roleID, MaxMembersListed)
+		if err != nil {
+			return domain.Role{}, nil, err
+		}
+		if listed {
+			if !p.CanSeeMembers(role) {
+				return domain.Role{}, nil, domain.Forbiddenf("no access to the members of role %d", roleID)
+			}
+			if more {
+				return domain.Role{}, nil, domain.Invalidf("role %d has more than %d members, more than one request lists", roleID, MaxMembersListed)
+			}
+			return role, members, nil
+		}
+	}
+	return s.MembersOfRole(ctx, p, roleID)
+}
