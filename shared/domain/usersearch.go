@@ -18,6 +18,15 @@ type Seed struct {
 	UserRoles []UserRole
 }
 
+// FoundUser is a user a search found and, when UserRolesKnown, its
+// memberships as the user item summarizes them: ID, RoleID, Authority and
+// EndDate only, in the order of ListUserRolesOfUser.
+type FoundUser struct {
+	User           User
+	UserRoles      []UserRole
+	UserRolesKnown bool
+}
+
 // UserSearchStore finds users by words of their names and e-mail, lists
 // institution admins and seeds test data. Every user write of the store
 // keeps the search index current.
@@ -25,6 +34,10 @@ type UserSearchStore interface {
 	// SearchUsers returns one page of users sorted by name; the query
 	// matches word prefixes of names and e-mail, case-insensitively.
 	SearchUsers(ctx context.Context, q UserSearch) (Page[User], error)
+	// SearchUsersWithRoles is SearchUsers with, per user, its memberships
+	// when the user's item summarizes them (FoundUser.UserRolesKnown), so
+	// that a search page reads no membership; the others the caller reads.
+	SearchUsersWithRoles(ctx context.Context, q UserSearch) (Page[FoundUser], error)
 	// ListInstitutionAdmins returns the users with institutionAdmin set for
 	// the organization, sorted by name. No domain error (none: empty).
 	ListInstitutionAdmins(ctx context.Context, organizationGUID string) ([]User, error)

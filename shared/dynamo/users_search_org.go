@@ -25,7 +25,7 @@ import (
 //     organization's users, then those users, filtered on every word;
 //   - only one-letter words: the organization's listing narrowed to names
 //     starting with the letter (at most maxSearchMatches), then as above.
-func (s *Store) searchOrganizationUsers(ctx context.Context, organizationGUID string, words []string, page domain.PageRequest) (domain.Page[domain.User], error) {
+func (s *Store) searchOrganizationUsers(ctx context.Context, organizationGUID string, words []string, page domain.PageRequest) (domain.Page[domain.FoundUser], error) {
 	if len(words) == 0 {
 		return s.listOrganizationUsersByName(ctx, organizationGUID, page)
 	}
@@ -34,11 +34,11 @@ func (s *Store) searchOrganizationUsers(ctx context.Context, organizationGUID st
 	if len([]rune(key)) >= 2 {
 		all, err := s.wordPrefixCandidates(ctx, key)
 		if err != nil {
-			return domain.Page[domain.User]{}, err
+			return domain.Page[domain.FoundUser]{}, err
 		}
 		members, err := s.organizationMembersAmong(ctx, organizationGUID, candidateIDs(all))
 		if err != nil {
-			return domain.Page[domain.User]{}, err
+			return domain.Page[domain.FoundUser]{}, err
 		}
 		inOrg := make(map[int64]bool, len(members))
 		for _, uid := range members {
@@ -48,11 +48,11 @@ func (s *Store) searchOrganizationUsers(ctx context.Context, organizationGUID st
 	} else {
 		in, err := s.partitionQuery(indexGSI1, orgUsersPK(organizationGUID), sortKeyPrefix(key))
 		if err != nil {
-			return domain.Page[domain.User]{}, err
+			return domain.Page[domain.FoundUser]{}, err
 		}
 		ids, err := s.organizationUserIDs(ctx, in, maxSearchMatches)
 		if err != nil {
-			return domain.Page[domain.User]{}, err
+			return domain.Page[domain.FoundUser]{}, err
 		}
 		candidates = candidatesOf(ids)
 	}
@@ -60,31 +60,31 @@ func (s *Store) searchOrganizationUsers(ctx context.Context, organizationGUID st
 }
 
 // listOrganizationUsersByName reads one page of an organization's listing.
-func (s *Store) listOrganizationUsersByName(ctx context.Context, organizationGUID string, page domain.PageRequest) (domain.Page[domain.User], error) {
+func (s *Store) listOrganizationUsersByName(ctx context.Context, organizationGUID string, page domain.PageRequest) (domain.Page[domain.FoundUser], error) {
 	total, err := s.sumCount(ctx, func(shard int64) itemKey { return orgUserCountKey(organizationGUID, shard) }, orgUserCountShards)
 	if err != nil {
-		return domain.Page[domain.User]{}, err
+		return domain.Page[domain.FoundUser]{}, err
 	}
 	in, err := s.partitionQuery(indexGSI1, orgUsersPK(organizationGUID), nil)
 	if err != nil {
-		return domain.Page[domain.User]{}, err
+		return domain.Page[domain.FoundUser]{}, err
 	}
 	in.ScanIndexForward = aws.Bool(!page.Descending)
 	items, err := s.queryWindow(ctx, in, page.Offset(), page.Size)
 	if err != nil {
-		return domain.Page[domain.User]{}, err
+		return domain.Page[domain.FoundUser]{}, err
 	}
 	ids, err := userIDsOf(items)
 	if err != nil {
-		return domain.Page[domain.User]{}, err
+		return domain.Page[domain.FoundUser]{}, err
 	}
 	users, err := s.getUsers(ctx, ids)
 	if err != nil {
-		return domain.Page[domain.User]{}, err
+		return domain.Page[domain.FoundUser]{}, err
 	}
 	// BatchGetItem answers in any order; the listing's order is the name's.
 	sortUsersByName(users, page.Descending)
-	return domain.Page[domain.User]{Items: users, Total: total}, nil
+	return domain.Page[domain.FoundUser]{Items: users, Total: total}, nil
 }
 
 // organizationMembersAmong keeps the users that have an item of the
