@@ -45,3 +45,26 @@ type UserSearchStore interface {
 	// for a membership of a user who is not seeded.
 	Seed(ctx context.Context, seed Seed) error
 }
+
+// IndexRepair is what one call of RepairIndexes did: the roles or users it
+// read, what it wrote, and the cursor of the next call (Done: none).
+type IndexRepair struct {
+	Next               string `json:"next,omitempty"`
+	Done               bool   `json:"done"`
+	Roles              int    `json:"roles"`
+	RoleCountsRepaired int    `json:"roleCountsRepaired"`
+	Users              int    `json:"users"`
+	WordItemsWritten   int    `json:"wordItemsWritten"`
+	SummariesWritten   int    `json:"roleSummariesWritten"`
+}
+
+// IndexRepairStore rebuilds the derived items that data written by older
+// versions lack (word items' listing keys and words, role member counters,
+// user organization items, users' role summaries), one page of roles or
+// users per call: a maintenance operation of super users, run after an
+// upgrade until Done. Idempotent: a second run writes nothing.
+type IndexRepairStore interface {
+	// RepairIndexes repairs the page after cursor ("" starts) of at most
+	// limit roles or users. KindInvalid for a cursor it did not make.
+	RepairIndexes(ctx context.Context, cursor string, limit int) (IndexRepair, error)
+}

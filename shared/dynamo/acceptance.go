@@ -120,6 +120,9 @@ func (s *Store) acceptedInvitationFailure(inv domain.Invitation) failure {
 // complete and small enough (always counted), and new values for the
 // entries of updated ones.
 func acceptedRoleSummary(stored userRolesState, a domain.Acceptance) *roleSummaryChange {
+	if len(a.NewUserRoles) == 0 && len(a.UpdatedUserRoles) == 0 {
+		return nil
+	}
 	c := roleSummaryChange{count: int64(len(a.NewUserRoles))}
 	if stored.acceptsNew(len(a.NewUserRoles)) {
 		c.set = append(c.set, a.NewUserRoles...)

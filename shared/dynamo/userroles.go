@@ -184,9 +184,11 @@ func (s *Store) UpdateUserRole(ctx context.Context, ur domain.UserRole, audit []
 	t := s.newTxn()
 	key := userRoleKey(ur.UserID, ur.RoleID)
 	t.putVersion(newUserRoleRecord(ur, ur.Version+1), ur.Version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
+	change := roleSummaryChange{} // bumps rsVersion even without an entry, for RepairIndexes
 	if _, ok := summary.entries[ur.RoleID]; ok {
-		t.updateRoleSummaries(map[int64]roleSummaryChange{ur.UserID: {set: []domain.UserRole{ur}}}, 0)
+		change.set = []domain.UserRole{ur}
 	}
+	t.updateRoleSummaries(map[int64]roleSummaryChange{ur.UserID: change}, 0)
 	t.putAudit(audit)
 	t.putDeliveries(deliveries)
 	return t.commit(ctx)

@@ -73,7 +73,7 @@ func (t *txn) updateUser(stored, u domain.User, roles *roleSummaryChange) {
 		t.fail(err)
 		return
 	}
-	if roles != nil && !roles.empty() {
+	if roles != nil {
 		upd = roles.apply(upd)
 	}
 	t.updateItem(userKey(u.ID), upd, sameUser, t.store.userUpdateFailure(u))

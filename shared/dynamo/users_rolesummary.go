@@ -26,9 +26,9 @@ import (
 //     no fan-out, the search resolves names with one BatchGetItem.
 //   - rsCount: the user's memberships, ADDed by every write that adds or
 //     removes one; rsComplete: set when the user is created (or rebuilt by
-//     RepairUserIndexes), saying that rsCount counts every membership.
-//   - rsVersion: ADDed by every summary write, so that RepairUserIndexes
-//     writes only over what it read.
+//     RepairIndexes), saying that rsCount counts every membership.
+//   - rsVersion: ADDed by every write of the user's memberships, so that
+//     RepairIndexes writes only over what it read.
 //
 // Each membership write changes its own rs# attribute in the transaction
 // that writes the membership (SET, REMOVE), without reading the user item:
@@ -163,8 +163,6 @@ type roleSummaryChange struct {
 	count  int64             // memberships added minus removed
 }
 
-func (c roleSummaryChange) empty() bool { return len(c.set) == 0 && len(c.remove) == 0 && c.count == 0 }
-
 // apply adds the change to an update of the user item.
 func (c roleSummaryChange) apply(upd expression.UpdateBuilder) expression.UpdateBuilder {
 	for _, ur := range c.set {
@@ -227,7 +225,7 @@ func (t *txn) updateRoleSummaries(changes map[int64]roleSummaryChange, except in
 		}
 	})
 	for _, uid := range users {
-		if uid == except || changes[uid].empty() {
+		if uid == except {
 			continue
 		}
 		t.updateItem(userKey(uid), changes[uid].apply(expression.UpdateBuilder{}),
