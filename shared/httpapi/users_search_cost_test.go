@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -158,6 +159,43 @@ func TestAPIUserSearchPageCostsAtMostThreeRequests(t *testing.T) {
 			t.Errorf("GET %s without summaries: %d requests; the fallback was not taken", path, requests)
 		}
 	}
+
+	// POST /api/v1/system/index-repair, cursor after cursor, gives the
+	// summaries back: the pages cost 3 requests again, same bodies.
+	cursor := ""
+	for calls := 0; ; calls++ {
+		if calls > 10 {
+			t.Fatal("the index repair does not end")
+		}
+		rec := f.post(t, "/api/v1/system/index-repair?limit=50&cursor="+cursor)
+		var res domain.IndexRepair
+		if err := json.Unmarshal([]byte(rec), &res); err != nil {
+			t.Fatal(err)
+		}
+		if res.Done {
+			break
+		}
+		cursor = res.Next
+	}
+	for _, path := range paths {
+		body, requests := f.get(t, path)
+		if body != bodies[path] || requests > 3 {
+			t.Errorf("GET %s after the repair: %d requests, body differs: %v", path, requests, body != bodies[path])
+		}
+	}
+}
+
+// post answers a POST without body as the super token.
+func (f *searchCostFixture) post(t *testing.T, path string) string {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodPost, path, nil)
+	req.Header.Set(auth.APITokenHeader, searchCostToken)
+	rec := httptest.NewRecorder()
+	f.server.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("POST %s: %d %s", path, rec.Code, rec.Body)
+	}
+	return rec.Body.String()
 }
 
 // TestAPIUserSearchShowsARenamedRole: role names are read at search time
