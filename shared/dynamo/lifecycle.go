@@ -112,7 +112,7 @@ func (s *Store) ApplyRemoval(ctx context.Context, r domain.Removal) error {
 	t.putAudit(r.Audit)
 	t.putDeliveries(r.Deliveries)
 	t.putMails(r.Mails)
-	return t.commit(ctx)
+	return t.commitSkippingGoneUsers(ctx)
 }
 
 // PutMails implements domain.LifecycleStore.

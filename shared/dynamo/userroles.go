@@ -147,7 +147,7 @@ func (s *Store) DeleteUserRoles(ctx context.Context, urs []domain.UserRole, audi
 	}
 	t.putAudit(audit)
 	t.putDeliveries(deliveries)
-	return t.commit(ctx)
+	return t.commitSkippingGoneUsers(ctx)
 }
 
 func userRoleNotFound(userID, roleID int64) error {

@@ -2,7 +2,9 @@ package dynamo
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -214,8 +216,10 @@ func summaryOfRemovals(urs []domain.UserRole) map[int64]roleSummaryChange {
 }
 
 // updateRoleSummaries adds to t the summary changes of users whose item
-// the transaction does not otherwise write. The update requires the user
-// item to exist, so that it cannot create a stray item.
+// the transaction does not otherwise write (except: deleted by it). The
+// update requires the user item to exist, so that it cannot create a stray
+// item; when it does not, the transaction fails with a userGoneError (see
+// commitSkippingGoneUsers).
 func (t *txn) updateRoleSummaries(changes map[int64]roleSummaryChange, except int64) {
 	users := slices.Sorted(func(yield func(int64) bool) {
 		for uid := range changes {
@@ -229,7 +233,52 @@ func (t *txn) updateRoleSummaries(changes map[int64]roleSummaryChange, except in
 			continue
 		}
 		t.updateItem(userKey(uid), changes[uid].apply(expression.UpdateBuilder{}),
-			expression.AttributeExists(expression.Name(attrPK)), always(userNotFound(uid)))
+			expression.AttributeExists(expression.Name(attrPK)), t.store.summaryUserFailure(uid))
+	}
+}
+
+// userGoneError: a membership write found its user's item absent (a
+// membership left behind by an older version's user deletion).
+type userGoneError struct{ userID int64 }
+
+func (e userGoneError) Error() string { return fmt.Sprintf("user %d not found", e.userID) }
+
+func (s *Store) summaryUserFailure(userID int64) failure {
+	return func(ctx context.Context) error {
+		it, err := s.getRawItem(ctx, userKey(userID))
+		switch {
+		case err != nil:
+			return err
+		case it == nil:
+			return userGoneError{userID}
+		}
+		return domain.ErrVersionConflict
+	}
+}
+
+// commitSkippingGoneUsers commits a removal of memberships; when a
+// user's item is absent, it commits again without that user's summary
+// update, so that memberships without a user can still be removed.
+func (t *txn) commitSkippingGoneUsers(ctx context.Context) error {
+	for {
+		err := t.commit(ctx)
+		var g userGoneError
+		if !errors.As(err, &g) {
+			return err
+		}
+		key := userKey(g.userID).attributes()
+		i := slices.IndexFunc(t.items, func(w types.TransactWriteItem) bool {
+			return w.Update != nil && maps.EqualFunc(w.Update.Key, key, func(a, b types.AttributeValue) bool {
+				as, aok := a.(*types.AttributeValueMemberS)
+				bs, bok := b.(*types.AttributeValueMemberS)
+				return aok && bok && as.Value == bs.Value
+			})
+		})
+		if i < 0 {
+			return err
+		}
+		t.items = slices.Delete(t.items, i, i+1)
+		t.onFail = slices.Delete(t.onFail, i, i+1)
 	}
 }
 

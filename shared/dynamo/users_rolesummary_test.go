@@ -182,3 +182,23 @@ func userItemSize(t *testing.T, client rawTable, userID int64) int {
 	}
 	return n
 }
+
+// TestRemovingAMembershipWithoutItsUser: a membership whose user item is
+// gone (left by an older version) is still removed, and the summary
+// update creates no stray user item.
+func TestRemovingAMembershipWithoutItsUser(t *testing.T) {
+	s, client := searchStore(t) // Ada Lovelace (3) holds role 1, Pierre Curie (2) too
+	ada, err := s.GetUserRole(ctx(t), 3, 1)
+	must(t, err)
+	pierre, err := s.GetUserRole(ctx(t), 2, 1)
+	must(t, err)
+	deleteItem(t, client, "USER#3", "USER")
+	must(t, s.DeleteUserRoles(ctx(t), []domain.UserRole{ada, pierre}, nil, nil))
+	if _, err := s.GetUserRole(ctx(t), 3, 1); !domain.IsNotFound(err) {
+		t.Errorf("the orphan membership is still there: %v", err)
+	}
+	if _, err := s.GetUser(ctx(t), 3); !domain.IsNotFound(err) {
+		t.Errorf("a user item was created again: %v", err)
+	}
+	mustSummarize(t, s, "pierre", 2, "removed along with the orphan")
+}
