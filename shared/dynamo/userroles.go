@@ -191,5 +191,5 @@ func (s *Store) UpdateUserRole(ctx context.Context, ur domain.UserRole, audit []
 	t.updateRoleSummaries(map[int64]roleSummaryChange{ur.UserID: change}, 0)
 	t.putAudit(audit)
 	t.putDeliveries(deliveries)
-	return t.commit(ctx)
+	return t.commitSkippingGoneUsers(ctx)
 }
