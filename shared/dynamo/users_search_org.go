@@ -17,8 +17,8 @@ import (
 //
 //   - no query: the gsi1 ORGUSERS#<org> listing by name, walked to the
 //     page's offset (keys only) and read for one page, then one
-//     BatchGetItem of the page's users; the total is the sum of the 16
-//     COUNT#orgusers#<org>#… shards (one BatchGetItem);
+//     BatchGetItem of the page's users and the 16 COUNT#orgusers#<org>#…
+//     shards, whose sum is the total;
 //   - a word of two or more letters: the word items of the longest word
 //     (at most maxSearchMatches users in the whole table), the candidates'
 //     organization items (BatchGetItem, at most 10 requests) to keep the
@@ -59,12 +59,10 @@ func (s *Store) searchOrganizationUsers(ctx context.Context, organizationGUID st
 	return s.matchingUsersPage(ctx, candidates, words, page)
 }
 
-// listOrganizationUsersByName reads one page of an organization's listing.
+// listOrganizationUsersByName reads one page of an organization's listing:
+// the listing's Query, then one BatchGetItem of the page's users together
+// with the count's shards (a second one past 84 users).
 func (s *Store) listOrganizationUsersByName(ctx context.Context, organizationGUID string, page domain.PageRequest) (domain.Page[domain.FoundUser], error) {
-	total, err := s.sumCount(ctx, func(shard int64) itemKey { return orgUserCountKey(organizationGUID, shard) }, orgUserCountShards)
-	if err != nil {
-		return domain.Page[domain.FoundUser]{}, err
-	}
 	in, err := s.partitionQuery(indexGSI1, orgUsersPK(organizationGUID), nil)
 	if err != nil {
 		return domain.Page[domain.FoundUser]{}, err
@@ -78,7 +76,33 @@ func (s *Store) listOrganizationUsersByName(ctx context.Context, organizationGUI
 	if err != nil {
 		return domain.Page[domain.FoundUser]{}, err
 	}
-	users, err := s.getUsers(ctx, ids)
+	keys := make([]itemKey, 0, len(ids)+orgUserCountShards)
+	for shard := range int64(orgUserCountShards) {
+		keys = append(keys, orgUserCountKey(organizationGUID, shard))
+	}
+	for _, uid := range ids {
+		keys = append(keys, userKey(uid))
+	}
+	read, err := s.batchGet(ctx, keys)
+	if err != nil {
+		return domain.Page[domain.FoundUser]{}, err
+	}
+	var total int64
+	userItems := make([]item, 0, len(ids))
+	for _, it := range read {
+		if stringAttr(it, "entity") != entityOrgUserCount {
+			userItems = append(userItems, it)
+			continue
+		}
+		var shard struct {
+			Value int64 `dynamodbav:"value"`
+		}
+		if err := unmarshal(it, &shard); err != nil {
+			return domain.Page[domain.FoundUser]{}, err
+		}
+		total += shard.Value
+	}
+	users, err := decodeFoundUsers(userItems)
 	if err != nil {
 		return domain.Page[domain.FoundUser]{}, err
 	}

@@ -48,7 +48,10 @@ type searchCostFixture struct {
 	roles   []int64
 }
 
-const searchCostToken = "search-cost-token-0123456789abcdef0123456789"
+const (
+	searchCostToken    = "search-cost-token-0123456789abcdef0123456789"
+	searchCostOrgToken = "search-cost-org-a-0123456789abcdef0123456789"
+)
 
 func newSearchCostFixture(t *testing.T) *searchCostFixture {
 	t.Helper()
@@ -65,6 +68,10 @@ func newSearchCostFixture(t *testing.T) *searchCostFixture {
 	authStore := dynamo.New(client, table, clock)
 	if err := authStore.CreateAPIToken(context.Background(), domain.APIToken{ID: 1, HashedValue: auth.HashToken(searchCostToken),
 		SuperUserToken: true, Description: "super", CreatedAt: worldNow}); err != nil {
+		t.Fatal(err)
+	}
+	if err := authStore.CreateAPIToken(context.Background(), domain.APIToken{ID: 2, HashedValue: auth.HashToken(searchCostOrgToken),
+		OrganizationGUID: "org-a", Description: "org-a", CreatedAt: worldNow}); err != nil {
 		t.Fatal(err)
 	}
 	api := &httpapi.API{Service: svc, Authenticator: &auth.Authenticator{Tokens: authStore, Users: authStore, People: people{}}}
@@ -87,12 +94,17 @@ func newSearchCostFixture(t *testing.T) *searchCostFixture {
 	return f
 }
 
-// get answers a GET as the super token, with the DynamoDB requests it cost.
+// get answers a GET as the super token (as org-a's token for a path
+// marked "org:"), with the DynamoDB requests it cost.
 func (f *searchCostFixture) get(t *testing.T, path string) (string, int64) {
 	t.Helper()
+	token := searchCostToken
+	if rest, ok := strings.CutPrefix(path, "org:"); ok {
+		path, token = rest, searchCostOrgToken
+	}
 	before := f.counter.n.Load()
 	req := httptest.NewRequest(http.MethodGet, path, nil)
-	req.Header.Set(auth.APITokenHeader, searchCostToken)
+	req.Header.Set(auth.APITokenHeader, token)
 	rec := httptest.NewRecorder()
 	f.server.ServeHTTP(rec, req)
 	if rec.Code != http.StatusOK {
@@ -130,8 +142,12 @@ func TestAPIUserSearchPageCostsAtMostThreeRequests(t *testing.T) {
 		"/api/v1/users/search?query=searchy%20person1&pageSize=10",
 		"/api/v1/users/search?query=searchy&pageSize=100",
 		"/api/v1/users/search?pageSize=10",
+		"/api/v1/users/search?pageSize=10&pageNumber=2",
 		"/api/v1/users/search?pageSize=100&sort=authority&sortDirection=DESC",
 		"/api/external/v1/users/search?query=s&pageSize=100",
+		// An organization's token: the organization's listing by name.
+		"org:/api/v1/users/search?pageSize=10",
+		"org:/api/v1/users/search?pageSize=10&pageNumber=1&sortDirection=DESC",
 	}
 	bodies := map[string]string{}
 	for _, path := range paths {
@@ -144,6 +160,9 @@ func TestAPIUserSearchPageCostsAtMostThreeRequests(t *testing.T) {
 	}
 	if body := bodies[paths[3]]; !containsAll(body, `"roleName":"Cost role 0"`, `"roleName":"Cost role 2"`, `"authority":"MANAGER"`, `"endDate"`) {
 		t.Errorf("search body lacks role summaries: %s", body)
+	}
+	if body := bodies["org:/api/v1/users/search?pageSize=10"]; !containsAll(body, `"totalElements":30`, `"roleName":"Cost role 0"`) {
+		t.Errorf("org-a's listing: %s", body)
 	}
 
 	// The same pages over user items without a trusted summary: the old
