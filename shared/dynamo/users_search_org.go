@@ -16,7 +16,7 @@ import (
 // (users_orgindex.go), at a cost that does not grow with the organization:
 //
 //   - no query: the gsi1 ORGUSERS#<org> listing by name, walked to the
-//     page's offset (keys only) and read for one page, then one
+//     end of the page (one Query), then one
 //     BatchGetItem of the page's users and the 16 COUNT#orgusers#<org>#…
 //     shards, whose sum is the total;
 //   - a word of two or more letters: the word items of the longest word
