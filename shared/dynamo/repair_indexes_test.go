@@ -93,9 +93,9 @@ func putRaw(t *testing.T, client rawTable, it map[string]types.AttributeValue) {
 	must(t, err)
 }
 
-// repairAll runs RepairIndexes from the start until done, two roles or
+// repairAll runs RepairIndexes from the start until done, limit roles or
 // users a call, and sums what it did.
-func repairAll(t *testing.T, s *dynamo.Store) domain.IndexRepair {
+func repairAll(t *testing.T, s *dynamo.Store, limit int) domain.IndexRepair {
 	t.Helper()
 	var sum domain.IndexRepair
 	cursor := ""
@@ -103,7 +103,7 @@ func repairAll(t *testing.T, s *dynamo.Store) domain.IndexRepair {
 		if calls > 50 {
 			t.Fatal("the repair does not end")
 		}
-		res, err := s.RepairIndexes(ctx(t), cursor, 2)
+		res, err := s.RepairIndexes(ctx(t), cursor, limit)
 		must(t, err)
 		sum.Roles += res.Roles
 		sum.Users += res.Users
@@ -162,7 +162,7 @@ func TestRepairIndexesRebuildsOldData(t *testing.T) {
 		t.Fatalf("aged table without a word item still finds %q", got)
 	}
 
-	first := repairAll(t, s)
+	first := repairAll(t, s, 2)
 	if first.Roles != 2 || first.Users != 4 || first.RoleCountsRepaired != 2 || first.SummariesWritten != 4 || first.WordItemsWritten == 0 {
 		t.Errorf("first run: %+v", first)
 	}
@@ -193,7 +193,7 @@ func TestRepairIndexesRebuildsOldData(t *testing.T) {
 	}
 
 	before := tableItems(t, client)
-	second := repairAll(t, s)
+	second := repairAll(t, s, 2)
 	if second.RoleCountsRepaired != 0 || second.SummariesWritten != 0 || second.WordItemsWritten != 0 || second.Users != 4 {
 		t.Errorf("second run: %+v", second)
 	}

@@ -46,7 +46,7 @@ const (
 	attrRolesCount    = "rsCount"
 	attrRolesComplete = "rsComplete"
 	attrRolesVersion  = "rsVersion"
-	maxRoleSummaries  = 250
+	maxRoleSummaries  = 200 // also keeps a full rebuild's update expression below DynamoDB's 4 KB
 )
 
 // roleSummaryRecord is one rs#<roleId> attribute.

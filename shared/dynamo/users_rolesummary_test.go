@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -122,10 +123,26 @@ func TestRoleSummaryOfManyRolesIsNotKept(t *testing.T) {
 		seed.Roles = append(seed.Roles, r)
 		seed.UserRoles = append(seed.UserRoles, membership(5000+i, 500, r.ID))
 	}
+	// Quinn holds as many roles as a summary keeps.
+	seed.Users = append(seed.Users, domain.User{ID: 501, Sub: "sub-501", GivenName: "Quinn", FamilyName: "Max", Name: "Quinn Max",
+		Email: "quinn@example.org", CreatedAt: testNow})
+	for i := range int64(many - 1) {
+		seed.UserRoles = append(seed.UserRoles, membership(7000+i, 501, 1000+i))
+	}
 	must(t, s.Seed(ctx(t), seed))
 	if _, known := foundRoles(t, s, "polly", 500); known {
 		t.Errorf("a summary of %d memberships is kept", many)
 	}
+	mustSummarize(t, s, "quinn", 501, "seeded at the bound")
+	// Rebuilt whole by the repair (the largest update it writes).
+	stripSummary(t, client, 501)
+	if _, known := foundRoles(t, s, "quinn", 501); known {
+		t.Fatal("the stripped summary is still known")
+	}
+	if res := repairAll(t, s, 100); res.SummariesWritten != 1 {
+		t.Errorf("repair: %+v", res)
+	}
+	mustSummarize(t, s, "quinn", 501, "rebuilt at the bound")
 
 	// Marie Curie (user 1, one role) gains roles up to the bound and past it.
 	for i := range int64(many - 2) {
@@ -201,4 +218,20 @@ func TestRemovingAMembershipWithoutItsUser(t *testing.T) {
 		t.Errorf("a user item was created again: %v", err)
 	}
 	mustSummarize(t, s, "pierre", 2, "removed along with the orphan")
+}
+
+// stripSummary removes the role summary from a user item, as an older
+// version wrote it.
+func stripSummary(t *testing.T, client rawTable, userID int64) {
+	t.Helper()
+	out, err := client.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String(client.table),
+		Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: fmt.Sprint("USER#", userID)},
+			"sk": &types.AttributeValueMemberS{Value: "USER"}}})
+	must(t, err)
+	for name := range out.Item {
+		if strings.HasPrefix(name, "rs") {
+			delete(out.Item, name)
+		}
+	}
+	putRaw(t, client, out.Item)
 }
