@@ -18,6 +18,15 @@ type Seed struct {
 	UserRoles []UserRole
 }
 
+// FoundUser is a user a search found and, when UserRolesKnown, its
+// memberships as the user item summarizes them: ID, RoleID, Authority and
+// EndDate only, in the order of ListUserRolesOfUser.
+type FoundUser struct {
+	User           User
+	UserRoles      []UserRole
+	UserRolesKnown bool
+}
+
 // UserSearchStore finds users by words of their names and e-mail, lists
 // institution admins and seeds test data. Every user write of the store
 // keeps the search index current.
@@ -25,10 +34,37 @@ type UserSearchStore interface {
 	// SearchUsers returns one page of users sorted by name; the query
 	// matches word prefixes of names and e-mail, case-insensitively.
 	SearchUsers(ctx context.Context, q UserSearch) (Page[User], error)
+	// SearchUsersWithRoles is SearchUsers with, per user, its memberships
+	// when the user's item summarizes them (FoundUser.UserRolesKnown), so
+	// that a search page reads no membership; the others the caller reads.
+	SearchUsersWithRoles(ctx context.Context, q UserSearch) (Page[FoundUser], error)
 	// ListInstitutionAdmins returns the users with institutionAdmin set for
 	// the organization, sorted by name. No domain error (none: empty).
 	ListInstitutionAdmins(ctx context.Context, organizationGUID string) ([]User, error)
 	// Seed writes seed data with batch writes (not atomically). KindInvalid
 	// for a membership of a user who is not seeded.
 	Seed(ctx context.Context, seed Seed) error
+}
+
+// IndexRepair is what one call of RepairIndexes did: the roles or users it
+// read, what it wrote, and the cursor of the next call (Done: none).
+type IndexRepair struct {
+	Next               string `json:"next,omitempty"`
+	Done               bool   `json:"done"`
+	Roles              int    `json:"roles"`
+	RoleCountsRepaired int    `json:"roleCountsRepaired"`
+	Users              int    `json:"users"`
+	WordItemsWritten   int    `json:"wordItemsWritten"`
+	SummariesWritten   int    `json:"roleSummariesWritten"`
+}
+
+// IndexRepairStore rebuilds the derived items that data written by older
+// versions lack (word items' listing keys and words, role member counters,
+// user organization items, users' role summaries), one page of roles or
+// users per call: a maintenance operation of super users, run after an
+// upgrade until Done. Idempotent: a second run writes nothing.
+type IndexRepairStore interface {
+	// RepairIndexes repairs the page after cursor ("" starts) of at most
+	// limit roles or users. KindInvalid for a cursor it did not make.
+	RepairIndexes(ctx context.Context, cursor string, limit int) (IndexRepair, error)
 }

@@ -18,10 +18,11 @@ import (
 func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 	inv, u := a.Invitation, a.User
 	var stored domain.User
+	var summary userRolesState
 	orgs := newUserOrgs(u.ID)
 	if !a.NewUser {
 		var err error
-		if stored, err = s.storedUserForIndex(ctx, u); err != nil {
+		if stored, summary, err = s.storedUserWithRoles(ctx, u.ID); err != nil {
 			return err
 		}
 		if len(a.NewUserRoles) > 0 || listedDifferently(stored, u) {
@@ -52,11 +53,15 @@ func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 		if u.Sub == "" {
 			return domain.Invalidf("a new user needs a sub")
 		}
-		t.putNew(newUserRecord(u, 1), always(domain.Conflictf("user %d already exists", u.ID)))
+		userItem, err := newUserItem(u, a.NewUserRoles)
+		if err != nil {
+			return err
+		}
+		t.putNew(userItem, always(domain.Conflictf("user %d already exists", u.ID)))
 		t.putNew(newUserSubRecord(u), always(domain.Conflictf("a user with sub %q already exists", u.Sub)))
 		t.indexNewUser(u)
 	} else {
-		t.updateUser(stored, u)
+		t.updateUser(stored, u, acceptedRoleSummary(summary, a))
 	}
 
 	// The memberships carry the user's copy for the role's members index.
@@ -127,4 +132,24 @@ func (s *Store) acceptedInvitationFailure(inv domain.Invitation) failure {
 		}
 		return domain.ErrVersionConflict
 	}
+}
+
+// acceptedRoleSummary is the change of a stored user's role summary by an
+// acceptance: entries for the new memberships while the summary is
+// complete and small enough (always counted), and new values for the
+// entries of updated ones.
+func acceptedRoleSummary(stored userRolesState, a domain.Acceptance) *roleSummaryChange {
+	if len(a.NewUserRoles) == 0 && len(a.UpdatedUserRoles) == 0 {
+		return nil
+	}
+	c := roleSummaryChange{count: int64(len(a.NewUserRoles))}
+	if stored.acceptsNew(len(a.NewUserRoles)) {
+		c.set = append(c.set, a.NewUserRoles...)
+	}
+	for _, ur := range a.UpdatedUserRoles {
+		if _, ok := stored.entries[ur.RoleID]; ok {
+			c.set = append(c.set, ur)
+		}
+	}
+	return &c
 }

@@ -72,9 +72,12 @@ const (
 // invitation without roles locked its contact out of C1-C7). Absent reads
 // back as an empty slice, so nothing is lost.
 func marshal(record any) (item, error) {
-	av, err := attributevalue.MarshalMap(record)
-	if err != nil {
-		return nil, fmt.Errorf("marshal %T: %w", record, err)
+	av, isItem := record.(item) // already in wire form (a user with its role summary)
+	if !isItem {
+		var err error
+		if av, err = attributevalue.MarshalMap(record); err != nil {
+			return nil, fmt.Errorf("marshal %T: %w", record, err)
+		}
 	}
 	for name, v := range av {
 		if l, ok := v.(*types.AttributeValueMemberL); ok && len(l.Value) == 0 {

@@ -94,6 +94,11 @@ func (s *Store) ApplyRemoval(ctx context.Context, r domain.Removal) error {
 		t.delete(key, &version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
 	}
 	t.countMembers(r.UserRoles, -1)
+	deleted := int64(0) // a deleted user's item goes whole
+	if r.DeleteUser != nil {
+		deleted = r.DeleteUser.ID
+	}
+	t.updateRoleSummaries(summaryOfRemovals(r.UserRoles), deleted)
 	if u := r.DeleteUser; u != nil {
 		key := userKey(u.ID)
 		version := versionIs(u.Version)
@@ -107,7 +112,7 @@ func (s *Store) ApplyRemoval(ctx context.Context, r domain.Removal) error {
 	t.putAudit(r.Audit)
 	t.putDeliveries(r.Deliveries)
 	t.putMails(r.Mails)
-	return t.commit(ctx)
+	return t.commitSkippingGoneUsers(ctx)
 }
 
 // PutMails implements domain.LifecycleStore.

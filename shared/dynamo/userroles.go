@@ -141,12 +141,13 @@ func (s *Store) DeleteUserRoles(ctx context.Context, urs []domain.UserRole, audi
 		t.delete(key, &version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
 	}
 	t.countMembers(urs, -1)
+	t.updateRoleSummaries(summaryOfRemovals(urs), 0)
 	if err := s.removeFromOrganizations(ctx, t, urs, nil); err != nil {
 		return err
 	}
 	t.putAudit(audit)
 	t.putDeliveries(deliveries)
-	return t.commit(ctx)
+	return t.commitSkippingGoneUsers(ctx)
 }
 
 func userRoleNotFound(userID, roleID int64) error {
@@ -176,10 +177,19 @@ func (s *Store) GetUserRoleByID(ctx context.Context, userRoleID int64) (domain.U
 
 // UpdateUserRole replaces a membership at its stored version, with audit.
 func (s *Store) UpdateUserRole(ctx context.Context, ur domain.UserRole, audit []domain.AuditEntry, deliveries []domain.Delivery) error {
+	summary, err := s.roleSummaryOf(ctx, ur.UserID)
+	if err != nil {
+		return err
+	}
 	t := s.newTxn()
 	key := userRoleKey(ur.UserID, ur.RoleID)
 	t.putVersion(newUserRoleRecord(ur, ur.Version+1), ur.Version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
+	change := roleSummaryChange{} // bumps rsVersion even without an entry, for RepairIndexes
+	if _, ok := summary.entries[ur.RoleID]; ok {
+		change.set = []domain.UserRole{ur}
+	}
+	t.updateRoleSummaries(map[int64]roleSummaryChange{ur.UserID: change}, 0)
 	t.putAudit(audit)
 	t.putDeliveries(deliveries)
-	return t.commit(ctx)
+	return t.commitSkippingGoneUsers(ctx)
 }

@@ -45,7 +45,7 @@ func (s *Store) UpdateUser(ctx context.Context, u domain.User, deliveries []doma
 		return err
 	}
 	t := s.newTxn()
-	t.updateUser(stored, u)
+	t.updateUser(stored, u, nil)
 	if listedDifferently(stored, u) {
 		// The organization items carry the name and the admin flag.
 		orgs, err := s.readUserOrgs(ctx, u.ID)
@@ -69,10 +69,21 @@ func (s *Store) UpdateUser(ctx context.Context, u domain.User, deliveries []doma
 // updateUser is the one step that updates a stored user (UpdateUser,
 // SaveAcceptance): u is written at the next version only while the stored
 // user is still at u.Version with the same sub, and its search index
-// entries move from what stored held to what u holds.
-func (t *txn) updateUser(stored, u domain.User) {
+// entries move from what stored held to what u holds. It is an UpdateItem
+// of the user's fields, not a Put, so that the role summary
+// (users_rolesummary.go), which membership writes change without touching
+// the version, stays as it is, changed only by roles when given.
+func (t *txn) updateUser(stored, u domain.User, roles *roleSummaryChange) {
 	sameUser := versionIs(u.Version).And(expression.Name("sub").Equal(expression.Value(u.Sub)))
-	t.putIf(newUserRecord(u, u.Version+1), sameUser, t.store.userUpdateFailure(u))
+	upd, err := userFieldsUpdate(u, u.Version+1)
+	if err != nil {
+		t.fail(err)
+		return
+	}
+	if roles != nil {
+		upd = roles.apply(upd)
+	}
+	t.updateItem(userKey(u.ID), upd, sameUser, t.store.userUpdateFailure(u))
 	t.reindexUser(stored, u)
 }
 

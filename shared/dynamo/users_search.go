@@ -29,6 +29,17 @@ const maxSearchMatches = 1000
 //   - One organization: see searchOrganizationUsers (the organization
 //     items of users_orgindex.go); as bounded as the search of all users.
 func (s *Store) SearchUsers(ctx context.Context, q domain.UserSearch) (domain.Page[domain.User], error) {
+	found, err := s.SearchUsersWithRoles(ctx, q)
+	users := make([]domain.User, len(found.Items))
+	for i, f := range found.Items {
+		users[i] = f.User
+	}
+	return domain.Page[domain.User]{Items: users, Total: found.Total}, err
+}
+
+// SearchUsersWithRoles implements domain.UserSearchStore: SearchUsers at
+// the same cost, with each user's role summary (users_rolesummary.go).
+func (s *Store) SearchUsersWithRoles(ctx context.Context, q domain.UserSearch) (domain.Page[domain.FoundUser], error) {
 	words := splitWords(q.Page.Query)
 	key := longestWord(words)
 	if q.OrganizationGUID == "" && len(words) == 0 {
@@ -46,7 +57,7 @@ func (s *Store) SearchUsers(ctx context.Context, q domain.UserSearch) (domain.Pa
 		candidates, err = s.namePrefixCandidates(ctx, key)
 	}
 	if err != nil {
-		return domain.Page[domain.User]{}, err
+		return domain.Page[domain.FoundUser]{}, err
 	}
 	return s.matchingUsersPage(ctx, candidates, words, q.Page)
 }
@@ -84,21 +95,21 @@ func candidatesOf(ids []int64) []searchCandidate {
 // BatchGetItem for a page of up to 100). Candidates whose index item
 // carries no sort key and words (written by an older version) are read
 // first, so the answer is the same, only dearer, on such a table.
-func (s *Store) matchingUsersPage(ctx context.Context, candidates []searchCandidate, words []string, page domain.PageRequest) (domain.Page[domain.User], error) {
+func (s *Store) matchingUsersPage(ctx context.Context, candidates []searchCandidate, words []string, page domain.PageRequest) (domain.Page[domain.FoundUser], error) {
 	var unknown []int64
 	for _, c := range candidates {
 		if !c.known() {
 			unknown = append(unknown, c.ID)
 		}
 	}
-	read := map[int64]domain.User{}
+	read := map[int64]domain.FoundUser{}
 	if len(unknown) > 0 {
 		users, err := s.getUsers(ctx, unknown)
 		if err != nil {
-			return domain.Page[domain.User]{}, err
+			return domain.Page[domain.FoundUser]{}, err
 		}
 		for _, u := range users {
-			read[u.ID] = u
+			read[u.User.ID] = u
 		}
 	}
 	matched := make([]searchCandidate, 0, len(candidates))
@@ -108,7 +119,7 @@ func (s *Store) matchingUsersPage(ctx context.Context, candidates []searchCandid
 			if !ok {
 				continue
 			}
-			c.ListingSK, c.Words = userListingSK(u), userWords(u)
+			c.ListingSK, c.Words = userListingSK(u.User), userWords(u.User)
 		}
 		if matchesAllWords(c.Words, words) {
 			matched = append(matched, c)
@@ -133,19 +144,19 @@ func (s *Store) matchingUsersPage(ctx context.Context, candidates []searchCandid
 	if len(missing) > 0 {
 		users, err := s.getUsers(ctx, missing)
 		if err != nil {
-			return domain.Page[domain.User]{}, err
+			return domain.Page[domain.FoundUser]{}, err
 		}
 		for _, u := range users {
-			read[u.ID] = u
+			read[u.User.ID] = u
 		}
 	}
-	items := make([]domain.User, 0, len(window))
+	items := make([]domain.FoundUser, 0, len(window))
 	for _, c := range window {
 		if u, ok := read[c.ID]; ok {
 			items = append(items, u)
 		}
 	}
-	return domain.Page[domain.User]{Items: items, Total: int64(len(matched))}, nil
+	return domain.Page[domain.FoundUser]{Items: items, Total: int64(len(matched))}, nil
 }
 
 // ListInstitutionAdmins implements domain.UserSearchStore.
@@ -165,25 +176,25 @@ func (s *Store) ListInstitutionAdmins(ctx context.Context, organizationGUID stri
 }
 
 // listUsersByName reads one page of the listing by name.
-func (s *Store) listUsersByName(ctx context.Context, page domain.PageRequest) (domain.Page[domain.User], error) {
+func (s *Store) listUsersByName(ctx context.Context, page domain.PageRequest) (domain.Page[domain.FoundUser], error) {
 	total, err := s.countUsers(ctx)
 	if err != nil {
-		return domain.Page[domain.User]{}, err
+		return domain.Page[domain.FoundUser]{}, err
 	}
 	in, err := s.partitionQuery(indexGSI2, usersPK, nil)
 	if err != nil {
-		return domain.Page[domain.User]{}, err
+		return domain.Page[domain.FoundUser]{}, err
 	}
 	in.ScanIndexForward = aws.Bool(!page.Descending)
 	items, err := s.queryWindow(ctx, in, page.Offset(), page.Size)
 	if err != nil {
-		return domain.Page[domain.User]{}, err
+		return domain.Page[domain.FoundUser]{}, err
 	}
-	users, err := decodeUsers(items)
+	users, err := decodeFoundUsers(items)
 	if err != nil {
-		return domain.Page[domain.User]{}, err
+		return domain.Page[domain.FoundUser]{}, err
 	}
-	return domain.Page[domain.User]{Items: users, Total: total}, nil
+	return domain.Page[domain.FoundUser]{Items: users, Total: total}, nil
 }
 
 // countUsers sums the shards of the user count.
@@ -191,34 +202,17 @@ func (s *Store) countUsers(ctx context.Context) (int64, error) {
 	return s.sumCount(ctx, userCountKey, userCountShards)
 }
 
-// queryWindow skips offset items of a query and returns the next limit.
-// The skipped items are read with only their keys projected.
+// queryWindow skips offset items of a query and returns the next limit, in
+// one Query of offset+limit items while they fit in DynamoDB's 1 MB page (a
+// page of 10 at offset 90 is one request, not a keys-only skip and a read):
+// DynamoDB charges a Query for the items it reads, not for the attributes
+// it returns, so projecting the skipped items to their keys saved bytes
+// only, at the price of a request.
 func (s *Store) queryWindow(ctx context.Context, in *dynamodb.QueryInput, offset, limit int) ([]item, error) {
 	in.TableName = aws.String(s.table)
-	skipped := 0
-	for skipped < offset {
-		skip := *in
-		skip.Limit = aws.Int32(int32(offset - skipped))
-		// The index's keys too: they make the LastEvaluatedKey to go on from.
-		keys := []string{attrPK, attrSK}
-		if in.IndexName != nil {
-			indexPK, indexSK := keyNames(*in.IndexName)
-			keys = append(keys, indexPK, indexSK)
-		}
-		project(&skip, keys...)
-		out, err := s.db.Query(ctx, &skip)
-		if err != nil {
-			return nil, fmt.Errorf("query %s: %w", aws.ToString(in.IndexName), err)
-		}
-		skipped += len(out.Items)
-		if len(out.LastEvaluatedKey) == 0 {
-			return nil, nil
-		}
-		in.ExclusiveStartKey = out.LastEvaluatedKey
-	}
 	var items []item
-	for len(items) < limit {
-		in.Limit = aws.Int32(int32(limit - len(items)))
+	for len(items) < offset+limit {
+		in.Limit = aws.Int32(int32(offset + limit - len(items)))
 		out, err := s.db.Query(ctx, in)
 		if err != nil {
 			return nil, fmt.Errorf("query %s: %w", aws.ToString(in.IndexName), err)
@@ -229,7 +223,10 @@ func (s *Store) queryWindow(ctx context.Context, in *dynamodb.QueryInput, offset
 		}
 		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
-	return items, nil
+	if len(items) <= offset {
+		return nil, nil
+	}
+	return items[offset:], nil
 }
 
 // wordPrefixCandidates returns the users with a word starting with
@@ -301,7 +298,7 @@ func (s *Store) namePrefixCandidates(ctx context.Context, prefix string) ([]sear
 }
 
 // getUsers reads users by id (BatchGetItem); absent ones are left out.
-func (s *Store) getUsers(ctx context.Context, ids []int64) ([]domain.User, error) {
+func (s *Store) getUsers(ctx context.Context, ids []int64) ([]domain.FoundUser, error) {
 	keys := make([]itemKey, len(ids))
 	for i, uid := range ids {
 		keys[i] = userKey(uid)
@@ -310,7 +307,7 @@ func (s *Store) getUsers(ctx context.Context, ids []int64) ([]domain.User, error
 	if err != nil {
 		return nil, err
 	}
-	return decodeUsers(items)
+	return decodeFoundUsers(items)
 }
 
 func decodeUsers(items []item) ([]domain.User, error) {
@@ -338,9 +335,9 @@ func matchesAllWords(userWords, query []string) bool {
 }
 
 // sortUsersByName orders as the listing index does: by sort name, then id.
-func sortUsersByName(users []domain.User, descending bool) {
-	slices.SortFunc(users, func(a, b domain.User) int {
-		c := strings.Compare(userListingSK(a), userListingSK(b))
+func sortUsersByName(users []domain.FoundUser, descending bool) {
+	slices.SortFunc(users, func(a, b domain.FoundUser) int {
+		c := strings.Compare(userListingSK(a.User), userListingSK(b.User))
 		if descending {
 			return -c
 		}

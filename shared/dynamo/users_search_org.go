@@ -16,16 +16,16 @@ import (
 // (users_orgindex.go), at a cost that does not grow with the organization:
 //
 //   - no query: the gsi1 ORGUSERS#<org> listing by name, walked to the
-//     page's offset (keys only) and read for one page, then one
-//     BatchGetItem of the page's users; the total is the sum of the 16
-//     COUNT#orgusers#<org>#… shards (one BatchGetItem);
+//     end of the page (one Query), then one
+//     BatchGetItem of the page's users and the 16 COUNT#orgusers#<org>#…
+//     shards, whose sum is the total;
 //   - a word of two or more letters: the word items of the longest word
 //     (at most maxSearchMatches users in the whole table), the candidates'
 //     organization items (BatchGetItem, at most 10 requests) to keep the
 //     organization's users, then those users, filtered on every word;
 //   - only one-letter words: the organization's listing narrowed to names
 //     starting with the letter (at most maxSearchMatches), then as above.
-func (s *Store) searchOrganizationUsers(ctx context.Context, organizationGUID string, words []string, page domain.PageRequest) (domain.Page[domain.User], error) {
+func (s *Store) searchOrganizationUsers(ctx context.Context, organizationGUID string, words []string, page domain.PageRequest) (domain.Page[domain.FoundUser], error) {
 	if len(words) == 0 {
 		return s.listOrganizationUsersByName(ctx, organizationGUID, page)
 	}
@@ -34,11 +34,11 @@ func (s *Store) searchOrganizationUsers(ctx context.Context, organizationGUID st
 	if len([]rune(key)) >= 2 {
 		all, err := s.wordPrefixCandidates(ctx, key)
 		if err != nil {
-			return domain.Page[domain.User]{}, err
+			return domain.Page[domain.FoundUser]{}, err
 		}
 		members, err := s.organizationMembersAmong(ctx, organizationGUID, candidateIDs(all))
 		if err != nil {
-			return domain.Page[domain.User]{}, err
+			return domain.Page[domain.FoundUser]{}, err
 		}
 		inOrg := make(map[int64]bool, len(members))
 		for _, uid := range members {
@@ -48,43 +48,67 @@ func (s *Store) searchOrganizationUsers(ctx context.Context, organizationGUID st
 	} else {
 		in, err := s.partitionQuery(indexGSI1, orgUsersPK(organizationGUID), sortKeyPrefix(key))
 		if err != nil {
-			return domain.Page[domain.User]{}, err
+			return domain.Page[domain.FoundUser]{}, err
 		}
 		ids, err := s.organizationUserIDs(ctx, in, maxSearchMatches)
 		if err != nil {
-			return domain.Page[domain.User]{}, err
+			return domain.Page[domain.FoundUser]{}, err
 		}
 		candidates = candidatesOf(ids)
 	}
 	return s.matchingUsersPage(ctx, candidates, words, page)
 }
 
-// listOrganizationUsersByName reads one page of an organization's listing.
-func (s *Store) listOrganizationUsersByName(ctx context.Context, organizationGUID string, page domain.PageRequest) (domain.Page[domain.User], error) {
-	total, err := s.sumCount(ctx, func(shard int64) itemKey { return orgUserCountKey(organizationGUID, shard) }, orgUserCountShards)
-	if err != nil {
-		return domain.Page[domain.User]{}, err
-	}
+// listOrganizationUsersByName reads one page of an organization's listing:
+// the listing's Query, then one BatchGetItem of the page's users together
+// with the count's shards (a second one past 84 users).
+func (s *Store) listOrganizationUsersByName(ctx context.Context, organizationGUID string, page domain.PageRequest) (domain.Page[domain.FoundUser], error) {
 	in, err := s.partitionQuery(indexGSI1, orgUsersPK(organizationGUID), nil)
 	if err != nil {
-		return domain.Page[domain.User]{}, err
+		return domain.Page[domain.FoundUser]{}, err
 	}
 	in.ScanIndexForward = aws.Bool(!page.Descending)
 	items, err := s.queryWindow(ctx, in, page.Offset(), page.Size)
 	if err != nil {
-		return domain.Page[domain.User]{}, err
+		return domain.Page[domain.FoundUser]{}, err
 	}
 	ids, err := userIDsOf(items)
 	if err != nil {
-		return domain.Page[domain.User]{}, err
+		return domain.Page[domain.FoundUser]{}, err
 	}
-	users, err := s.getUsers(ctx, ids)
+	keys := make([]itemKey, 0, len(ids)+orgUserCountShards)
+	for shard := range int64(orgUserCountShards) {
+		keys = append(keys, orgUserCountKey(organizationGUID, shard))
+	}
+	for _, uid := range ids {
+		keys = append(keys, userKey(uid))
+	}
+	read, err := s.batchGet(ctx, keys)
 	if err != nil {
-		return domain.Page[domain.User]{}, err
+		return domain.Page[domain.FoundUser]{}, err
+	}
+	var total int64
+	userItems := make([]item, 0, len(ids))
+	for _, it := range read {
+		if stringAttr(it, "entity") != entityOrgUserCount {
+			userItems = append(userItems, it)
+			continue
+		}
+		var shard struct {
+			Value int64 `dynamodbav:"value"`
+		}
+		if err := unmarshal(it, &shard); err != nil {
+			return domain.Page[domain.FoundUser]{}, err
+		}
+		total += shard.Value
+	}
+	users, err := decodeFoundUsers(userItems)
+	if err != nil {
+		return domain.Page[domain.FoundUser]{}, err
 	}
 	// BatchGetItem answers in any order; the listing's order is the name's.
 	sortUsersByName(users, page.Descending)
-	return domain.Page[domain.User]{Items: users, Total: total}, nil
+	return domain.Page[domain.FoundUser]{Items: users, Total: total}, nil
 }
 
 // organizationMembersAmong keeps the users that have an item of the

@@ -41,8 +41,16 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 			records = append(records, newAppLinkRecord(r, manageID))
 		}
 	}
+	seededUserRoles := map[int64][]domain.UserRole{}
+	for _, ur := range seed.UserRoles {
+		seededUserRoles[ur.UserID] = append(seededUserRoles[ur.UserID], ur)
+	}
 	for _, u := range seed.Users {
-		records = append(records, newUserRecord(u, 1), newUserSubRecord(u))
+		userItem, err := newUserItem(u, seededUserRoles[u.ID])
+		if err != nil {
+			return err
+		}
+		records = append(records, userItem, newUserSubRecord(u))
 		for _, rec := range newUserWordRecords(u, userWords(u)) {
 			records = append(records, rec)
 		}

@@ -8,6 +8,7 @@ func maintenanceMatrixCases() (cases []matrixCase) {
 		matrixCase{name: "S3 landing page fix", method: "GET", path: "/api/v1/system/landing-page-fix", want: su},
 		matrixCase{name: "date repair list", method: "GET", path: "/api/v1/system/date-repair", want: su},
 		matrixCase{name: "date repair apply", method: "POST", path: "/api/v1/system/date-repair", want: su},
+		matrixCase{name: "index repair", method: "POST", path: "/api/v1/system/index-repair?limit=5", want: su},
 		matrixCase{name: "S7 application metadata", method: "GET", path: "/api/v1/manage/provider/SAML20_SP/wiki", want: su},
 		matrixCase{name: "S7 provisioning metadata", method: "GET", path: "/api/v1/manage/provider/PROVISIONING/sp-a", want: su},
 		matrixCase{name: "S7 unknown provider", method: "GET", path: "/api/v1/manage/provider/SAML20_IDP/idp", want: suOnly(404)},

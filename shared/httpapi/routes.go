@@ -240,6 +240,7 @@ func (a *API) routeTable() map[Group][]route {
 			{"GET /api/v1/system/landing-page-fix", a.superUser(a.landingPageFix), nil},
 			{"GET /api/v1/system/date-repair", a.superUser(a.dateRepair(false)), nil},
 			{"POST /api/v1/system/date-repair", a.superUser(a.dateRepair(true)), nil},
+			{"POST /api/v1/system/index-repair", a.superUser(a.indexRepair), nil},
 			{"PUT /api/v1/system/performance-seed", a.superUser(a.performanceSeed), nil},
 
 			{"GET /api/v1/manage/provider/{type}/{id}", a.superUser(a.providerMetadata), nil},

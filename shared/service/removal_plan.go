@@ -17,7 +17,7 @@ import (
 // institution admin's organization item and count, and one user deletion
 // per SP.
 const (
-	transactionWrites  = 100
+	transactionWrites  = 99 // DynamoDB's 100 less the update of the user's role summary
 	membershipWrites   = 6
 	userDeletionWrites = 21
 )

@@ -23,11 +23,11 @@ func TestSplitRemoval(t *testing.T) {
 		{"only the user", nil, 23, []removalChunk{{0, 0}}, 0},
 		{"one membership", []int{7}, 0, []removalChunk{{0, 1}}, 1},
 		{"all in one", repeat(7, 10), 23, []removalChunk{{0, 10}}, 10},
-		{"24 memberships of two SPs and the user", repeat(7, 24), 23, []removalChunk{{0, 13}, {13, 24}}, 24},
+		{"24 memberships of two SPs and the user", repeat(7, 24), 23, []removalChunk{{0, 14}, {14, 24}}, 24},
 		{"no user", repeat(7, 30), 0, []removalChunk{{0, 14}, {14, 16}, {16, 30}}, 30},
 		{"the user alone in the last", []int{60, 60}, 50, []removalChunk{{0, 1}, {1, 2}, {2, 2}}, 2},
 		{"the user too large to share", []int{60}, 90, []removalChunk{{0, 1}, {1, 1}}, 1},
-		{"mixed costs", []int{5, 95, 5, 5, 90}, 10, []removalChunk{{0, 2}, {2, 4}, {4, 5}}, 5},
+		{"mixed costs", []int{5, 94, 5, 5, 89}, 10, []removalChunk{{0, 2}, {2, 4}, {4, 5}}, 5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

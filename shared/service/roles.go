@@ -198,7 +198,10 @@ func (s *Service) DeleteRole(ctx context.Context, p *auth.Principal, id int64) e
 func (s *Service) removeMembershipsOfDeletedRole(ctx context.Context, p *auth.Principal, role domain.Role) error {
 	token := ""
 	for {
-		page, next, err := s.Store.ListUserRolesOfRole(ctx, role.ID, token, 25)
+		// 16 memberships, each of another user, write at most 6 items each
+		// (membership, audit entry, organization item and count, the user's
+		// role summary, a member-counter shard): within a transaction's 100.
+		page, next, err := s.Store.ListUserRolesOfRole(ctx, role.ID, token, 16)
 		if err != nil {
 			return err
 		}

@@ -151,8 +151,9 @@ type RoleSummary struct {
 // SearchUsers is U1 and U2: super users search every user; institution
 // admins and organization tokens the users of their organization (holding
 // a role of it, or its institution admins). A page costs the store's
-// bounded search plus one Query per user on the page and BatchGetItems of
-// their roles.
+// bounded search (its user items carry their memberships' summary) and
+// one BatchGetItem of the roles' names; only users whose item has no
+// trusted summary (older data, very many roles) cost a Query each.
 func (s *Service) SearchUsers(ctx context.Context, p *auth.Principal, page domain.PageRequest) (domain.Page[UserSummary], error) {
 	if p == nil {
 		return domain.Page[UserSummary]{}, domain.Unauthenticatedf("authentication required")
@@ -168,7 +169,7 @@ func (s *Service) SearchUsers(ctx context.Context, p *auth.Principal, page domai
 	if !all {
 		q.OrganizationGUID = org
 	}
-	found, err := s.Store.SearchUsers(ctx, q)
+	found, err := s.Store.SearchUsersWithRoles(ctx, q)
 	if err != nil {
 		return domain.Page[UserSummary]{}, err
 	}
@@ -185,8 +186,8 @@ func (s *Service) SearchUsers(ctx context.Context, p *auth.Principal, page domai
 	if err != nil {
 		return domain.Page[UserSummary]{}, err
 	}
-	for i, u := range found.Items {
-		sum := UserSummary{User: u, Roles: []RoleSummary{}}
+	for i, f := range found.Items {
+		sum := UserSummary{User: f.User, Roles: []RoleSummary{}}
 		for _, ur := range perUser[i] {
 			if r, ok := roles[ur.RoleID]; ok {
 				sum.Roles = append(sum.Roles, RoleSummary{UserRole: ur, RoleName: r.Name})
@@ -198,15 +199,21 @@ func (s *Service) SearchUsers(ctx context.Context, p *auth.Principal, page domai
 	return out, nil
 }
 
-// userRolesOfUsers reads the memberships of a page of users: one Query per
-// user (each user's memberships are its own partition), 16 at a time, so
-// that a page waits for a few round trips instead of one per user.
-func (s *Service) userRolesOfUsers(ctx context.Context, users []domain.User) ([][]domain.UserRole, error) {
+// userRolesOfUsers are the memberships of a page of users: their
+// summaries when known, else one Query per user (each user's memberships
+// are its own partition), 16 at a time, so that a page waits for a few
+// round trips instead of one per user.
+func (s *Service) userRolesOfUsers(ctx context.Context, users []domain.FoundUser) ([][]domain.UserRole, error) {
 	perUser := make([][]domain.UserRole, len(users))
 	errs := make([]error, len(users))
 	slots := make(chan struct{}, 16) // a page is at most 100 users
 	var wg sync.WaitGroup
-	for i, u := range users {
+	for i, f := range users {
+		if f.UserRolesKnown {
+			perUser[i] = f.UserRoles
+			continue
+		}
+		u := f.User
 		wg.Add(1)
 		slots <- struct{}{}
 		go func() {

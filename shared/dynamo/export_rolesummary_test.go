@@ -1,0 +1,4 @@
+package dynamo
+
+// MaxRoleSummaries is the bound of a user's role summary, for the tests.
+const MaxRoleSummaries = maxRoleSummaries

@@ -1,0 +1,28 @@
+package service
+
+import (
+	"context"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// RepairIndexes rebuilds, one page of roles or users per call, the derived
+// items that data written by older versions lack (see
+// domain.IndexRepairStore): super users only, called after an upgrade from
+// an empty cursor, then with each answer's next cursor until done.
+func (s *Service) RepairIndexes(ctx context.Context, p *auth.Principal, cursor string, limit int) (domain.IndexRepair, error) {
+	if err := requireSuperUser(p); err != nil {
+		return domain.IndexRepair{}, err
+	}
+	rs, ok := s.Store.(domain.IndexRepairStore)
+	if !ok {
+		return domain.IndexRepair{}, domain.Unavailablef("this store cannot repair its indexes")
+	}
+	res, err := rs.RepairIndexes(ctx, cursor, limit)
+	if err == nil && (res.RoleCountsRepaired+res.WordItemsWritten+res.SummariesWritten > 0 || res.Done) {
+		s.log().InfoContext(ctx, "indexes repaired", "roles", res.Roles, "roleCounts", res.RoleCountsRepaired, "users", res.Users,
+			"wordItems", res.WordItemsWritten, "roleSummaries", res.SummariesWritten, "done", res.Done, "by", p.Name)
+	}
+	return res, err
+}
