@@ -53,14 +53,16 @@ type IndexRepair struct {
 	Done               bool   `json:"done"`
 	Roles              int    `json:"roles"`
 	RoleCountsRepaired int    `json:"roleCountsRepaired"`
-	Users              int    `json:"users"`
-	WordItemsWritten   int    `json:"wordItemsWritten"`
-	SummariesWritten   int    `json:"roleSummariesWritten"`
+	// MembersIndexesBuilt counts roles whose members index was completed.
+	MembersIndexesBuilt int `json:"membersIndexesBuilt"`
+	Users               int `json:"users"`
+	WordItemsWritten    int `json:"wordItemsWritten"`
+	SummariesWritten    int `json:"roleSummariesWritten"`
 }
 
 // IndexRepairStore rebuilds the derived items that data written by older
 // versions lack (word items' listing keys and words, role member counters,
-// user organization items, users' role summaries), one page of roles or
+// user organization items, users' role summaries, roles' members indexes), one page of roles or
 // users per call: a maintenance operation of super users, run after an
 // upgrade until Done. Idempotent: a second run writes nothing.
 type IndexRepairStore interface {

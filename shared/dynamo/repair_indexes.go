@@ -24,6 +24,7 @@ import (
 // interrupted run resumes from its cursor:
 //
 //   - a role whose member counter is not exact: RecountMembersOfRole;
+//   - a role whose members index is not complete: RebuildMembersIndexOfRole;
 //   - a user: its word items, written again where one is missing or lacks
 //     listingSk/words; its role summary (users_rolesummary.go), rebuilt
 //     from its memberships where it is not complete and equal to them; its
@@ -46,7 +47,7 @@ func (s *Store) RepairIndexes(ctx context.Context, cursor string, limit int) (do
 	if err != nil {
 		return domain.IndexRepair{}, err
 	}
-	project(in, "id")
+	project(in, "id", "membersListed")
 	in.TableName, in.Limit = aws.String(s.table), aws.Int32(int32(limit))
 	if len(start) > 1 {
 		in.ExclusiveStartKey = make(item, len(start))
@@ -59,19 +60,32 @@ func (s *Store) RepairIndexes(ctx context.Context, cursor string, limit int) (do
 		return domain.IndexRepair{}, fmt.Errorf("query %s: %w", partition, err)
 	}
 	ids := make([]int64, 0, len(out.Items))
+	var unlisted []int64
 	for _, it := range out.Items {
 		var rec struct {
-			ID int64 `dynamodbav:"id"`
+			ID            int64 `dynamodbav:"id"`
+			MembersListed bool  `dynamodbav:"membersListed"`
 		}
 		if err := unmarshal(it, &rec); err != nil {
 			return domain.IndexRepair{}, err
 		}
 		ids = append(ids, rec.ID)
+		if !rec.MembersListed {
+			unlisted = append(unlisted, rec.ID)
+		}
 	}
 	var res domain.IndexRepair
 	if partition == rolesPK {
 		res.Roles = len(ids)
 		res.RoleCountsRepaired, err = s.repairRoleCounts(ctx, ids)
+		for _, roleID := range unlisted {
+			if err != nil {
+				break
+			}
+			if err = s.RebuildMembersIndexOfRole(ctx, roleID); err == nil {
+				res.MembersIndexesBuilt++
+			}
+		}
 	} else {
 		res.Users = len(ids)
 		err = s.repairUsers(ctx, ids, &res)

@@ -68,6 +68,13 @@ func ageTable(t *testing.T, client rawTable) {
 				putRaw(t, client, it)
 			case strings.HasPrefix(pk, "COUNT#members#"), strings.HasPrefix(pk, "COUNT#orgusers#"), entity == "UserOrganization":
 				deleteItem(t, client, pk, sk)
+			case entity == "Role", entity == "UserRole":
+				// Older versions wrote no members index.
+				for _, name := range []string{"membersListed", "gsi4pk", "gsi4sk", "listed", "memberName", "memberGivenName",
+					"memberFamilyName", "memberEmail", "memberSchacHome", "memberOrganizationGUID"} {
+					delete(it, name)
+				}
+				putRaw(t, client, it)
 			case entity == "User":
 				for name := range it {
 					if strings.HasPrefix(name, "rs") {
@@ -108,6 +115,7 @@ func repairAll(t *testing.T, s *dynamo.Store, limit int) domain.IndexRepair {
 		sum.Roles += res.Roles
 		sum.Users += res.Users
 		sum.RoleCountsRepaired += res.RoleCountsRepaired
+		sum.MembersIndexesBuilt += res.MembersIndexesBuilt
 		sum.WordItemsWritten += res.WordItemsWritten
 		sum.SummariesWritten += res.SummariesWritten
 		if res.Done {
@@ -162,8 +170,14 @@ func TestRepairIndexesRebuildsOldData(t *testing.T) {
 		t.Fatalf("aged table without a word item still finds %q", got)
 	}
 
+	for roleID := range int64(2) {
+		if n := membersIndexItems(t, client, roleID+1); n != 0 {
+			t.Fatalf("aged role %d still has %d members index items", roleID+1, n)
+		}
+	}
 	first := repairAll(t, s, 2)
-	if first.Roles != 2 || first.Users != 4 || first.RoleCountsRepaired != 2 || first.SummariesWritten != 4 || first.WordItemsWritten == 0 {
+	if first.Roles != 2 || first.Users != 4 || first.RoleCountsRepaired != 2 || first.MembersIndexesBuilt != 2 ||
+		first.SummariesWritten != 4 || first.WordItemsWritten == 0 {
 		t.Errorf("first run: %+v", first)
 	}
 	for name, org := range map[string]string{"org-1": "org-1", "org-2": "org-2"} {
@@ -180,6 +194,10 @@ func TestRepairIndexesRebuildsOldData(t *testing.T) {
 		if sum, exact := memberCountShards(t, client, roleID); sum != members || !exact {
 			t.Errorf("role %d counter: %d (exact %v), want %d", roleID, sum, exact, members)
 		}
+		// The role and each membership are in the role's members index.
+		if n := membersIndexItems(t, client, roleID); n != int(members)+1 {
+			t.Errorf("role %d members index: %d items, want the role and %d memberships", roleID, n, members)
+		}
 	}
 	// Word items carry their listing key and words again: a word search
 	// costs no read of the users it does not show.
@@ -194,7 +212,7 @@ func TestRepairIndexesRebuildsOldData(t *testing.T) {
 
 	before := tableItems(t, client)
 	second := repairAll(t, s, 2)
-	if second.RoleCountsRepaired != 0 || second.SummariesWritten != 0 || second.WordItemsWritten != 0 || second.Users != 4 {
+	if second.RoleCountsRepaired != 0 || second.MembersIndexesBuilt != 0 || second.SummariesWritten != 0 || second.WordItemsWritten != 0 || second.Users != 4 {
 		t.Errorf("second run: %+v", second)
 	}
 	if after := tableItems(t, client); !slices.Equal(before, after) {
@@ -210,4 +228,21 @@ func TestRepairIndexesRefusesForeignCursor(t *testing.T) {
 		_, err := s.RepairIndexes(ctx(t), cursor, 10)
 		mustKind(t, err, domain.KindInvalid)
 	}
+}
+
+// membersIndexItems counts the role and membership items in a role's
+// members index (gsi4 ROLE#<id>).
+func membersIndexItems(t *testing.T, client rawTable, roleID int64) int {
+	t.Helper()
+	out, err := client.Query(ctx(t), &dynamodb.QueryInput{TableName: aws.String(client.table), IndexName: aws.String("gsi4"),
+		KeyConditionExpression:    aws.String("gsi4pk = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: fmt.Sprintf("ROLE#%d", roleID)}}})
+	must(t, err)
+	n := 0
+	for _, it := range out.Items {
+		if e, ok := it["entity"].(*types.AttributeValueMemberS); ok && (e.Value == "Role" || e.Value == "UserRole") {
+			n++
+		}
+	}
+	return n
 }
