@@ -25,9 +25,10 @@ func deliveryBenchSlowSP(h http.Handler) http.Handler {
 
 // BenchmarkDeliveryPathThroughput queues the deliveries of b.N acceptances to
 // an SP that answers in 5 ms while the consumer is paused, then measures how
-// fast one consumer (the local poller, one batch of up to 10 at a time, as a
-// Lambda with reserved concurrency 1) brings them all in: SCIM requests and
-// deliveries per second.
+// fast one consumer (the local poller with its default concurrency: up to 10
+// batches of up to 10 messages, of distinct FIFO groups, in the handler at
+// once, as Lambda's event source mapping runs a function) brings them all
+// in: SCIM requests and deliveries per second.
 //
 //	go test -run '^$' -bench DeliveryPathThroughput -benchtime 200x ./localstack/stack/
 func BenchmarkDeliveryPathThroughput(b *testing.B) {
