@@ -27,9 +27,6 @@ type batch struct {
 	userRoles map[domain.UserRoleKey]domain.UserRole
 	links     map[domain.SPLinkKey]domain.SPLink
 	audits    []domain.AuditEntry
-	// finishing counts the bookkeeping of delivered messages still being
-	// written (afterDelivery); the batch ends after it.
-	finishing sync.WaitGroup
 }
 
 type batchKey struct{}
@@ -81,26 +78,8 @@ func (p *Provisioner) startBatch(ctx context.Context, records []events.SQSMessag
 	return context.WithValue(ctx, batchKey{}, b), b
 }
 
-// afterDelivery runs the bookkeeping of a delivered message: beside the
-// next delivery of its line in a batch (which waits for it before it ends),
-// else at once.
-func (p *Provisioner) afterDelivery(ctx context.Context, record func(context.Context)) {
-	b := batchOf(ctx)
-	if b == nil {
-		record(ctx)
-		return
-	}
-	b.finishing.Add(1)
-	go func() {
-		defer b.finishing.Done()
-		record(ctx)
-	}()
-}
-
-// flushAudits waits for the batch's bookkeeping, then writes the audit
-// entries it collected, in one request.
+// flushAudits writes the audit entries the batch collected, in one request.
 func (p *Provisioner) flushAudits(ctx context.Context, b *batch) {
-	b.finishing.Wait()
 	b.mu.Lock()
 	entries := b.audits
 	b.audits = nil

@@ -102,17 +102,12 @@ func (p *Provisioner) handleMessage(ctx context.Context, m events.SQSMessage) er
 		// Read before the outbox item is rewritten from the queue message
 		// (which never carries them): the labels the item recorded.
 		d.UserEmail, d.RoleName = p.auditLabels(ctx, d)
-		// The next delivery of the line need not wait for this bookkeeping
-		// (it writes only this delivery's item and audit entry); the batch
-		// waits for it before it ends.
-		p.afterDelivery(ctx, func(ctx context.Context) {
-			if ok, uerr := p.Store.FinishDelivery(ctx, d); uerr != nil || !ok {
-				if uerr = p.Store.UpdateDeliveryStatus(ctx, d); uerr != nil {
-					log.WarnContext(ctx, "delivered but status not recorded", "error", uerr)
-				}
+		if ok, uerr := p.Store.FinishDelivery(ctx, d); uerr != nil || !ok {
+			if uerr = p.Store.UpdateDeliveryStatus(ctx, d); uerr != nil {
+				log.WarnContext(ctx, "delivered but status not recorded", "error", uerr)
 			}
-			p.audit(ctx, d, domain.AuditProvisioned)
-		})
+		}
+		p.audit(ctx, d, domain.AuditProvisioned)
 		log.InfoContext(ctx, "delivered")
 		return nil
 	case IsPermanent(err):
