@@ -56,6 +56,8 @@ type Poller struct {
 	// never run at once.
 	Concurrency int
 
+	idleSince time.Time // when receiveLimit first found the queue empty; zero while busy
+
 	running     atomic.Bool
 	slots       chan struct{} // one per batch in the handler
 	invocations sync.WaitGroup
@@ -220,7 +222,10 @@ func (p *Poller) pollOnce(ctx context.Context) (int, error) {
 	}
 	p.releaseSlot()
 	p.extendHeld(ctx)
-	limit := p.batchSize()
+	limit, err := p.receiveLimit(ctx)
+	if err != nil || limit == 0 {
+		return 0, err
+	}
 	started := time.Now()
 	out, err := p.Client.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
 		QueueUrl:            &p.QueueURL,
@@ -236,6 +241,7 @@ func (p *Poller) pollOnce(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("receive: %w", err)
 	}
+	p.idleSince = time.Time{}
 	out.Messages = latestReceipts(out.Messages)
 	p.mu.Lock()
 	adm := p.order.admit(out.Messages, started, len(out.Messages) == limit, holdVisibility)
@@ -250,6 +256,51 @@ func (p *Poller) pollOnce(ctx context.Context) (int, error) {
 	p.visibility.Unlock()
 	p.launch(ctx, batches)
 	return len(out.Messages), nil
+}
+
+// idleProbe is the pause between two looks at an empty queue; after
+// idleReceive of them a plain receive runs (see receiveLimit).
+const (
+	idleProbe   = 5 * time.Millisecond
+	idleReceive = time.Second
+)
+
+// receiveLimit is how many messages the next receive asks for: as many as
+// are visible, up to the batch size, or 0 after a short idle pause when
+// none is. local-aws-sqs answers a receive only when it has as many
+// messages as asked for or its wait is over (at least 40 ms), where SQS
+// answers a long poll as soon as it has any: asking for what is there
+// makes the substitute answer at once, as SQS would, instead of adding its
+// wait to every delivery. Its ApproximateNumberOfMessages counts the
+// in-flight messages too, so the visible ones are the difference. Once the
+// queue has looked empty for idleReceive, a plain receive of the batch size
+// runs, so that a queue that counts otherwise (SQS counts only the visible
+// ones) is still read.
+func (p *Poller) receiveLimit(ctx context.Context) (int, error) {
+	limit := p.batchSize()
+	out, err := p.Client.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{
+		QueueUrl: &p.QueueURL,
+		AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameApproximateNumberOfMessages,
+			types.QueueAttributeNameApproximateNumberOfMessagesNotVisible},
+	})
+	if err != nil {
+		return 0, fmt.Errorf("queue attributes: %w", err)
+	}
+	all, _ := strconv.Atoi(out.Attributes[string(types.QueueAttributeNameApproximateNumberOfMessages)])
+	hidden, _ := strconv.Atoi(out.Attributes[string(types.QueueAttributeNameApproximateNumberOfMessagesNotVisible)])
+	if visible := all - hidden; visible > 0 {
+		return min(visible, limit), nil
+	}
+	now := time.Now()
+	if p.idleSince.IsZero() {
+		p.idleSince = now
+	}
+	if now.Sub(p.idleSince) >= idleReceive {
+		p.idleSince = time.Time{}
+		return limit, nil
+	}
+	sleep(ctx, idleProbe)
+	return 0, ctx.Err()
 }
 
 // plan packs ready messages into batches and marks their groups running;

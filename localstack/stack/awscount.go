@@ -1,6 +1,8 @@
 package stack
 
 import (
+	"bytes"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -39,12 +41,14 @@ func Sum(counts map[string]int, prefix string) int {
 	return n
 }
 
-func (c *AWSCalls) add(op string) {
+func (c *AWSCalls) add(op string) { c.addN(op, 1) }
+
+func (c *AWSCalls) addN(op string, n int) {
 	c.mu.Lock()
 	if c.counts == nil {
 		c.counts = map[string]int{}
 	}
-	c.counts[op]++
+	c.counts[op] += n
 	c.mu.Unlock()
 }
 
@@ -60,5 +64,24 @@ func (c countingClient) Do(r *http.Request) (*http.Response, error) {
 		op = r.Host + " " + r.Method // query or REST protocols (SES v2)
 	}
 	c.calls.add(op)
+	if strings.HasSuffix(op, ".BatchWriteItem") || strings.HasSuffix(op, ".BatchGetItem") {
+		// A batch costs a capacity unit per item: count them too
+		// ("items:" + op), so that the cost figures stay true.
+		if r.Body != nil {
+			body, err := io.ReadAll(r.Body)
+			_ = r.Body.Close()
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if err == nil {
+				items := bytes.Count(body, []byte(`"PutRequest"`)) + bytes.Count(body, []byte(`"DeleteRequest"`))
+				if strings.HasSuffix(op, ".BatchGetItem") {
+					items = bytes.Count(body, []byte(`"pk":`))
+				}
+				c.calls.addN(itemsPrefix+op, items)
+			}
+		}
+	}
 	return c.inner.Do(r)
 }
+
+// itemsPrefix names the item counts of batch requests in AWSCalls.
+const itemsPrefix = "items:"

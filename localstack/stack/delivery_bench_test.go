@@ -25,9 +25,10 @@ func deliveryBenchSlowSP(h http.Handler) http.Handler {
 
 // BenchmarkDeliveryPathThroughput queues the deliveries of b.N acceptances to
 // an SP that answers in 5 ms while the consumer is paused, then measures how
-// fast one consumer (the local poller, one batch of up to 10 at a time, as a
-// Lambda with reserved concurrency 1) brings them all in: SCIM requests and
-// deliveries per second.
+// fast one consumer (the local poller with its default concurrency: up to 10
+// batches of up to 10 messages, of distinct FIFO groups, in the handler at
+// once, as Lambda's event source mapping runs a function) brings them all
+// in: SCIM requests and deliveries per second.
 //
 //	go test -run '^$' -bench DeliveryPathThroughput -benchtime 200x ./localstack/stack/
 func BenchmarkDeliveryPathThroughput(b *testing.B) {
@@ -57,7 +58,8 @@ func BenchmarkDeliveryPathThroughput(b *testing.B) {
 
 // reportAWSCost reports the DynamoDB and SQS requests per delivery made
 // by the consumer while the deliveries were brought in (the sends happened
-// before, with the acceptances), and what a million deliveries cost at
+// before, with the acceptances), the capacity units they consumed (a
+// batch request costs one per item), and what a million deliveries cost at
 // on-demand prices (eu-west-1, 2025: DynamoDB $1.4125 per million writes
 // and $0.283 per million reads of items under 1 KB; SQS FIFO $0.50 per
 // million requests). An empty receive of the idle poller counts too.
@@ -68,11 +70,20 @@ func reportAWSCost(b *testing.B, before, after map[string]int, deliveries float6
 	}
 	reads := Sum(delta, "DynamoDB_20120810.GetItem") + Sum(delta, "DynamoDB_20120810.Query") + Sum(delta, "DynamoDB_20120810.BatchGet")
 	writes := Sum(delta, "DynamoDB_20120810.") - reads
-	sqsCalls := Sum(delta, "AmazonSQS.")
+	// Capacity units: a batch request costs one per item.
+	batchGets, batchWrites := Sum(delta, "DynamoDB_20120810.BatchGetItem"), Sum(delta, "DynamoDB_20120810.BatchWriteItem")
+	readUnits := reads - batchGets + Sum(delta, itemsPrefix+"DynamoDB_20120810.BatchGetItem")
+	writeUnits := writes - batchWrites + Sum(delta, itemsPrefix+"DynamoDB_20120810.BatchWriteItem")
+	// The local poller's GetQueueAttributes stand in for the long poll the
+	// SQS substitute lacks (lambdasqs.Poller.receiveLimit); Lambda's poller
+	// makes none.
+	sqsCalls := Sum(delta, "AmazonSQS.") - Sum(delta, "AmazonSQS.GetQueueAttributes")
 	b.ReportMetric(float64(reads)/deliveries, "ddb-reads/delivery")
 	b.ReportMetric(float64(writes)/deliveries, "ddb-writes/delivery")
+	b.ReportMetric(float64(readUnits)/deliveries, "ddb-read-units/delivery")
+	b.ReportMetric(float64(writeUnits)/deliveries, "ddb-write-units/delivery")
 	b.ReportMetric(float64(sqsCalls)/deliveries, "sqs-requests/delivery")
-	perMillion := (float64(writes)*1.4125 + float64(reads)*0.283 + float64(sqsCalls)*0.50) / deliveries
+	perMillion := (float64(writeUnits)*1.4125 + float64(readUnits)*0.283 + float64(sqsCalls)*0.50) / deliveries
 	b.ReportMetric(perMillion, "USD/1M-deliveries")
 	if testing.Verbose() {
 		b.Logf("AWS requests during delivery: %v", delta)

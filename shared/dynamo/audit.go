@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-
 	"github.com/edu-invite/invite/shared/domain"
 )
 
@@ -27,11 +24,15 @@ func (s *Store) ListAuditEntriesOfRole(ctx context.Context, roleID int64) ([]dom
 
 // PutProvisioningAudit implements domain.ProvisioningStore. Entries without
 // an id get one from the "audit" sequence, as every other entry does (the
-// provisioner may write that one sequence item). Each entry is one PutItem:
-// they are independent, and a transaction would cost twice.
+// provisioner may write that one sequence item). The entries are independent
+// puts: one BatchWriteItem per 25 (the provisioner writes a batch's outcomes
+// at once), not a transaction, which would cost twice.
 func (s *Store) PutProvisioningAudit(ctx context.Context, entries []domain.AuditEntry) error {
 	var unnumbered []int
 	for i, e := range entries {
+		if e.DeliveryID == "" {
+			return domain.Invalidf("a provisioning audit entry needs its delivery id")
+		}
 		if e.ID == 0 {
 			unnumbered = append(unnumbered, i)
 		}
@@ -45,16 +46,14 @@ func (s *Store) PutProvisioningAudit(ctx context.Context, entries []domain.Audit
 			entries[i].ID = first + int64(n)
 		}
 	}
-	for _, e := range entries {
-		if e.DeliveryID == "" {
-			return domain.Invalidf("a provisioning audit entry needs its delivery id")
+	for start := 0; start < len(entries); start += batchWriteLimit {
+		chunk := entries[start:min(start+batchWriteLimit, len(entries))]
+		records := make([]any, len(chunk))
+		for i, e := range chunk {
+			records[i] = s.auditRecord(e)
 		}
-		av, err := marshal(s.auditRecord(e))
-		if err != nil {
-			return err
-		}
-		if _, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: av}); err != nil {
-			return fmt.Errorf("put audit of delivery %s: %w", e.DeliveryID, err)
+		if err := s.batchPut(ctx, records); err != nil {
+			return fmt.Errorf("put audit of %d deliveries from %s: %w", len(chunk), chunk[0].DeliveryID, err)
 		}
 	}
 	return nil

@@ -23,8 +23,12 @@ import (
 // FIFO message group (one resource at one SP, see domain.OrderKeyOf) are
 // delivered in order; once one fails, the rest of its group in this batch is
 // reported failed too, so nothing overtakes it. Groups run concurrently: a
-// slow SP or resource does not hold up others.
+// slow SP or resource does not hold up others. What the batch's deliveries
+// are about is read in one request first, and their audit entries are
+// written in one request last (see batch).
 func (p *Provisioner) HandleSQS(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+	ctx, b := p.startBatch(ctx, ev.Records)
+	defer p.flushAudits(ctx, b)
 	var order []string
 	groups := map[string][]events.SQSMessage{}
 	for _, m := range ev.Records {
@@ -172,7 +176,7 @@ func (p *Provisioner) linkOf(ctx context.Context, d domain.Delivery) (domain.SPL
 		(isMembership(d) && strings.Contains(d.OrderKey, "/group/")) {
 		kind, localID = domain.ResourceGroup, d.RoleID
 	}
-	l, err := p.Store.GetLink(ctx, kind, localID, d.SPID)
+	l, err := p.getLink(ctx, kind, localID, d.SPID)
 	if domain.IsNotFound(err) {
 		return domain.SPLink{Kind: kind, LocalID: localID, SPID: d.SPID}, nil
 	}
@@ -199,7 +203,7 @@ func (p *Provisioner) markFailed(ctx context.Context, d domain.Delivery, cause e
 		return nil
 	}
 	l.Status, l.LastError, l.Attempts, l.UpdatedAt = domain.StatusFailed, cause.Error(), d.Attempts, p.now()
-	return p.Store.PutLink(ctx, l)
+	return p.putLink(ctx, l)
 }
 
 // markPending records a retried failure on a resource that is not at the
@@ -214,13 +218,14 @@ func (p *Provisioner) markPending(ctx context.Context, d domain.Delivery, cause 
 		return nil
 	}
 	l.Status, l.LastError, l.Attempts, l.UpdatedAt = domain.StatusPending, cause.Error(), max(d.Attempts, 1), p.now()
-	return p.Store.PutLink(ctx, l)
+	return p.putLink(ctx, l)
 }
 
 // audit records the outcome in the audit trail with the correlation id of
 // the request that caused the delivery, the person's e-mail and the role's
 // name (see auditLabels), and for a failure its reason; a success is
-// PROVISIONED, DEPROVISIONED or GROUP_DELETED by the delivery's kind. A
+// PROVISIONED, DEPROVISIONED or GROUP_DELETED by the delivery's kind. In a
+// batch it is written with the batch's other entries when the batch ends. A
 // failure to write it is logged, it must not undo a delivery that happened.
 func (p *Provisioner) audit(ctx context.Context, d domain.Delivery, action domain.AuditAction) {
 	failed := action == domain.AuditProvisioningFailed
@@ -234,6 +239,12 @@ func (p *Provisioner) audit(ctx context.Context, d domain.Delivery, action domai
 	if e.UserEmail == "" && e.RoleName == "" {
 		e.UserEmail, e.RoleName = p.auditLabels(ctx, d)
 	}
+	if b := batchOf(ctx); b != nil {
+		b.mu.Lock()
+		b.audits = append(b.audits, e)
+		b.mu.Unlock()
+		return
+	}
 	if err := p.Store.PutProvisioningAudit(ctx, []domain.AuditEntry{e}); err != nil {
 		p.log().WarnContext(ctx, "provisioning outcome not audited", "delivery", d.ID, "error", err)
 	}
@@ -244,12 +255,12 @@ func (p *Provisioner) audit(ctx context.Context, d domain.Delivery, action domai
 // run after that), as the outbox item recorded them when it was written.
 func (p *Provisioner) auditLabels(ctx context.Context, d domain.Delivery) (email, roleName string) {
 	if d.UserID != 0 {
-		if u, err := p.Store.GetUser(ctx, d.UserID); err == nil {
+		if u, err := p.getUser(ctx, d.UserID); err == nil {
 			email = u.Email
 		}
 	}
 	if d.RoleID != 0 {
-		if r, err := p.Store.GetRole(ctx, d.RoleID); err == nil {
+		if r, err := p.getRole(ctx, d.RoleID); err == nil {
 			roleName = r.Name
 		}
 	}

@@ -19,7 +19,7 @@ import (
 // group's line stores and are retried until then.
 func (p *Provisioner) ensureGroup(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID int64, create bool) (string, bool, error) {
 	return p.ensureResource(ctx, domain.ResourceGroup, roleID, sp.ID, create, func(lookFirst bool) (string, bool, error) {
-		role, err := p.Store.GetRole(ctx, roleID)
+		role, err := p.getRole(ctx, roleID)
 		if domain.IsNotFound(err) {
 			return "", false, nil
 		}
@@ -115,7 +115,7 @@ func (p *Provisioner) deleteGroup(ctx context.Context, c SCIMClient, sp domain.S
 // addMember puts a user in a role's group, creating either first when the
 // SP does not know it yet: a membership never reaches an SP before both.
 func (p *Provisioner) addMember(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID, userID int64) error {
-	ur, err := p.Store.GetUserRole(ctx, userID, roleID)
+	ur, err := p.getUserRole(ctx, userID, roleID)
 	if err != nil {
 		if domain.IsNotFound(err) {
 			return nil // the membership ended before it was delivered

@@ -48,6 +48,7 @@ func (p *Provisioner) healLock(kind domain.ResourceKind, localID int64, spID str
 func (p *Provisioner) recreateGroup(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID int64, staleID string) (string, bool, error) {
 	unlock := p.healLock(domain.ResourceGroup, roleID, sp.ID)
 	defer unlock()
+	p.forgetLinks(ctx) // a drift answer: what the batch read may be stale
 	link, current, err := p.activeLink(ctx, domain.ResourceGroup, roleID, sp.ID)
 	if err != nil {
 		return "", false, err
@@ -169,6 +170,7 @@ func (p *Provisioner) recreateUser(ctx context.Context, c SCIMClient, sp domain.
 func (p *Provisioner) recreateUserOnly(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, userID int64, staleID string) (string, error) {
 	unlock := p.healLock(domain.ResourceUser, userID, sp.ID)
 	defer unlock()
+	p.forgetLinks(ctx) // a drift answer: what the batch read may be stale
 	link, current, err := p.activeLink(ctx, domain.ResourceUser, userID, sp.ID)
 	if err != nil {
 		return "", err

@@ -15,7 +15,7 @@ import (
 // activeLink returns the SP-side id of a resource, or "" when it does not
 // exist there (never created, or deprovisioned).
 func (p *Provisioner) activeLink(ctx context.Context, kind domain.ResourceKind, localID int64, spID string) (domain.SPLink, string, error) {
-	l, err := p.Store.GetLink(ctx, kind, localID, spID)
+	l, err := p.getLink(ctx, kind, localID, spID)
 	if domain.IsNotFound(err) {
 		return domain.SPLink{Kind: kind, LocalID: localID, SPID: spID}, "", nil
 	}
@@ -34,12 +34,12 @@ func (p *Provisioner) storeProvisioned(ctx context.Context, l domain.SPLink, rem
 		l.ProvisionedAt = &now
 	}
 	l.RemoteID, l.Status, l.UpdatedAt, l.LastError, l.Attempts = remoteID, domain.StatusProvisioned, now, "", 0
-	return p.Store.PutLink(ctx, l)
+	return p.putLink(ctx, l)
 }
 
 func (p *Provisioner) storeDeprovisioned(ctx context.Context, l domain.SPLink) error {
 	l.RemoteID, l.Status, l.UpdatedAt, l.LastError = "", domain.StatusDeprovisioned, p.now(), ""
-	return p.Store.PutLink(ctx, l)
+	return p.putLink(ctx, l)
 }
 
 // awaitLink waits up to awaitCreation for another line to store the

@@ -52,3 +52,12 @@ type Store interface {
 	// user re-adds them to their groups). No domain error (none: empty).
 	ListUserRolesOfUser(ctx context.Context, userID int64) ([]domain.UserRole, error)
 }
+
+// SubjectsReader is the optional part of a Store that reads what a batch of
+// deliveries is about in one request (see batch); without it each delivery
+// reads for itself.
+type SubjectsReader interface {
+	// GetDeliverySubjects reads the users, roles, memberships and links
+	// named; absent items are left out. No domain error.
+	GetDeliverySubjects(ctx context.Context, q domain.SubjectsQuery) (domain.DeliverySubjects, error)
+}

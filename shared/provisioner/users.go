@@ -34,7 +34,7 @@ func scimUser(u domain.User, sp domain.ServiceProvider) scim.User {
 // other lines wait for the link that line stores.
 func (p *Provisioner) ensureUser(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, userID int64, create bool) (string, bool, error) {
 	return p.ensureResource(ctx, domain.ResourceUser, userID, sp.ID, create, func(lookFirst bool) (string, bool, error) {
-		u, err := p.Store.GetUser(ctx, userID)
+		u, err := p.getUser(ctx, userID)
 		if domain.IsNotFound(err) {
 			return "", false, nil
 		}

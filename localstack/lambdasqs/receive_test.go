@@ -1,0 +1,76 @@
+package lambdasqs_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/smithy-go/middleware"
+
+	"github.com/edu-invite/invite/localstack/lambdasqs"
+)
+
+// receiveLog records what each ReceiveMessage asked for and got.
+type receiveLog struct {
+	mu         sync.Mutex
+	asked, got []int
+}
+
+func (l *receiveLog) middleware(stack *middleware.Stack) error {
+	return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("receiveLog",
+		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+			out, md, err := next.HandleInitialize(ctx, in)
+			req, isReceive := in.Parameters.(*sqs.ReceiveMessageInput)
+			res, _ := out.Result.(*sqs.ReceiveMessageOutput)
+			if isReceive && err == nil && res != nil && len(res.Messages) > 0 {
+				l.mu.Lock()
+				l.asked = append(l.asked, int(req.MaxNumberOfMessages))
+				l.got = append(l.got, len(res.Messages))
+				l.mu.Unlock()
+			}
+			return out, md, err
+		}), middleware.After)
+}
+
+// TestReceiveAsksForWhatIsVisible: local-aws-sqs answers a receive only
+// once it has as many messages as asked for, or after its wait; SQS answers
+// a long poll as soon as it has any. The poller asks for the messages that
+// are visible, so each receive that brings messages is answered full (at
+// once) rather than after the substitute's wait.
+func TestReceiveAsksForWhatIsVisible(t *testing.T) {
+	t.Parallel()
+	q := newQueue(t, 5)
+	log := &receiveLog{}
+	client := sqs.NewFromConfig(q.cfg, func(o *sqs.Options) { o.APIOptions = append(o.APIOptions, log.middleware) })
+	r := &recorder{failing: map[string]int{}}
+	p := &lambdasqs.Poller{Client: client, QueueURL: q.url, Handler: r.handle, VisibilityTimeout: 2 * time.Second, WaitTime: time.Second}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+	q.send(t, "a", "a1")
+	q.send(t, "b", "b1", "b2", "b3")
+	deadline := time.Now().Add(20 * time.Second)
+	for len(r.bodies()) < 4 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if seen := r.bodies(); len(seen) != 4 {
+		t.Fatalf("handled %v, want the 4 messages", seen)
+	}
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	if len(log.asked) == 0 {
+		t.Fatal("no receive brought messages")
+	}
+	for i := range log.asked {
+		if log.asked[i] != log.got[i] {
+			t.Errorf("receive %d asked for %d messages and got %d: it waited out the substitute's wait (asked %v, got %v)",
+				i, log.asked[i], log.got[i], log.asked, log.got)
+		}
+	}
+}

@@ -1,0 +1,29 @@
+package domain
+
+// UserRoleKey names one membership: a user in a role.
+type UserRoleKey struct{ UserID, RoleID int64 }
+
+// SPLinkKey names the link of one user or group at one SP.
+type SPLinkKey struct {
+	Kind    ResourceKind
+	LocalID int64
+	SPID    string
+}
+
+// SubjectsQuery names what a batch of deliveries is about, so that it can be
+// read in one request instead of one read per item and delivery.
+type SubjectsQuery struct {
+	Users     []int64
+	Roles     []int64
+	UserRoles []UserRoleKey
+	Links     []SPLinkKey
+}
+
+// DeliverySubjects is what a SubjectsQuery found; items that do not exist
+// are absent from the maps.
+type DeliverySubjects struct {
+	Users     map[int64]User
+	Roles     map[int64]Role
+	UserRoles map[UserRoleKey]UserRole
+	Links     map[SPLinkKey]SPLink
+}

@@ -1,0 +1,131 @@
+package provisioner_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/provisioner"
+)
+
+// countingStore counts the provisioner's reads and audit writes.
+type countingStore struct {
+	domain.Store
+	mu     sync.Mutex
+	calls  map[string]int
+	audits []domain.AuditEntry
+}
+
+func (s *countingStore) count(op string) {
+	s.mu.Lock()
+	s.calls[op]++
+	s.mu.Unlock()
+}
+
+func (s *countingStore) GetUser(ctx context.Context, id int64) (domain.User, error) {
+	s.count("GetUser")
+	return s.Store.GetUser(ctx, id)
+}
+
+func (s *countingStore) GetRole(ctx context.Context, id int64) (domain.Role, error) {
+	s.count("GetRole")
+	return s.Store.GetRole(ctx, id)
+}
+
+func (s *countingStore) GetUserRole(ctx context.Context, userID, roleID int64) (domain.UserRole, error) {
+	s.count("GetUserRole")
+	return s.Store.GetUserRole(ctx, userID, roleID)
+}
+
+func (s *countingStore) GetLink(ctx context.Context, kind domain.ResourceKind, localID int64, spID string) (domain.SPLink, error) {
+	s.count("GetLink")
+	return s.Store.GetLink(ctx, kind, localID, spID)
+}
+
+func (s *countingStore) GetDeliverySubjects(ctx context.Context, q domain.SubjectsQuery) (domain.DeliverySubjects, error) {
+	s.count("GetDeliverySubjects")
+	return s.Store.(provisioner.SubjectsReader).GetDeliverySubjects(ctx, q)
+}
+
+func (s *countingStore) PutProvisioningAudit(ctx context.Context, entries []domain.AuditEntry) error {
+	s.count("PutProvisioningAudit")
+	s.mu.Lock()
+	s.audits = append(s.audits, entries...)
+	s.mu.Unlock()
+	return s.Store.PutProvisioningAudit(ctx, entries)
+}
+
+// TestBatchReadsWhatItIsAboutOnceAndAuditsAtOnce: a batch of three
+// acceptances (each with its group's creation) reads its users, roles,
+// memberships and links in one request; only the creations read their own
+// link (never served from the batch, so that nothing is created twice),
+// and the memberships use the links the batch's creations wrote. Its audit
+// entries are written in one request, each with the person's e-mail and
+// the role's name.
+func TestBatchReadsWhatItIsAboutOnceAndAuditsAtOnce(t *testing.T) {
+	f := newFixture(t, "PATCH", "right-token")
+	ctx := context.Background()
+	emails := []string{"ann@example.org", "ben@example.org", "cas@example.org"}
+	roles := map[string]int64{}
+	for _, e := range emails {
+		roles[e] = f.acceptedGuest(t, e)
+	}
+	ev := batch(t, f.queue.Take(), "wiki-sp", 1)
+	if len(ev.Records) != 9 {
+		t.Fatalf("%d deliveries to wiki-sp, want 9 (3 × group, user, membership)", len(ev.Records))
+	}
+	counting := &countingStore{Store: f.store, calls: map[string]int{}}
+	f.prov.Store = counting
+	resp, err := f.prov.HandleSQS(ctx, ev)
+	if err != nil || len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("batch: failures %v, err %v", resp.BatchItemFailures, err)
+	}
+	want := map[string]int{"GetDeliverySubjects": 1, "GetLink": 6, "PutProvisioningAudit": 1}
+	for op, n := range want {
+		if counting.calls[op] != n {
+			t.Errorf("%s called %d times, want %d (all calls: %v)", op, counting.calls[op], n, counting.calls)
+		}
+	}
+	for _, op := range []string{"GetUser", "GetRole", "GetUserRole"} {
+		if counting.calls[op] != 0 {
+			t.Errorf("%s called %d times, want 0: the batch read them (all calls: %v)", op, counting.calls[op], counting.calls)
+		}
+	}
+	groups := f.sp.Groups()
+	if len(groups) != 3 || len(f.sp.Users()) != 3 {
+		t.Fatalf("SP holds %d groups and %d users, want 3 and 3", len(groups), len(f.sp.Users()))
+	}
+	for _, g := range groups {
+		if len(g.Members) != 1 {
+			t.Errorf("group %s has members %+v, want its one guest", g.DisplayName, g.Members)
+		}
+	}
+	if len(counting.audits) != 9 {
+		t.Fatalf("%d audit entries, want 9", len(counting.audits))
+	}
+	entries, err := f.store.ListRecentAuditEntries(ctx, 0, time.Time{}, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := map[string]domain.AuditEntry{}
+	for _, e := range entries {
+		if e.DeliveryID != "" {
+			stored[e.DeliveryID] = e
+		}
+	}
+	for _, a := range counting.audits {
+		e, ok := stored[a.DeliveryID]
+		switch {
+		case !ok:
+			t.Errorf("audit of delivery %s (%s) not stored", a.DeliveryID, a.DeliveryKind)
+		case e.Action != domain.AuditProvisioned:
+			t.Errorf("audit of %s: %s, want %s", a.DeliveryKind, e.Action, domain.AuditProvisioned)
+		case a.DeliveryKind == domain.DeliverMemberAdd && (e.UserEmail == "" || e.RoleName == "" || roles[e.UserEmail] != e.RoleID):
+			t.Errorf("membership audit without its labels: %+v", e)
+		case a.DeliveryKind == domain.DeliverUserCreate && e.UserEmail == "":
+			t.Errorf("user audit without the e-mail: %+v", e)
+		}
+	}
+}
