@@ -241,7 +241,9 @@ func (p *Poller) pollOnce(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("receive: %w", err)
 	}
-	p.idleSince = time.Time{}
+	if len(out.Messages) > 0 {
+		p.idleSince = time.Time{}
+	}
 	out.Messages = latestReceipts(out.Messages)
 	p.mu.Lock()
 	adm := p.order.admit(out.Messages, started, len(out.Messages) == limit, holdVisibility)
@@ -273,9 +275,10 @@ const (
 // makes the substitute answer at once, as SQS would, instead of adding its
 // wait to every delivery. Its ApproximateNumberOfMessages counts the
 // in-flight messages too, so the visible ones are the difference. Once the
-// queue has looked empty for idleReceive, a plain receive of the batch size
-// runs, so that a queue that counts otherwise (SQS counts only the visible
-// ones) is still read.
+// queue has looked empty for idleReceive, plain receives of the batch size
+// run until one brings messages: an idle queue costs a receive per wait of
+// the substitute, not a look every 5 ms, and a queue that counts otherwise
+// (SQS counts only the visible ones) is still read.
 func (p *Poller) receiveLimit(ctx context.Context) (int, error) {
 	limit := p.batchSize()
 	out, err := p.Client.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{
@@ -296,7 +299,8 @@ func (p *Poller) receiveLimit(ctx context.Context) (int, error) {
 		p.idleSince = now
 	}
 	if now.Sub(p.idleSince) >= idleReceive {
-		p.idleSince = time.Time{}
+		// Idle: plain receives (each waits in the substitute) until one
+		// brings messages, instead of 200 looks a second at an idle queue.
 		return limit, nil
 	}
 	sleep(ctx, idleProbe)

@@ -74,3 +74,64 @@ func TestReceiveAsksForWhatIsVisible(t *testing.T) {
 		}
 	}
 }
+
+// callCount counts the SQS operations a client sends, by operation name.
+type callCount struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *callCount) middleware(stack *middleware.Stack) error {
+	return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("callCount",
+		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+			c.mu.Lock()
+			c.n[middleware.GetOperationName(ctx)]++
+			c.mu.Unlock()
+			return next.HandleInitialize(ctx, in)
+		}), middleware.After)
+}
+
+func (c *callCount) snapshot() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make(map[string]int, len(c.n))
+	for k, v := range c.n {
+		out[k] = v
+	}
+	return out
+}
+
+// TestIdleQueueIsNotProbedEveryFewMilliseconds: once the queue has been
+// empty for a second the poller waits in plain receives (the substitute's
+// wait each) instead of looking at the queue's counts every 5 ms, and a
+// message sent then is still handled.
+func TestIdleQueueIsNotProbedEveryFewMilliseconds(t *testing.T) {
+	t.Parallel()
+	q := newQueue(t, 5)
+	calls := &callCount{n: map[string]int{}}
+	client := sqs.NewFromConfig(q.cfg, func(o *sqs.Options) { o.APIOptions = append(o.APIOptions, calls.middleware) })
+	r := &recorder{failing: map[string]int{}}
+	p := &lambdasqs.Poller{Client: client, QueueURL: q.url, Handler: r.handle, VisibilityTimeout: 2 * time.Second, WaitTime: time.Second}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+	time.Sleep(1500 * time.Millisecond) // past the first second of looks
+	before := calls.snapshot()
+	time.Sleep(time.Second)
+	after := calls.snapshot()
+	q.send(t, "a", "a1")
+	deadline := time.Now().Add(20 * time.Second)
+	for len(r.bodies()) < 1 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if looks := after["GetQueueAttributes"] - before["GetQueueAttributes"]; looks > 20 {
+		t.Errorf("%d looks at the idle queue in one second, want the idle poller waiting in receives", looks)
+	}
+	if got := r.bodies(); len(got) != 1 {
+		t.Errorf("handled %v after the idle second, want a1", got)
+	}
+}
