@@ -170,8 +170,9 @@ func (s *Store) RoleView(ctx context.Context, roleID int64, after string, size i
 // roleViewDetails reads, in one consistent BatchGetItem, the role again
 // (what the page shows and decides with is the stored role, not the
 // index's eventually consistent copy), the member counter, the page's
-// links at the SPs of the index's copy and the invitations' other roles,
-// and decodes the invitations from their links' copies. When the stored
+// links at the SPs of the index's copy, the invitations' other roles and
+// the open invitations themselves (their link's secret is not copied),
+// and decodes the other invitations from their links' copies. When the stored
 // role has other SPs than its copy (an edit a moment ago), the missing
 // links take one more BatchGetItem.
 func (s *Store) roleViewDetails(ctx context.Context, view *domain.RoleView, links []invitationRoleRecord, spIDsOf func(domain.Role) []string) error {
@@ -193,6 +194,11 @@ func (s *Store) roleViewDetails(ctx context.Context, view *domain.RoleView, link
 			return err
 		}
 		view.Invitations = append(view.Invitations, inv)
+		if inv.Status == domain.InvitationOpen {
+			// The copy has no link secret: the open invitation itself,
+			// read in the same batch, lets the page offer its link.
+			keys = append(keys, invitationKey(inv.ID))
+		}
 		for _, r := range inv.RoleIDs {
 			if r != roleID && !otherRoles[r] {
 				otherRoles[r] = true
@@ -224,6 +230,16 @@ func (s *Store) roleViewDetails(ctx context.Context, view *domain.RoleView, link
 				view.Role, stored = r, true
 			}
 			view.InvitationRoles = append(view.InvitationRoles, r)
+		case entityInvitation:
+			inv, err := decodeInvitation(av)
+			if err != nil {
+				return err
+			}
+			for i := range view.Invitations {
+				if view.Invitations[i].ID == inv.ID {
+					view.Invitations[i] = inv
+				}
+			}
 		default:
 			l, err := decodeWith[spLinkRecord, domain.SPLink](av)
 			if err != nil {
