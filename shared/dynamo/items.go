@@ -21,6 +21,9 @@ type itemKey struct {
 	SK string `dynamodbav:"sk"`
 }
 
+// key is the item's key; records embed itemKey, so every record has it.
+func (k itemKey) key() itemKey { return k }
+
 // attributes returns the key in wire form, for GetItem, DeleteItem and
 // BatchGetItem.
 func (k itemKey) attributes() item {

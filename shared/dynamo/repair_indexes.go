@@ -271,17 +271,9 @@ func (s *Store) staleUserWords(ctx context.Context, u domain.User) ([]userWordRe
 	for i, rec := range want {
 		keys[i] = rec.itemKey
 	}
-	items, err := s.batchGet(ctx, keys)
+	stored, err := batchGetRecords[userWordRecord](ctx, s, keys)
 	if err != nil {
 		return nil, err
-	}
-	stored := map[itemKey]userWordRecord{}
-	for _, it := range items {
-		var rec userWordRecord
-		if err := unmarshal(it, &rec); err != nil {
-			return nil, err
-		}
-		stored[rec.itemKey] = rec
 	}
 	var stale []userWordRecord
 	for _, rec := range want {

@@ -33,7 +33,12 @@ func (s *Store) countMembershipsOfRole(ctx context.Context, roleID int64) (int64
 // ListInvitationsOfInviter returns the invitations a user sent, by id:
 // Query gsi2 INVITER#<userId> (the index holds the whole invitation).
 func (s *Store) ListInvitationsOfInviter(ctx context.Context, userID int64) ([]domain.Invitation, error) {
-	in, err := s.partitionQuery(indexGSI2, inviterPK(userID), sortKeyPrefix(prefixInvitation))
+	return s.invitationsInGSI2(ctx, inviterPK(userID))
+}
+
+// invitationsInGSI2 reads the invitations of one gsi2 partition, by id.
+func (s *Store) invitationsInGSI2(ctx context.Context, partition string) ([]domain.Invitation, error) {
+	in, err := s.partitionQuery(indexGSI2, partition, sortKeyPrefix(prefixInvitation))
 	if err != nil {
 		return nil, err
 	}
@@ -64,15 +69,7 @@ func (s *Store) ReissueInvitation(ctx context.Context, inv domain.Invitation) er
 // by id: Query gsi2 INVITERAPI#<name>. Invitations written before this
 // index key existed are found once they are written again (resend).
 func (s *Store) ListInvitationsOfRemoteAPIUser(ctx context.Context, name string) ([]domain.Invitation, error) {
-	in, err := s.partitionQuery(indexGSI2, remoteInviterPK(name), sortKeyPrefix(prefixInvitation))
-	if err != nil {
-		return nil, err
-	}
-	items, err := s.queryAll(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	return invitationsByID(items)
+	return s.invitationsInGSI2(ctx, remoteInviterPK(name))
 }
 
 func inviterPK(userID int64) string { return "INVITER#" + id(userID) }

@@ -95,17 +95,9 @@ func (s *Store) CountMembersOfRoles(ctx context.Context, roleIDs []int64) (map[i
 			keys = append(keys, roleMemberCountKey(roleID, shard))
 		}
 	}
-	items, err := s.batchGet(ctx, keys)
+	shards, err := batchGetRecords[roleMemberCountRecord](ctx, s, keys)
 	if err != nil {
 		return nil, err
-	}
-	shards := map[itemKey]roleMemberCountRecord{}
-	for _, it := range items {
-		var rec roleMemberCountRecord
-		if err := unmarshal(it, &rec); err != nil {
-			return nil, err
-		}
-		shards[rec.itemKey] = rec
 	}
 	counts := make(map[int64]int64, len(roleIDs))
 	for _, roleID := range roleIDs {

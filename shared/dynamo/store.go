@@ -153,6 +153,24 @@ func decodeWith[R interface{ domain() (T, error) }, T any](av item) (T, error) {
 // batchGetLimit is DynamoDB's maximum number of keys per BatchGetItem.
 const batchGetLimit = 100
 
+// batchGetRecords reads items by key (one BatchGetItem per 100 keys) and
+// decodes each into its record, by key; absent items are absent.
+func batchGetRecords[T interface{ key() itemKey }](ctx context.Context, s *Store, keys []itemKey) (map[itemKey]T, error) {
+	items, err := s.batchGet(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	records := make(map[itemKey]T, len(items))
+	for _, it := range items {
+		var rec T
+		if err := unmarshal(it, &rec); err != nil {
+			return nil, err
+		}
+		records[rec.key()] = rec
+	}
+	return records, nil
+}
+
 // batchGet reads the items with the given keys, in no particular order;
 // absent items are left out. Keys must be distinct.
 func (s *Store) batchGet(ctx context.Context, keys []itemKey) ([]item, error) {
