@@ -4,8 +4,6 @@ import (
 	"context"
 	"unicode/utf8"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-
 	"github.com/edu-invite/invite/shared/domain"
 )
 
@@ -76,12 +74,7 @@ func (s *Store) relistMemberships(ctx context.Context, t *txn, stored, u domain.
 	if domain.ListingOf(stored) == domain.ListingOf(u) {
 		return nil, nil
 	}
-	in, err := s.partitionQuery("", userPK(u.ID), sortKeyPrefix(prefixUserRole))
-	if err != nil {
-		return nil, err
-	}
-	in.ConsistentRead = aws.Bool(true)
-	items, err := s.queryAll(ctx, in)
+	items, err := s.userPartition(ctx, userPK(u.ID), sortKeyPrefix(prefixUserRole))
 	if err != nil {
 		return nil, err
 	}

@@ -202,12 +202,7 @@ func (s *Store) repairUserRetrying(ctx context.Context, userID int64) (domain.In
 // differ from what its names and memberships make them.
 func (s *Store) repairUser(ctx context.Context, userID int64) (domain.IndexRepair, error) {
 	var res domain.IndexRepair
-	in, err := s.partitionQuery("", userPK(userID), nil)
-	if err != nil {
-		return res, err
-	}
-	in.ConsistentRead = aws.Bool(true)
-	items, err := s.queryAll(ctx, in)
+	items, err := s.userPartition(ctx, userPK(userID), nil)
 	if err != nil {
 		return res, err
 	}

@@ -153,6 +153,18 @@ func decodeWith[R interface{ domain() (T, error) }, T any](av item) (T, error) {
 // batchGetLimit is DynamoDB's maximum number of keys per BatchGetItem.
 const batchGetLimit = 100
 
+// userPartition reads a user's partition, or the items of it whose sort
+// key begins as narrow says (nil: all), consistently: the writes that
+// follow are conditioned on what it read.
+func (s *Store) userPartition(ctx context.Context, pk string, narrow func(expression.KeyBuilder) expression.KeyConditionBuilder) ([]item, error) {
+	in, err := s.partitionQuery("", pk, narrow)
+	if err != nil {
+		return nil, err
+	}
+	in.ConsistentRead = aws.Bool(true)
+	return s.queryAll(ctx, in)
+}
+
 // batchGetRecords reads items by key (one BatchGetItem per 100 keys) and
 // decodes each into its record, by key; absent items are absent.
 func batchGetRecords[T interface{ key() itemKey }](ctx context.Context, s *Store, keys []itemKey) (map[itemKey]T, error) {

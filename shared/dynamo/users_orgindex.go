@@ -57,12 +57,7 @@ func newUserOrgs(userID int64) *userOrgs {
 // readUserOrgs reads a user's organization items (one Query of the user's
 // partition; a user belongs to few organizations).
 func (s *Store) readUserOrgs(ctx context.Context, userID int64) (*userOrgs, error) {
-	in, err := s.partitionQuery("", userPK(userID), sortKeyPrefix(prefixUserOrg))
-	if err != nil {
-		return nil, err
-	}
-	in.ConsistentRead = aws.Bool(true)
-	items, err := s.queryAll(ctx, in)
+	items, err := s.userPartition(ctx, userPK(userID), sortKeyPrefix(prefixUserOrg))
 	if err != nil {
 		return nil, err
 	}
@@ -263,12 +258,7 @@ func (s *Store) removeFromOrganizations(ctx context.Context, t *txn, urs []domai
 // one-off job; each call is a few requests and one small transaction).
 // Memberships of roles that are gone are not counted.
 func (s *Store) RebuildUserOrganizations(ctx context.Context, userID int64) error {
-	in, err := s.partitionQuery("", userPK(userID), nil)
-	if err != nil {
-		return err
-	}
-	in.ConsistentRead = aws.Bool(true)
-	items, err := s.queryAll(ctx, in)
+	items, err := s.userPartition(ctx, userPK(userID), nil)
 	if err != nil {
 		return err
 	}
