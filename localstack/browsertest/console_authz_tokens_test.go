@@ -31,6 +31,12 @@ func TestConsoleTokens(t *testing.T) {
 	value := attr(t, ctx, "#new-token", "value")
 	remember(value)
 	checkAxe(t, ctx)
+	// The value is shown once: "Copy token" puts it on the clipboard.
+	grantClipboard(t, ctx)
+	if got := text(t, ctx, ".new-token button.copy"); got != "Copy token" {
+		t.Errorf("the token's copy button says %q", got)
+	}
+	copyAndCheck(t, ctx, ".new-token button.copy", value, "en")
 	call := func() int {
 		req, _ := http.NewRequest("GET", stk.URL+"/api/v1/roles", nil)
 		req.Header.Set("X-API-TOKEN", value)

@@ -22,3 +22,11 @@ func newCopyLink(lang, fieldID, email, link string) copyLink {
 		Button: i18n.T(lang, "console.copy.button"), ButtonAL: i18n.T(lang, "console.copy.buttonFor", email),
 		Copied: i18n.T(lang, "console.copy.copied"), Failed: i18n.T(lang, "console.copy.failed")}
 }
+
+// newCopyToken is a new API token's value with the same field and button,
+// shown once after its creation.
+func newCopyToken(lang, value string) copyLink {
+	return copyLink{FieldID: "new-token", Label: i18n.T(lang, "console.tokens.value"), Link: value,
+		Button: i18n.T(lang, "console.copy.token"), ButtonAL: i18n.T(lang, "console.copy.token"),
+		Copied: i18n.T(lang, "console.copy.copied"), Failed: i18n.T(lang, "console.copy.tokenFailed")}
+}

@@ -18,7 +18,7 @@ type tokensPage struct {
 	Organization     string
 	ShowOrganization bool
 	Super            bool
-	NewValue         string
+	NewToken         *copyLink // the created token's value, shown once
 	Errors           map[string]string
 }
 
@@ -95,7 +95,11 @@ func (p *Pages) consoleTokenCreate(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	page.NewValue, page.Errors = value, errs
+	page.Errors = errs
+	if value != "" {
+		c := newCopyToken(lang, value)
+		page.NewToken = &c
+	}
 	if len(errs) > 0 {
 		page.Description, page.Organization = in.Description, in.OrganizationGUID
 		status = http.StatusBadRequest
