@@ -99,13 +99,9 @@ func (s *Service) MembersProvisioning(ctx context.Context, p *auth.Principal, ro
 	if !p.CanSeeMembers(role) {
 		return nil, domain.Forbiddenf("no access to the members of role %d", role.ID)
 	}
-	var spIDs []string
-	for _, sp := range s.Registry.SPsOfRole(role) {
-		spIDs = append(spIDs, sp.ID)
-	}
-	out := make(map[int64][]ProvisioningStatus, len(members))
+	spIDs := s.spIDsOfRole(role)
 	if len(spIDs) == 0 || len(members) == 0 {
-		return out, nil
+		return map[int64][]ProvisioningStatus{}, nil
 	}
 	ids := make([]int64, len(members))
 	for i, m := range members {
@@ -129,20 +125,30 @@ func (s *Service) MembersProvisioning(ctx context.Context, p *auth.Principal, ro
 			byUser[id] = links
 		}
 	}
-	for _, id := range ids {
+	return memberStatuses(members, byUser, spIDs), nil
+}
+
+// memberStatuses is where each member stands at each of the SPs, from
+// their links by user id (links to other SPs are left out).
+func memberStatuses(members []domain.Member, byUser map[int64][]domain.SPLink, spIDs []string) map[int64][]ProvisioningStatus {
+	out := make(map[int64][]ProvisioningStatus, len(members))
+	if len(spIDs) == 0 {
+		return out
+	}
+	for _, m := range members {
 		expected := map[string]bool{}
 		for _, sp := range spIDs {
 			expected[sp] = true
 		}
 		var links []domain.SPLink
-		for _, l := range byUser[id] {
+		for _, l := range byUser[m.User.ID] {
 			if expected[l.SPID] {
 				links = append(links, l)
 			}
 		}
-		out[id] = statuses(links, expected)
+		out[m.User.ID] = statuses(links, expected)
 	}
-	return out, nil
+	return out
 }
 
 // MayChangeEndDate reports whether the caller may change when a membership

@@ -86,28 +86,12 @@ func (s *Service) rolePageOf(p *auth.Principal, view domain.RoleView) (RolePageV
 	if err := mayOpenRolePage(p, view.Role); err != nil {
 		return RolePageView{}, err
 	}
-	out := RolePageView{Role: view.Role, Members: view.Members, Next: view.Next, MemberCount: view.MemberCount,
-		Statuses: make(map[int64][]ProvisioningStatus, len(view.Members))}
-	spIDs := s.spIDsOfRole(view.Role)
 	byUser := map[int64][]domain.SPLink{}
 	for _, l := range view.Links {
 		byUser[l.LocalID] = append(byUser[l.LocalID], l)
 	}
-	if len(spIDs) > 0 {
-		for _, m := range view.Members {
-			expected := map[string]bool{}
-			for _, sp := range spIDs {
-				expected[sp] = true
-			}
-			var links []domain.SPLink
-			for _, l := range byUser[m.User.ID] {
-				if expected[l.SPID] {
-					links = append(links, l)
-				}
-			}
-			out.Statuses[m.User.ID] = statuses(links, expected)
-		}
-	}
+	out := RolePageView{Role: view.Role, Members: view.Members, Next: view.Next, MemberCount: view.MemberCount,
+		Statuses: memberStatuses(view.Members, byUser, s.spIDsOfRole(view.Role))}
 	roles := map[int64]domain.Role{}
 	for _, r := range view.InvitationRoles {
 		roles[r.ID] = r
