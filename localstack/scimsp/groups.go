@@ -123,6 +123,9 @@ func (h groupHandler) Patch(r *http.Request, id string, ops []elimity.PatchOpera
 	}
 	next.modified = sp.now()
 	sp.groups[id] = next
+	if sp.opts.PatchNoContent {
+		return elimity.Resource{}, nil // elimity answers 204 for a resource without attributes
+	}
 	setLocation(r, "/Groups", id)
 	return next.resource(), nil
 }

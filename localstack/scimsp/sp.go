@@ -23,6 +23,12 @@ type Options struct {
 	// NoPatch refuses PATCH on Groups with 501 (and says so in
 	// /ServiceProviderConfig).
 	NoPatch bool
+	// PatchNoContent answers a successful group PATCH with 204 No Content,
+	// as many SPs do (RFC 7644 section 3.5.2 lets an SP choose), instead of
+	// the whole group: the benchmarks use it, so that marshalling a group of
+	// thousands of members per request (work an SP does on its own machines)
+	// does not take the cores the service is measured on.
+	PatchNoContent bool
 }
 
 // FilterSupport is which list filters an SP accepts.

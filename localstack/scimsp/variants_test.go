@@ -3,6 +3,11 @@ package scimsp
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/edu-invite/invite/shared/scim"
@@ -61,5 +66,36 @@ func TestVariantsRefuseFiltersAndPatch(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPatchNoContent: the variant answers a PATCH with 204 and no body, and
+// the change is made all the same; a refused PATCH still explains itself.
+func TestPatchNoContent(t *testing.T) {
+	sp := New(Options{BearerToken: "t", PatchNoContent: true})
+	srv := httptest.NewServer(sp.Handler())
+	defer srv.Close()
+	ctx := context.Background()
+	c := scim.NewClient(scim.Target{BaseURL: srv.URL, Credentials: scim.Credentials{Method: scim.AuthBearer, Token: "t"}}, nil)
+	a, err := c.CreateUser(ctx, newUser("a@x.example", "A", "A"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := c.CreateGroup(ctx, scim.Group{DisplayName: "G"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	add := `{"schemas":["urn:ietf:params:scim:api:messages:2.0:PatchOp"],"Operations":[{"op":"add","path":"members","value":[{"value":"` + a.ID + `"}]}]}`
+	resp := do(t, srv, "PATCH", "/v1/Groups/"+g.ID, add)
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusNoContent || len(body) != 0 {
+		t.Fatalf("PATCH = %d %q, want 204 without a body", resp.StatusCode, body)
+	}
+	if got := groupMemberIDs(sp.Groups()[0]); !slices.Equal(got, []string{a.ID}) {
+		t.Errorf("members after the PATCH = %v, want [%s]", got, a.ID)
+	}
+	bad := strings.Replace(add, a.ID, "nobody", 1)
+	if resp := do(t, srv, "PATCH", "/v1/Groups/"+g.ID, bad); resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("PATCH with an unknown member = %d, want 400", resp.StatusCode)
 	}
 }

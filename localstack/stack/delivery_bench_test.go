@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/edu-invite/invite/localstack/scimsp"
 )
 
 // deliveryBenchSPLatency is the SCIM SP's answer time in the benchmarks.
@@ -16,11 +19,25 @@ const deliveryBenchSPLatency = 5 * time.Millisecond
 // limiter (the tests keep lifecycleSPARate).
 const deliveryBenchSPRate = 10000
 
-func deliveryBenchSlowSP(h http.Handler) http.Handler {
+// deliveryBenchSP answers PATCH with 204 (see scimsp.Options.PatchNoContent).
+var deliveryBenchSP = scimsp.Options{PatchNoContent: true}
+
+// benchSPClock slows the SP down to deliveryBenchSPLatency per request and
+// remembers when it last answered, so that a benchmark measures up to the
+// last answer rather than up to when its polling noticed it.
+type benchSPClock struct{ lastAnswer atomic.Int64 }
+
+func (c *benchSPClock) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(deliveryBenchSPLatency)
 		h.ServeHTTP(w, r)
+		c.lastAnswer.Store(time.Now().UnixNano())
 	})
+}
+
+// since is the time from start to the SP's last answer.
+func (c *benchSPClock) since(start time.Time) time.Duration {
+	return time.Unix(0, c.lastAnswer.Load()).Sub(start)
 }
 
 // BenchmarkDeliveryPathThroughput queues the deliveries of b.N acceptances to
@@ -32,8 +49,8 @@ func deliveryBenchSlowSP(h http.Handler) http.Handler {
 //
 //	go test -run '^$' -bench DeliveryPathThroughput -benchtime 200x ./localstack/stack/
 func BenchmarkDeliveryPathThroughput(b *testing.B) {
-	calls := &AWSCalls{}
-	f := newLifecycleFixtureCounting(b, deliveryBenchSlowSP, calls, deliveryBenchSPRate)
+	calls, sp := &AWSCalls{}, &benchSPClock{}
+	f := newLifecycleFixtureOf(b, deliveryBenchSP, sp.wrap, calls, deliveryBenchSPRate)
 	role := f.createRole("Bench", "app-a", 30)
 	eventually(b, "the group at the SP", func() bool { return len(f.spA.Groups()) == 1 })
 	f.s.PauseConsumer()
@@ -46,7 +63,7 @@ func BenchmarkDeliveryPathThroughput(b *testing.B) {
 	start := time.Now()
 	f.s.ResumeConsumer()
 	eventually(b, "every membership at the SP", func() bool { return members(f.spA) == b.N })
-	elapsed := time.Since(start)
+	elapsed := sp.since(start)
 	b.StopTimer()
 	requests := len(f.spA.Requests()) - before
 	deliveries := float64(2 * b.N) // user.create + member.add each
@@ -95,7 +112,8 @@ func reportAWSCost(b *testing.B, before, after map[string]int, deliveries float6
 //
 //	go test -run '^$' -bench AcceptedToMemberAtSP -benchtime 50x ./localstack/stack/
 func BenchmarkAcceptedToMemberAtSP(b *testing.B) {
-	f := newLifecycleFixtureCounting(b, deliveryBenchSlowSP, nil, deliveryBenchSPRate)
+	sp := &benchSPClock{}
+	f := newLifecycleFixtureOf(b, deliveryBenchSP, sp.wrap, nil, deliveryBenchSPRate)
 	role := f.createRole("Bench", "app-a", 30)
 	latencies := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
@@ -109,7 +127,7 @@ func BenchmarkAcceptedToMemberAtSP(b *testing.B) {
 			}
 			time.Sleep(2 * time.Millisecond)
 		}
-		latencies = append(latencies, time.Since(accepted))
+		latencies = append(latencies, sp.since(accepted))
 	}
 	b.StopTimer()
 	slices.Sort(latencies)

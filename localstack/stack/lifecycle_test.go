@@ -45,7 +45,15 @@ const lifecycleSPARate = 500
 // and sets SP A's rate limit (the benchmarks raise it out of the way).
 func newLifecycleFixtureCounting(t testing.TB, wrapA func(http.Handler) http.Handler, calls *AWSCalls, rateA int) *lifecycleFixture {
 	t.Helper()
-	spA, spB := scimsp.New(scimsp.Options{BearerToken: "token-a"}), scimsp.New(scimsp.Options{BearerToken: "token-b"})
+	return newLifecycleFixtureOf(t, scimsp.Options{}, wrapA, calls, rateA)
+}
+
+// newLifecycleFixtureOf is newLifecycleFixtureCounting with more options of
+// SP A (its token is the fixture's).
+func newLifecycleFixtureOf(t testing.TB, optsA scimsp.Options, wrapA func(http.Handler) http.Handler, calls *AWSCalls, rateA int) *lifecycleFixture {
+	t.Helper()
+	optsA.BearerToken = "token-a"
+	spA, spB := scimsp.New(optsA), scimsp.New(scimsp.Options{BearerToken: "token-b"})
 	srvA, srvB := httptest.NewServer(wrapA(spA.Handler())), httptest.NewServer(spB.Handler())
 	t.Cleanup(srvA.Close)
 	t.Cleanup(srvB.Close)
