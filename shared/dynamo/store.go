@@ -20,6 +20,9 @@ type Store struct {
 	db    *dynamodb.Client
 	table string
 	now   domain.Clock
+
+	// auditIDs numbers the provisioner's audit entries (RecordOutcomes).
+	auditIDs *idBlock
 }
 
 var _ domain.Store = (*Store)(nil)
@@ -30,7 +33,7 @@ func New(client *dynamodb.Client, table string, clock domain.Clock) *Store {
 	if clock == nil {
 		clock = time.Now
 	}
-	return &Store{db: client, table: table, now: clock}
+	return &Store{db: client, table: table, now: clock, auditIDs: newIDBlock(auditSequence, auditIDBlock)}
 }
 
 // getItem reads one item with a strongly consistent read, because callers

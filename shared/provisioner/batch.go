@@ -12,8 +12,9 @@ import (
 
 // batch is what the deliveries of one SQS batch share: the items they are
 // about, read in one request when the batch starts (instead of a GetItem per
-// item and delivery), and their audit entries, written in one request when
-// it ends. It holds only what can be trusted for the batch's short life:
+// item and delivery), and their outcomes (final statuses and audit
+// entries), written in one request when it ends (instead of two writes per
+// delivery, each in the way of the next delivery of its line). It holds only what can be trusted for the batch's short life:
 // users, roles and memberships as read at its start (their changes come as
 // later deliveries of the same line), and SP links that name a resource at
 // the SP, kept up to date by this batch's own link writes. A link that is
@@ -26,6 +27,7 @@ type batch struct {
 	roles     map[int64]domain.Role
 	userRoles map[domain.UserRoleKey]domain.UserRole
 	links     map[domain.SPLinkKey]domain.SPLink
+	finished  []domain.Delivery // delivered, never replayed (see recordDelivered)
 	audits    []domain.AuditEntry
 }
 
@@ -78,17 +80,54 @@ func (p *Provisioner) startBatch(ctx context.Context, records []events.SQSMessag
 	return context.WithValue(ctx, batchKey{}, b), b
 }
 
-// flushAudits writes the audit entries the batch collected, in one request.
-func (p *Provisioner) flushAudits(ctx context.Context, b *batch) {
+// flushOutcomes writes the outcomes the batch collected, in one request per
+// 25. Should that fail, each delivery's status is written on its own, as
+// it would have been outside a batch; the audit entries are then logged as
+// lost (an audit write never undoes a delivery that happened).
+func (p *Provisioner) flushOutcomes(ctx context.Context, b *batch) {
 	b.mu.Lock()
-	entries := b.audits
-	b.audits = nil
+	finished, entries := b.finished, b.audits
+	b.finished, b.audits = nil, nil
 	b.mu.Unlock()
-	if len(entries) == 0 {
+	if len(finished) == 0 && len(entries) == 0 {
 		return
 	}
-	if err := p.Store.PutProvisioningAudit(ctx, entries); err != nil {
-		p.log().WarnContext(ctx, "provisioning outcomes not audited", "count", len(entries), "delivery", entries[0].DeliveryID, "error", err)
+	err := p.Store.RecordOutcomes(ctx, finished, entries)
+	if err == nil {
+		return
+	}
+	first := ""
+	if len(entries) > 0 {
+		first = entries[0].DeliveryID
+	}
+	p.log().WarnContext(ctx, "provisioning outcomes not recorded at once; statuses one by one, audit lost",
+		"deliveries", len(finished), "audit_entries", len(entries), "delivery", first, "error", err)
+	for _, d := range finished {
+		p.finishOne(ctx, d)
+	}
+}
+
+// recordDelivered records a delivered delivery's status: with the batch's
+// outcomes when it is in a batch and was never replayed, else at once.
+func (p *Provisioner) recordDelivered(ctx context.Context, d domain.Delivery) {
+	if b := batchOf(ctx); b != nil && d.Replays == 0 {
+		b.mu.Lock()
+		b.finished = append(b.finished, d)
+		b.mu.Unlock()
+		return
+	}
+	p.finishOne(ctx, d)
+}
+
+// finishOne writes one final status: FinishDelivery's conditional write,
+// or when that does not hold (a newer replay, or the item is gone),
+// UpdateDeliveryStatus.
+func (p *Provisioner) finishOne(ctx context.Context, d domain.Delivery) {
+	if ok, err := p.Store.FinishDelivery(ctx, d); err == nil && ok {
+		return
+	}
+	if err := p.Store.UpdateDeliveryStatus(ctx, d); err != nil {
+		p.log().WarnContext(ctx, "delivered but status not recorded", "delivery", d.ID, "error", err)
 	}
 }
 

@@ -10,12 +10,13 @@ import (
 	"github.com/edu-invite/invite/shared/provisioner"
 )
 
-// countingStore counts the provisioner's reads and audit writes.
+// countingStore counts the provisioner's reads and outcome writes.
 type countingStore struct {
 	domain.Store
-	mu     sync.Mutex
-	calls  map[string]int
-	audits []domain.AuditEntry
+	mu       sync.Mutex
+	calls    map[string]int
+	audits   []domain.AuditEntry
+	finished []domain.Delivery
 }
 
 func (s *countingStore) count(op string) {
@@ -49,22 +50,33 @@ func (s *countingStore) GetDeliverySubjects(ctx context.Context, q domain.Subjec
 	return s.Store.(provisioner.SubjectsReader).GetDeliverySubjects(ctx, q)
 }
 
-func (s *countingStore) PutProvisioningAudit(ctx context.Context, entries []domain.AuditEntry) error {
-	s.count("PutProvisioningAudit")
+func (s *countingStore) RecordOutcomes(ctx context.Context, finished []domain.Delivery, entries []domain.AuditEntry) error {
+	s.count("RecordOutcomes")
 	s.mu.Lock()
 	s.audits = append(s.audits, entries...)
+	s.finished = append(s.finished, finished...)
 	s.mu.Unlock()
-	return s.Store.PutProvisioningAudit(ctx, entries)
+	return s.Store.RecordOutcomes(ctx, finished, entries)
+}
+
+func (s *countingStore) FinishDelivery(ctx context.Context, d domain.Delivery) (bool, error) {
+	s.count("FinishDelivery")
+	return s.Store.FinishDelivery(ctx, d)
+}
+
+func (s *countingStore) UpdateDeliveryStatus(ctx context.Context, d domain.Delivery) error {
+	s.count("UpdateDeliveryStatus")
+	return s.Store.UpdateDeliveryStatus(ctx, d)
 }
 
 // TestBatchReadsWhatItIsAboutOnceAndAuditsAtOnce: a batch of three
 // acceptances (each with its group's creation) reads its users, roles,
 // memberships and links in one request; only the creations read their own
 // link (never served from the batch, so that nothing is created twice),
-// and the memberships use the links the batch's creations wrote. Its audit
-// entries are written in one request, each with the person's e-mail and
-// the role's name.
-func TestBatchReadsWhatItIsAboutOnceAndAuditsAtOnce(t *testing.T) {
+// and the memberships use the links the batch's creations wrote. Its
+// outcomes, the nine delivered statuses and audit entries (each with the
+// person's e-mail and the role's name), are written in one request.
+func TestBatchReadsWhatItIsAboutOnceAndRecordsOutcomesAtOnce(t *testing.T) {
 	f := newFixture(t, "PATCH", "right-token")
 	ctx := context.Background()
 	emails := []string{"ann@example.org", "ben@example.org", "cas@example.org"}
@@ -82,7 +94,7 @@ func TestBatchReadsWhatItIsAboutOnceAndAuditsAtOnce(t *testing.T) {
 	if err != nil || len(resp.BatchItemFailures) != 0 {
 		t.Fatalf("batch: failures %v, err %v", resp.BatchItemFailures, err)
 	}
-	want := map[string]int{"GetDeliverySubjects": 1, "GetLink": 6, "PutProvisioningAudit": 1}
+	want := map[string]int{"GetDeliverySubjects": 1, "GetLink": 6, "RecordOutcomes": 1, "FinishDelivery": 0, "UpdateDeliveryStatus": 0}
 	for op, n := range want {
 		if counting.calls[op] != n {
 			t.Errorf("%s called %d times, want %d (all calls: %v)", op, counting.calls[op], n, counting.calls)
@@ -102,8 +114,14 @@ func TestBatchReadsWhatItIsAboutOnceAndAuditsAtOnce(t *testing.T) {
 			t.Errorf("group %s has members %+v, want its one guest", g.DisplayName, g.Members)
 		}
 	}
-	if len(counting.audits) != 9 {
-		t.Fatalf("%d audit entries, want 9", len(counting.audits))
+	if len(counting.audits) != 9 || len(counting.finished) != 9 {
+		t.Fatalf("%d audit entries and %d statuses, want 9 and 9", len(counting.audits), len(counting.finished))
+	}
+	for _, m := range ev.Records {
+		d, err := f.store.GetDelivery(ctx, m.MessageId)
+		if err != nil || d.Status != domain.DeliveryDelivered || d.UserEmail == "" && d.UserID != 0 {
+			t.Errorf("delivery %s after the batch: %+v, %v; want delivered with its labels", d.ID, d, err)
+		}
 	}
 	entries, err := f.store.ListRecentAuditEntries(ctx, 0, time.Time{}, 100)
 	if err != nil {

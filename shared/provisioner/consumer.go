@@ -24,11 +24,11 @@ import (
 // delivered in order; once one fails, the rest of its group in this batch is
 // reported failed too, so nothing overtakes it. Groups run concurrently: a
 // slow SP or resource does not hold up others. What the batch's deliveries
-// are about is read in one request first, and their audit entries are
-// written in one request last (see batch).
+// are about is read in one request first, and their outcomes are written in
+// one request last (see batch).
 func (p *Provisioner) HandleSQS(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
 	ctx, b := p.startBatch(ctx, ev.Records)
-	defer p.flushAudits(ctx, b)
+	defer p.flushOutcomes(ctx, b)
 	var order []string
 	groups := map[string][]events.SQSMessage{}
 	for _, m := range ev.Records {
@@ -102,11 +102,7 @@ func (p *Provisioner) handleMessage(ctx context.Context, m events.SQSMessage) er
 		// Read before the outbox item is rewritten from the queue message
 		// (which never carries them): the labels the item recorded.
 		d.UserEmail, d.RoleName = p.auditLabels(ctx, d)
-		if ok, uerr := p.Store.FinishDelivery(ctx, d); uerr != nil || !ok {
-			if uerr = p.Store.UpdateDeliveryStatus(ctx, d); uerr != nil {
-				log.WarnContext(ctx, "delivered but status not recorded", "error", uerr)
-			}
-		}
+		p.recordDelivered(ctx, d)
 		p.audit(ctx, d, domain.AuditProvisioned)
 		log.InfoContext(ctx, "delivered")
 		return nil
@@ -245,7 +241,7 @@ func (p *Provisioner) audit(ctx context.Context, d domain.Delivery, action domai
 		b.mu.Unlock()
 		return
 	}
-	if err := p.Store.PutProvisioningAudit(ctx, []domain.AuditEntry{e}); err != nil {
+	if err := p.Store.RecordOutcomes(ctx, nil, []domain.AuditEntry{e}); err != nil {
 		p.log().WarnContext(ctx, "provisioning outcome not audited", "delivery", d.ID, "error", err)
 	}
 }

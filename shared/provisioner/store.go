@@ -23,9 +23,10 @@ type Store interface {
 	// write; false when the stored item is not the one to overwrite (a newer
 	// replay, or gone): then UpdateDeliveryStatus decides.
 	FinishDelivery(ctx context.Context, d domain.Delivery) (bool, error)
-	// PutProvisioningAudit records provisioning outcomes, numbering the
-	// entries without an id.
-	PutProvisioningAudit(ctx context.Context, entries []domain.AuditEntry) error
+	// RecordOutcomes records at once the final statuses of deliveries never
+	// replayed and audit entries of outcomes, numbering the entries without
+	// an id; KindInvalid for a replayed delivery or a status not final.
+	RecordOutcomes(ctx context.Context, finished []domain.Delivery, audits []domain.AuditEntry) error
 
 	// GetLink reads what the service knows of a user or group at one SP;
 	// KindNotFound when the SP was never told of it.

@@ -1,0 +1,134 @@
+package dynamo_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// TestRecordOutcomesWritesABatchInOneRequestPer25: thirty delivered
+// statuses and thirty audit entries are three BatchWriteItems and one
+// reservation of audit ids; every status and entry is stored, the entries
+// with distinct ids.
+func TestRecordOutcomesWritesABatchInOneRequestPer25(t *testing.T) {
+	s, requests := countingStore(t)
+	var pending []domain.Delivery
+	for i := range 30 {
+		pending = append(pending, delivery(fmt.Sprint("d", i), domain.DeliverMemberAdd, testNow.Add(-time.Hour)))
+	}
+	must(t, s.CreateRole(ctx(t), role(1, "One"), pending))
+
+	var finished []domain.Delivery
+	var audits []domain.AuditEntry
+	for _, d := range pending {
+		d.Status, d.Attempts, d.UpdatedAt, d.UserEmail = domain.DeliveryDelivered, 1, testNow, "ann@example.org"
+		finished = append(finished, d)
+		audits = append(audits, domain.AuditEntry{RoleID: 1, CreatedAt: testNow, CreatedBy: "provisioner",
+			Action: domain.AuditProvisioned, SP: "sp-1", DeliveryID: d.ID, DeliveryKind: d.Kind})
+	}
+	before := requests.Load()
+	must(t, s.RecordOutcomes(ctx(t), finished, audits))
+	if got := requests.Load() - before; got != 4 {
+		t.Errorf("%d requests for 60 outcomes, want 4 (3 batch writes, 1 id reservation)", got)
+	}
+	for _, d := range finished {
+		got, err := s.GetDelivery(ctx(t), d.ID)
+		must(t, err)
+		if got.Status != domain.DeliveryDelivered || got.UserEmail != "ann@example.org" || got.Kind != domain.DeliverMemberAdd {
+			t.Fatalf("delivery %s stored as %+v", d.ID, got)
+		}
+	}
+	entries, err := s.ListAuditEntriesOfRole(ctx(t), 1)
+	must(t, err)
+	ids := map[int64]bool{}
+	for _, e := range entries {
+		if e.DeliveryID != "" {
+			ids[e.ID] = e.ID != 0
+		}
+	}
+	if len(ids) != 30 || ids[0] {
+		t.Errorf("%d distinct audit ids for 30 entries (or a zero id): %v", len(ids), ids)
+	}
+}
+
+// TestRecordOutcomesReservesAuditIDsInBlocks: later batches take their
+// ids from the block the first reserved, so the sequence item is updated
+// once for them all, and the ids still never repeat.
+func TestRecordOutcomesReservesAuditIDsInBlocks(t *testing.T) {
+	s, requests := countingStore(t)
+	must(t, s.CreateRole(ctx(t), role(1, "One"), nil))
+	seen := map[int64]bool{}
+	for batch := range 5 {
+		audits := make([]domain.AuditEntry, 3)
+		for i := range audits {
+			audits[i] = domain.AuditEntry{RoleID: 1, CreatedAt: testNow.Add(time.Duration(batch) * time.Second), Action: domain.AuditProvisioned,
+				SP: "sp-1", DeliveryID: fmt.Sprintf("d%d-%d", batch, i), DeliveryKind: domain.DeliverMemberAdd}
+		}
+		before := requests.Load()
+		must(t, s.RecordOutcomes(ctx(t), nil, audits))
+		want := int64(1)
+		if batch == 0 {
+			want = 2 // the first also reserves the block
+		}
+		if got := requests.Load() - before; got != want {
+			t.Errorf("batch %d: %d requests, want %d", batch, got, want)
+		}
+		for _, e := range audits {
+			if e.ID == 0 || seen[e.ID] {
+				t.Fatalf("batch %d: audit id %d is zero or taken before", batch, e.ID)
+			}
+			seen[e.ID] = true
+		}
+	}
+	// Another writer (the API numbers its entries from the same sequence)
+	// gets ids after the whole block.
+	next, err := s.NextIDs(ctx(t), "audit", 1)
+	must(t, err)
+	for id := range seen {
+		if id >= next {
+			t.Fatalf("audit id %d handed out by the block, and %d to another writer after it", id, next)
+		}
+	}
+}
+
+// TestRecordOutcomesRefusesWhatNeedsACondition: a replayed delivery (whose
+// record a newer replay may hold), a status that is not final and an audit
+// entry without its delivery are refused, and nothing is written.
+func TestRecordOutcomesRefusesWhatNeedsACondition(t *testing.T) {
+	s := newStore(t)
+	d := delivery("d1", domain.DeliverGroupCreate, testNow.Add(-time.Hour))
+	must(t, s.CreateRole(ctx(t), role(1, "One"), []domain.Delivery{d}))
+	delivered := d
+	delivered.Status = domain.DeliveryDelivered
+	replayed := delivered
+	replayed.Replays = 1
+	sent := d
+	sent.Status = domain.DeliverySent
+	entry := domain.AuditEntry{RoleID: 1, CreatedAt: testNow, Action: domain.AuditProvisioned, SP: "sp-1", DeliveryID: "d1"}
+	noDelivery := entry
+	noDelivery.DeliveryID = ""
+	tests := []struct {
+		name     string
+		finished []domain.Delivery
+		audits   []domain.AuditEntry
+	}{
+		{"replayed delivery", []domain.Delivery{replayed}, []domain.AuditEntry{entry}},
+		{"status not final", []domain.Delivery{sent}, []domain.AuditEntry{entry}},
+		{"audit without its delivery", []domain.Delivery{delivered}, []domain.AuditEntry{noDelivery}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := s.RecordOutcomes(ctx(t), tt.finished, tt.audits); domain.KindOf(err) != domain.KindInvalid {
+				t.Fatalf("err = %v, want invalid", err)
+			}
+			if got, _ := s.GetDelivery(ctx(t), "d1"); got.Status != domain.DeliveryPending {
+				t.Errorf("delivery written anyway: %s", got.Status)
+			}
+			if entries, _ := s.ListAuditEntriesOfRole(ctx(t), 1); len(entries) != 0 {
+				t.Errorf("audit written anyway: %+v", entries)
+			}
+		})
+	}
+}
