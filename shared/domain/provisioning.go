@@ -80,21 +80,30 @@ func (d Delivery) MessageGroup() string {
 // SP. A user's creation, updates, memberships and deletion share the user's
 // key, so a membership never overtakes the user's creation and the user's
 // deletion comes after its group removals; a group's creation and deletion
-// share the group's key. A membership whose group is not there yet creates
-// it first, so it need not wait in the group's line. Only an SP that takes
+// share the group's key. A membership in the user's line waits for its
+// group to be created in the group's. Only an SP that takes
 // memberships as a PUT of the whole group needs its membership changes in
 // the group's line, because each PUT replaces the members. Different
 // resources and different SPs never wait on each other.
 func OrderKeyOf(sp ServiceProvider, kind DeliveryKind, userID, roleID int64) string {
 	switch kind {
 	case DeliverGroupCreate, DeliverGroupDelete, DeliverGroupUpdate:
-		return fmt.Sprintf("%s/group/%d", sp.ID, roleID)
+		return ResourceLine(ResourceGroup, sp.ID, roleID)
 	case DeliverMemberAdd, DeliverMemberRemove:
 		if sp.MembershipMode == MembershipPut {
-			return fmt.Sprintf("%s/group/%d", sp.ID, roleID)
+			return ResourceLine(ResourceGroup, sp.ID, roleID)
 		}
 	}
-	return fmt.Sprintf("%s/user/%d", sp.ID, userID)
+	return ResourceLine(ResourceUser, sp.ID, userID)
+}
+
+// ResourceLine is the order key (FIFO message group) of the changes to one
+// user or group at one SP: its line, the one line that creates it there.
+func ResourceLine(kind ResourceKind, spID string, localID int64) string {
+	if kind == ResourceGroup {
+		return fmt.Sprintf("%s/group/%d", spID, localID)
+	}
+	return fmt.Sprintf("%s/user/%d", spID, localID)
 }
 
 // DeduplicationID is the queue's deduplication id of this send.

@@ -14,21 +14,38 @@ import (
 // about, read in one request when the batch starts (instead of a GetItem per
 // item and delivery), and their outcomes (final statuses and audit
 // entries), written in one request when it ends (instead of two writes per
-// delivery, each in the way of the next delivery of its line). It holds only what can be trusted for the batch's short life:
-// users, roles and memberships as read at its start (their changes come as
-// later deliveries of the same line), and SP links that name a resource at
-// the SP, kept up to date by this batch's own link writes. A link that is
-// absent or names nothing is never cached: creating a resource, or waiting
-// for another line to create it, always reads the stored link; and a repair
-// after a drift answer forgets the links the batch holds (forgetLinks).
+// delivery, each in the way of the next delivery of its line).
+//
+// It holds only what can be trusted for the batch's short life: users,
+// roles and memberships as read at its start (their changes come as later
+// deliveries of the same line); SP links that name a resource at the SP,
+// kept up to date by the batch's own link writes; and, for the line of a
+// user or group (domain.ResourceLine), its own link as read at the start,
+// even when absent or naming nothing, because that line is where the
+// resource is created: no other line stores a creation of it meanwhile.
+// (A group.update to an SP new to a role also creates the role's members,
+// and a reconcile run repairs; should either race a user's own creation,
+// the SP's 409 on the second POST adopts the first, and a reconcile run
+// removes a duplicate at an SP that allowed one.) Other lines never see an
+// absent link from the batch: waiting for another line's creation always
+// reads the stored link. A repair after a drift answer forgets what the
+// batch holds of links (forgetLinks).
 type batch struct {
 	mu        sync.Mutex
 	users     map[int64]domain.User
 	roles     map[int64]domain.Role
 	userRoles map[domain.UserRoleKey]domain.UserRole
 	links     map[domain.SPLinkKey]domain.SPLink
-	finished  []domain.Delivery // delivered, never replayed (see recordDelivered)
+	own       map[domain.SPLinkKey]ownLink // a line's own link, served to that line only
+	finished  []domain.Delivery            // delivered, never replayed (see recordDelivered)
 	audits    []domain.AuditEntry
+}
+
+// ownLink is a line's own link as the batch read it; found is false when
+// there was none.
+type ownLink struct {
+	link  domain.SPLink
+	found bool
 }
 
 type batchKey struct{}
@@ -43,12 +60,17 @@ func batchOf(ctx context.Context) *batch {
 // saved: each delivery then reads for itself.
 func (p *Provisioner) startBatch(ctx context.Context, records []events.SQSMessage) (context.Context, *batch) {
 	b := &batch{users: map[int64]domain.User{}, roles: map[int64]domain.Role{},
-		userRoles: map[domain.UserRoleKey]domain.UserRole{}, links: map[domain.SPLinkKey]domain.SPLink{}}
+		userRoles: map[domain.UserRoleKey]domain.UserRole{}, links: map[domain.SPLinkKey]domain.SPLink{},
+		own: map[domain.SPLinkKey]ownLink{}}
 	var q domain.SubjectsQuery
+	var owned []domain.SPLinkKey
 	for _, m := range records {
 		d, err := sqs.DecodeDelivery(m.Body)
 		if err != nil {
 			continue // handleMessage dead-letters it
+		}
+		if k, ok := ownLinkOf(d, m.Attributes["MessageGroupId"]); ok {
+			owned = append(owned, k)
 		}
 		if d.UserID != 0 {
 			q.Users = append(q.Users, d.UserID)
@@ -77,7 +99,35 @@ func (p *Provisioner) startBatch(ctx context.Context, records []events.SQSMessag
 			b.links[k] = l
 		}
 	}
+	for _, k := range owned {
+		l, found := got.Links[k]
+		b.own[k] = ownLink{link: l, found: found}
+	}
 	return context.WithValue(ctx, batchKey{}, b), b
+}
+
+// ownLinkOf is the link of the resource whose own line the delivery is in
+// (its message group), if it is: a user's or a group's at the SP.
+func ownLinkOf(d domain.Delivery, line string) (domain.SPLinkKey, bool) {
+	switch {
+	case d.UserID != 0 && line == domain.ResourceLine(domain.ResourceUser, d.SPID, d.UserID):
+		return domain.SPLinkKey{Kind: domain.ResourceUser, LocalID: d.UserID, SPID: d.SPID}, true
+	case d.RoleID != 0 && line == domain.ResourceLine(domain.ResourceGroup, d.SPID, d.RoleID):
+		return domain.SPLinkKey{Kind: domain.ResourceGroup, LocalID: d.RoleID, SPID: d.SPID}, true
+	}
+	return domain.SPLinkKey{}, false
+}
+
+type lineKey struct{}
+
+// inLine marks ctx as that of the deliveries of one line (message group).
+func inLine(ctx context.Context, line string) context.Context {
+	return context.WithValue(ctx, lineKey{}, line)
+}
+
+func lineOf(ctx context.Context) string {
+	line, _ := ctx.Value(lineKey{}).(string)
+	return line
 }
 
 // flushOutcomes writes the outcomes the batch collected, in one request per
@@ -176,14 +226,22 @@ func (p *Provisioner) getUserRole(ctx context.Context, userID, roleID int64) (do
 }
 
 // getLink reads a link, from the batch when it holds one that names a
-// resource at the SP.
+// resource at the SP, or when it is the link of the caller's own line.
 func (p *Provisioner) getLink(ctx context.Context, kind domain.ResourceKind, localID int64, spID string) (domain.SPLink, error) {
 	if b := batchOf(ctx); b != nil {
+		k := domain.SPLinkKey{Kind: kind, LocalID: localID, SPID: spID}
 		b.mu.Lock()
-		l, ok := b.links[domain.SPLinkKey{Kind: kind, LocalID: localID, SPID: spID}]
+		l, named := b.links[k]
+		own, isOwn := b.own[k]
 		b.mu.Unlock()
-		if ok {
+		switch {
+		case named:
 			return l, nil
+		case isOwn && lineOf(ctx) == domain.ResourceLine(kind, spID, localID):
+			if !own.found {
+				return domain.SPLink{}, domain.NotFoundf("%s has no link to %s", resourceName(kind, localID), spID)
+			}
+			return own.link, nil
 		}
 	}
 	return p.Store.GetLink(ctx, kind, localID, spID)
@@ -195,6 +253,7 @@ func (p *Provisioner) putLink(ctx context.Context, l domain.SPLink) error {
 	if b := batchOf(ctx); b != nil {
 		k := domain.SPLinkKey{Kind: l.Kind, LocalID: l.LocalID, SPID: l.SPID}
 		b.mu.Lock()
+		delete(b.own, k) // the store, or links, holds what follows
 		if err == nil && linkNamesResource(l) {
 			b.links[k] = l
 		} else {
@@ -212,6 +271,7 @@ func (p *Provisioner) forgetLinks(ctx context.Context) {
 	if b := batchOf(ctx); b != nil {
 		b.mu.Lock()
 		clear(b.links)
+		clear(b.own)
 		b.mu.Unlock()
 	}
 }

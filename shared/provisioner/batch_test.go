@@ -2,12 +2,17 @@ package provisioner_test
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-lambda-go/events"
+
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/provisioner"
+	"github.com/edu-invite/invite/shared/scim"
+	"github.com/edu-invite/invite/shared/sqs"
 )
 
 // countingStore counts the provisioner's reads and outcome writes.
@@ -69,11 +74,13 @@ func (s *countingStore) UpdateDeliveryStatus(ctx context.Context, d domain.Deliv
 	return s.Store.UpdateDeliveryStatus(ctx, d)
 }
 
-// TestBatchReadsWhatItIsAboutOnceAndAuditsAtOnce: a batch of three
+// TestBatchReadsWhatItIsAboutOnceAndRecordsOutcomesAtOnce: a batch of three
 // acceptances (each with its group's creation) reads its users, roles,
-// memberships and links in one request; only the creations read their own
-// link (never served from the batch, so that nothing is created twice),
-// and the memberships use the links the batch's creations wrote. Its
+// memberships and links in one request. Its deliveries are all in one line
+// that is no resource's own, so only the creations read their link (an
+// absent link is served from the batch to the resource's own line only,
+// see TestOwnLineCreatesFromTheBatchRead), and the memberships use the
+// links the batch's creations wrote. Its
 // outcomes, the nine delivered statuses and audit entries (each with the
 // person's e-mail and the role's name), are written in one request.
 func TestBatchReadsWhatItIsAboutOnceAndRecordsOutcomesAtOnce(t *testing.T) {
@@ -145,5 +152,91 @@ func TestBatchReadsWhatItIsAboutOnceAndRecordsOutcomesAtOnce(t *testing.T) {
 		case a.DeliveryKind == domain.DeliverUserCreate && e.UserEmail == "":
 			t.Errorf("user audit without the e-mail: %+v", e)
 		}
+	}
+}
+
+// inLines renders the deliveries to one SP as an SQS event with each in its
+// own line (message group), as the queue carries them, first attempts all.
+func inLines(t *testing.T, ds []domain.Delivery, sp string, kinds ...domain.DeliveryKind) events.SQSEvent {
+	t.Helper()
+	var ev events.SQSEvent
+	for _, d := range ds {
+		if d.SPID != sp || !slices.Contains(kinds, d.Kind) {
+			continue
+		}
+		body, err := sqs.EncodeDelivery(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev.Records = append(ev.Records, events.SQSMessage{MessageId: d.ID, Body: body,
+			Attributes: map[string]string{"MessageGroupId": d.MessageGroup(), "ApproximateReceiveCount": "1"}})
+	}
+	return ev
+}
+
+// TestOwnLineCreatesFromTheBatchRead: in their own lines, the creation of
+// a user and its membership read nothing beyond the batch's one request
+// (the line's own link, absent, came with it), and each user is created
+// once. A line's own link that says an earlier attempt may have reached
+// the SP (pending) makes that line look the user up first, from the batch
+// read as from the store: no duplicate.
+func TestOwnLineCreatesFromTheBatchRead(t *testing.T) {
+	f := newFixture(t, "PATCH", "right-token")
+	ctx := context.Background()
+	emails := []string{"ann@example.org", "ben@example.org", "cas@example.org"}
+	for _, e := range emails {
+		f.acceptedGuest(t, e)
+	}
+	ds := f.queue.Take()
+	if resp, err := f.prov.HandleSQS(ctx, inLines(t, ds, "wiki-sp", domain.DeliverGroupCreate)); err != nil || len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("groups: %v, %v", resp.BatchItemFailures, err)
+	}
+	// Ann's creation reached the SP before, but its answer was lost: her
+	// link says pending.
+	var ann domain.Delivery
+	for _, d := range ds {
+		if d.SPID == "wiki-sp" && d.Kind == domain.DeliverUserCreate && ann.ID == "" {
+			ann = d
+		}
+	}
+	u, err := f.store.GetUser(ctx, ann.UserID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := scim.NewClient(scim.Target{BaseURL: f.spURL, Credentials: scim.Credentials{Method: scim.AuthBearer, Token: "right-token"}}, nil)
+	if _, err := c.CreateUser(ctx, scim.User{Schemas: []string{scim.SchemaUser}, UserName: u.EduPersonPrincipalName, ExternalID: u.EduPersonPrincipalName}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.store.PutLink(ctx, domain.SPLink{Kind: domain.ResourceUser, LocalID: ann.UserID, SPID: "wiki-sp",
+		Status: domain.StatusPending, Attempts: 1, LastError: "answer lost"}); err != nil {
+		t.Fatal(err)
+	}
+
+	counting := &countingStore{Store: f.store, calls: map[string]int{}}
+	f.prov.Store = counting
+	resp, err := f.prov.HandleSQS(ctx, inLines(t, ds, "wiki-sp", domain.DeliverUserCreate, domain.DeliverMemberAdd))
+	if err != nil || len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("users: failures %v, err %v", resp.BatchItemFailures, err)
+	}
+	if counting.calls["GetLink"] != 0 || counting.calls["GetDeliverySubjects"] != 1 {
+		t.Errorf("reads beyond the batch's one: %v", counting.calls)
+	}
+	users := f.sp.Users()
+	if len(users) != 3 {
+		t.Fatalf("SP holds %d users, want 3 (none twice): %+v", len(users), users)
+	}
+	for _, r := range f.sp.Requests() {
+		if r.Status == 409 {
+			t.Errorf("%s %s answered 409: Ann was created again instead of looked up first", r.Method, r.Path)
+		}
+	}
+	for _, g := range f.sp.Groups() {
+		if len(g.Members) != 1 {
+			t.Errorf("group %s has members %+v, want its one guest", g.DisplayName, g.Members)
+		}
+	}
+	l, err := f.store.GetLink(ctx, domain.ResourceUser, ann.UserID, "wiki-sp")
+	if err != nil || l.Status != domain.StatusProvisioned || l.RemoteID == "" {
+		t.Errorf("Ann's link after the batch: %+v, %v", l, err)
 	}
 }

@@ -58,6 +58,7 @@ func (p *Provisioner) HandleSQS(ctx context.Context, ev events.SQSEvent) (events
 }
 
 func (p *Provisioner) handleGroup(ctx context.Context, msgs []events.SQSMessage) []events.SQSBatchItemFailure {
+	ctx = inLine(ctx, msgs[0].Attributes["MessageGroupId"])
 	var failed []events.SQSBatchItemFailure
 	for i, m := range msgs {
 		if err := p.handleMessage(ctx, m); err != nil {
