@@ -10,9 +10,10 @@ import (
 // support questions) before TTL removes it.
 const deliveredRetention = 14 * 24 * time.Hour
 
-// deliveryRecord is an outbox item. gsi1 lists deliveries by status in
-// creation order (the sweep reads OUTBOX#pending); gsi2 holds the failed ones
-// per SP (the dead-letter view for replays).
+// deliveryRecord is an outbox item. gsi1 lists pending, sent and failed
+// deliveries by status in creation order (the sweep reads OUTBOX#pending;
+// see outboxListed); gsi2 holds the failed ones per SP (the dead-letter
+// view for replays).
 type deliveryRecord struct {
 	itemKey
 	indexKeys
@@ -49,11 +50,7 @@ func (s *Store) deliveryRecord(d domain.Delivery) deliveryRecord {
 		d.UpdatedAt = now
 	}
 	rec := deliveryRecord{
-		itemKey: deliveryKey(d.ID),
-		indexKeys: indexKeys{
-			GSI1PK: outboxPK(d.Status),
-			GSI1SK: timeOrdered(d.CreatedAt, d.ID),
-		},
+		itemKey:       deliveryKey(d.ID),
 		Entity:        entityDelivery,
 		ID:            d.ID,
 		SPID:          d.SPID,
@@ -71,6 +68,9 @@ func (s *Store) deliveryRecord(d domain.Delivery) deliveryRecord {
 		OrderKey:      d.OrderKey,
 		LastError:     d.LastError,
 		UpdatedAt:     formatTime(d.UpdatedAt),
+	}
+	if outboxListed(d.Status) {
+		rec.GSI1PK, rec.GSI1SK = outboxPK(d.Status), timeOrdered(d.CreatedAt, d.ID)
 	}
 	switch d.Status {
 	case domain.DeliveryFailed:
@@ -174,6 +174,20 @@ func deliveryKey(deliveryID string) itemKey {
 }
 
 func outboxPK(status domain.DeliveryStatus) string { return "OUTBOX#" + string(status) }
+
+// outboxListed says whether deliveries of a status are listed in gsi1: the
+// ones something looks for (the sweep, the local stack's re-queue, the dead
+// letters of every SP). Delivered and discarded ones are read by id only;
+// leaving them out halves the index writes of the one write most
+// deliveries end with, and spares the index a partition that every
+// delivery would write to.
+func outboxListed(status domain.DeliveryStatus) bool {
+	switch status {
+	case domain.DeliveryPending, domain.DeliverySent, domain.DeliveryFailed:
+		return true
+	}
+	return false
+}
 
 func spLinkKey(kind domain.ResourceKind, localID int64, spID string) itemKey {
 	return itemKey{PK: spLinkPK(kind, localID), SK: "SP#" + spID}
