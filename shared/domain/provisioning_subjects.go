@@ -27,3 +27,20 @@ type DeliverySubjects struct {
 	UserRoles map[UserRoleKey]UserRole
 	Links     map[SPLinkKey]SPLink
 }
+
+// Outcomes are what a batch of deliveries came to, recorded at once when it
+// ends: the SP-side ids of the resources its lines created (links), the
+// final statuses of its deliveries never replayed (written without
+// FinishDelivery's condition, which only a replay needs), and the audit
+// entries of its outcomes (entries with a DeliveryID, in the partition of
+// the delivery's role, or of the user).
+type Outcomes struct {
+	Links     []SPLink
+	Delivered []Delivery
+	Audit     []AuditEntry
+}
+
+// Empty says whether there is nothing to record.
+func (o Outcomes) Empty() bool {
+	return len(o.Links) == 0 && len(o.Delivered) == 0 && len(o.Audit) == 0
+}

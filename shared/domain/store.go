@@ -169,13 +169,11 @@ type ProvisioningStore interface {
 	// ListLinks returns the links of a user or group at every SP. No domain
 	// error (none: empty).
 	ListLinks(ctx context.Context, kind ResourceKind, localID int64) ([]SPLink, error)
-	// RecordOutcomes records at once what a batch of deliveries came to: the
-	// final statuses of deliveries never replayed (without FinishDelivery's
-	// condition, which only a replay needs) and provisioning audit entries
-	// (entries with a DeliveryID, in the partition of the delivery's role,
-	// or of the user). KindInvalid for a replayed delivery, a status that is
-	// not final, or an entry without its delivery id.
-	RecordOutcomes(ctx context.Context, finished []Delivery, audits []AuditEntry) error
+	// RecordOutcomes records at once what a batch of deliveries came to (see
+	// Outcomes). KindInvalid for a replayed delivery, a status that is not
+	// final, an audit entry without its delivery id, or a link of a kind
+	// other than user or group.
+	RecordOutcomes(ctx context.Context, o Outcomes) error
 }
 
 // TokenStore keeps hashed API tokens.

@@ -8,10 +8,11 @@ import (
 )
 
 // RecordOutcomes implements domain.ProvisioningStore: what a batch of
-// deliveries came to, written at once when the batch ends. Each finished
-// delivery's item is rewritten whole from the provisioner's copy, and each
-// audit entry is added, as independent puts in one BatchWriteItem per 25
-// items (not a transaction, which would cost twice).
+// deliveries came to, written at once when the batch ends. Each link and
+// each finished delivery's item is rewritten whole from the provisioner's
+// copy, and each audit entry is added, as independent puts in one
+// BatchWriteItem per 25 items (not a transaction, which would cost twice),
+// links first.
 //
 // The puts carry no condition, unlike FinishDelivery's, and need none for a
 // delivery that was never replayed: its item exists from the domain change
@@ -23,7 +24,13 @@ import (
 //
 // Entries without an id are numbered from the audit sequence, reserved in
 // blocks (see idBlock).
-func (s *Store) RecordOutcomes(ctx context.Context, finished []domain.Delivery, audits []domain.AuditEntry) error {
+func (s *Store) RecordOutcomes(ctx context.Context, o domain.Outcomes) error {
+	finished, audits := o.Delivered, o.Audit
+	for _, l := range o.Links {
+		if l.Kind != domain.ResourceUser && l.Kind != domain.ResourceGroup {
+			return domain.Invalidf("unknown resource kind %q", l.Kind)
+		}
+	}
 	for _, d := range finished {
 		switch {
 		case d.Status != domain.DeliveryDelivered && d.Status != domain.DeliveryFailed:
@@ -50,7 +57,10 @@ func (s *Store) RecordOutcomes(ctx context.Context, finished []domain.Delivery, 
 			audits[i].ID = ids[n]
 		}
 	}
-	records := make([]any, 0, len(finished)+len(audits))
+	records := make([]any, 0, len(o.Links)+len(finished)+len(audits))
+	for _, l := range o.Links {
+		records = append(records, newSPLinkRecord(l))
+	}
 	for _, d := range finished {
 		records = append(records, s.deliveryRecord(d))
 	}
@@ -59,7 +69,7 @@ func (s *Store) RecordOutcomes(ctx context.Context, finished []domain.Delivery, 
 	}
 	for start := 0; start < len(records); start += batchWriteLimit {
 		if err := s.batchPut(ctx, records[start:min(start+batchWriteLimit, len(records))]); err != nil {
-			return fmt.Errorf("record %d delivery outcomes and %d audit entries: %w", len(finished), len(audits), err)
+			return fmt.Errorf("record %d links, %d delivery outcomes and %d audit entries: %w", len(o.Links), len(finished), len(audits), err)
 		}
 	}
 	return nil

@@ -8,10 +8,10 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// TestRecordOutcomesWritesABatchInOneRequestPer25: thirty delivered
-// statuses and thirty audit entries are three BatchWriteItems and one
-// reservation of audit ids; every status and entry is stored, the entries
-// with distinct ids.
+// TestRecordOutcomesWritesABatchInOneRequestPer25: five links, thirty
+// delivered statuses and thirty audit entries are three BatchWriteItems and
+// one reservation of audit ids; every link, status and entry is stored, the
+// entries with distinct ids.
 func TestRecordOutcomesWritesABatchInOneRequestPer25(t *testing.T) {
 	s, requests := countingStore(t)
 	var pending []domain.Delivery
@@ -28,10 +28,20 @@ func TestRecordOutcomesWritesABatchInOneRequestPer25(t *testing.T) {
 		audits = append(audits, domain.AuditEntry{RoleID: 1, CreatedAt: testNow, CreatedBy: "provisioner",
 			Action: domain.AuditProvisioned, SP: "sp-1", DeliveryID: d.ID, DeliveryKind: d.Kind})
 	}
+	var links []domain.SPLink
+	for id := int64(1); id <= 5; id++ {
+		links = append(links, domain.SPLink{Kind: domain.ResourceUser, LocalID: id, SPID: "sp-1", RemoteID: fmt.Sprint("u-", id),
+			Status: domain.StatusProvisioned, UpdatedAt: testNow})
+	}
 	before := requests.Load()
-	must(t, s.RecordOutcomes(ctx(t), finished, audits))
+	must(t, s.RecordOutcomes(ctx(t), domain.Outcomes{Links: links, Delivered: finished, Audit: audits}))
 	if got := requests.Load() - before; got != 4 {
-		t.Errorf("%d requests for 60 outcomes, want 4 (3 batch writes, 1 id reservation)", got)
+		t.Errorf("%d requests for 65 outcomes, want 4 (3 batch writes, 1 id reservation)", got)
+	}
+	stored, err := s.GetLinksAt(ctx(t), domain.ResourceUser, []int64{1, 2, 3, 4, 5}, "sp-1")
+	must(t, err)
+	if len(stored) != 5 || stored[3].RemoteID != "u-3" || stored[3].Status != domain.StatusProvisioned {
+		t.Errorf("links stored: %+v", stored)
 	}
 	for _, d := range finished {
 		got, err := s.GetDelivery(ctx(t), d.ID)
@@ -67,7 +77,7 @@ func TestRecordOutcomesReservesAuditIDsInBlocks(t *testing.T) {
 				SP: "sp-1", DeliveryID: fmt.Sprintf("d%d-%d", batch, i), DeliveryKind: domain.DeliverMemberAdd}
 		}
 		before := requests.Load()
-		must(t, s.RecordOutcomes(ctx(t), nil, audits))
+		must(t, s.RecordOutcomes(ctx(t), domain.Outcomes{Audit: audits}))
 		want := int64(1)
 		if batch == 0 {
 			want = 2 // the first also reserves the block
@@ -94,8 +104,9 @@ func TestRecordOutcomesReservesAuditIDsInBlocks(t *testing.T) {
 }
 
 // TestRecordOutcomesRefusesWhatNeedsACondition: a replayed delivery (whose
-// record a newer replay may hold), a status that is not final and an audit
-// entry without its delivery are refused, and nothing is written.
+// record a newer replay may hold), a status that is not final, an audit
+// entry without its delivery and a link of no known kind are refused, and
+// nothing is written.
 func TestRecordOutcomesRefusesWhatNeedsACondition(t *testing.T) {
 	s := newStore(t)
 	d := delivery("d1", domain.DeliverGroupCreate, testNow.Add(-time.Hour))
@@ -109,19 +120,27 @@ func TestRecordOutcomesRefusesWhatNeedsACondition(t *testing.T) {
 	entry := domain.AuditEntry{RoleID: 1, CreatedAt: testNow, Action: domain.AuditProvisioned, SP: "sp-1", DeliveryID: "d1"}
 	noDelivery := entry
 	noDelivery.DeliveryID = ""
+	link := domain.SPLink{Kind: domain.ResourceUser, LocalID: 1, SPID: "sp-1", RemoteID: "u-1", Status: domain.StatusProvisioned}
+	badLink := link
+	badLink.Kind = "ROBOT"
 	tests := []struct {
 		name     string
+		links    []domain.SPLink
 		finished []domain.Delivery
 		audits   []domain.AuditEntry
 	}{
-		{"replayed delivery", []domain.Delivery{replayed}, []domain.AuditEntry{entry}},
-		{"status not final", []domain.Delivery{sent}, []domain.AuditEntry{entry}},
-		{"audit without its delivery", []domain.Delivery{delivered}, []domain.AuditEntry{noDelivery}},
+		{"replayed delivery", []domain.SPLink{link}, []domain.Delivery{replayed}, []domain.AuditEntry{entry}},
+		{"status not final", []domain.SPLink{link}, []domain.Delivery{sent}, []domain.AuditEntry{entry}},
+		{"audit without its delivery", []domain.SPLink{link}, []domain.Delivery{delivered}, []domain.AuditEntry{noDelivery}},
+		{"link of no known kind", []domain.SPLink{badLink}, []domain.Delivery{delivered}, []domain.AuditEntry{entry}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if err := s.RecordOutcomes(ctx(t), tt.finished, tt.audits); domain.KindOf(err) != domain.KindInvalid {
+			if err := s.RecordOutcomes(ctx(t), domain.Outcomes{Links: tt.links, Delivered: tt.finished, Audit: tt.audits}); domain.KindOf(err) != domain.KindInvalid {
 				t.Fatalf("err = %v, want invalid", err)
+			}
+			if _, err := s.GetLink(ctx(t), domain.ResourceUser, 1, "sp-1"); !domain.IsNotFound(err) {
+				t.Errorf("link written anyway: %v", err)
 			}
 			if got, _ := s.GetDelivery(ctx(t), "d1"); got.Status != domain.DeliveryPending {
 				t.Errorf("delivery written anyway: %s", got.Status)

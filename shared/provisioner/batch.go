@@ -36,8 +36,9 @@ type batch struct {
 	roles     map[int64]domain.Role
 	userRoles map[domain.UserRoleKey]domain.UserRole
 	links     map[domain.SPLinkKey]domain.SPLink
-	own       map[domain.SPLinkKey]ownLink // a line's own link, served to that line only
-	finished  []domain.Delivery            // delivered, never replayed (see recordDelivered)
+	own       map[domain.SPLinkKey]ownLink     // a line's own link, served to that line only
+	created   map[domain.SPLinkKey]createdLink // links of creations, stored with the outcomes (see storeCreated)
+	finished  []domain.Delivery                // delivered, never replayed (see recordDelivered)
 	audits    []domain.AuditEntry
 }
 
@@ -61,7 +62,7 @@ func batchOf(ctx context.Context) *batch {
 func (p *Provisioner) startBatch(ctx context.Context, records []events.SQSMessage) (context.Context, *batch) {
 	b := &batch{users: map[int64]domain.User{}, roles: map[int64]domain.Role{},
 		userRoles: map[domain.UserRoleKey]domain.UserRole{}, links: map[domain.SPLinkKey]domain.SPLink{},
-		own: map[domain.SPLinkKey]ownLink{}}
+		own: map[domain.SPLinkKey]ownLink{}, created: map[domain.SPLinkKey]createdLink{}}
 	var q domain.SubjectsQuery
 	var owned []domain.SPLinkKey
 	for _, m := range records {
@@ -131,30 +132,48 @@ func lineOf(ctx context.Context) string {
 }
 
 // flushOutcomes writes the outcomes the batch collected, in one request per
-// 25. Should that fail, each delivery's status is written on its own, as
-// it would have been outside a batch; the audit entries are then logged as
-// lost (an audit write never undoes a delivery that happened).
-func (p *Provisioner) flushOutcomes(ctx context.Context, b *batch) {
+// 25, and returns the lines whose creations could not be recorded: their
+// messages must be received again (a creation the service does not know of
+// would be made twice). Should the one write fail, each link and status is
+// written on its own, as it would have been outside a batch; the audit
+// entries are then logged as lost (an audit write never undoes a delivery
+// that happened).
+func (p *Provisioner) flushOutcomes(ctx context.Context, b *batch) (unrecorded map[string]bool) {
 	b.mu.Lock()
-	finished, entries := b.finished, b.audits
-	b.finished, b.audits = nil, nil
-	b.mu.Unlock()
-	if len(finished) == 0 && len(entries) == 0 {
-		return
+	o := domain.Outcomes{Delivered: b.finished, Audit: b.audits}
+	created := b.created
+	for _, c := range created {
+		o.Links = append(o.Links, c.link)
 	}
-	err := p.Store.RecordOutcomes(ctx, finished, entries)
+	b.finished, b.audits, b.created = nil, nil, map[domain.SPLinkKey]createdLink{}
+	b.mu.Unlock()
+	if o.Empty() {
+		return nil
+	}
+	err := p.Store.RecordOutcomes(ctx, o)
 	if err == nil {
-		return
+		return nil
 	}
 	first := ""
-	if len(entries) > 0 {
-		first = entries[0].DeliveryID
+	if len(o.Audit) > 0 {
+		first = o.Audit[0].DeliveryID
 	}
-	p.log().WarnContext(ctx, "provisioning outcomes not recorded at once; statuses one by one, audit lost",
-		"deliveries", len(finished), "audit_entries", len(entries), "delivery", first, "error", err)
-	for _, d := range finished {
+	p.log().WarnContext(ctx, "provisioning outcomes not recorded at once; links and statuses one by one, audit lost",
+		"links", len(o.Links), "deliveries", len(o.Delivered), "audit_entries", len(o.Audit), "delivery", first, "error", err)
+	for _, c := range created {
+		if err := p.Store.PutLink(ctx, c.link); err != nil {
+			p.log().WarnContext(ctx, "created at the SP but not recorded; its line is received again",
+				"sp", c.link.SPID, "kind", c.link.Kind, "local_id", c.link.LocalID, "error", err)
+			if unrecorded == nil {
+				unrecorded = map[string]bool{}
+			}
+			unrecorded[c.line] = true
+		}
+	}
+	for _, d := range o.Delivered {
 		p.finishOne(ctx, d)
 	}
+	return unrecorded
 }
 
 // recordDelivered records a delivered delivery's status: with the batch's
@@ -253,7 +272,8 @@ func (p *Provisioner) putLink(ctx context.Context, l domain.SPLink) error {
 	if b := batchOf(ctx); b != nil {
 		k := domain.SPLinkKey{Kind: l.Kind, LocalID: l.LocalID, SPID: l.SPID}
 		b.mu.Lock()
-		delete(b.own, k) // the store, or links, holds what follows
+		delete(b.created, k) // this write is newer
+		delete(b.own, k)     // the store, or links, holds what follows
 		if err == nil && linkNamesResource(l) {
 			b.links[k] = l
 		} else {
@@ -266,9 +286,12 @@ func (p *Provisioner) putLink(ctx context.Context, l domain.SPLink) error {
 
 // forgetLinks drops the batch's links, so that the next reads are fresh: a
 // repair after a drift answer must see what other lines stored meanwhile
-// (a repair made there), not what the batch read at its start.
+// (a repair made there), not what the batch read at its start. The
+// creations the batch has not stored yet are stored first, so that the
+// repair finds them too.
 func (p *Provisioner) forgetLinks(ctx context.Context) {
 	if b := batchOf(ctx); b != nil {
+		p.storeCreatedNow(ctx, b)
 		b.mu.Lock()
 		clear(b.links)
 		clear(b.own)

@@ -2,6 +2,7 @@ package provisioner_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"testing"
@@ -22,6 +23,9 @@ type countingStore struct {
 	calls    map[string]int
 	audits   []domain.AuditEntry
 	finished []domain.Delivery
+	links    []domain.SPLink
+	// failOutcomes and failLinks, when set, fail those writes.
+	failOutcomes, failLinks error
 }
 
 func (s *countingStore) count(op string) {
@@ -55,13 +59,25 @@ func (s *countingStore) GetDeliverySubjects(ctx context.Context, q domain.Subjec
 	return s.Store.(provisioner.SubjectsReader).GetDeliverySubjects(ctx, q)
 }
 
-func (s *countingStore) RecordOutcomes(ctx context.Context, finished []domain.Delivery, entries []domain.AuditEntry) error {
+func (s *countingStore) RecordOutcomes(ctx context.Context, o domain.Outcomes) error {
 	s.count("RecordOutcomes")
 	s.mu.Lock()
-	s.audits = append(s.audits, entries...)
-	s.finished = append(s.finished, finished...)
+	s.audits = append(s.audits, o.Audit...)
+	s.finished = append(s.finished, o.Delivered...)
+	s.links = append(s.links, o.Links...)
 	s.mu.Unlock()
-	return s.Store.RecordOutcomes(ctx, finished, entries)
+	if s.failOutcomes != nil {
+		return s.failOutcomes
+	}
+	return s.Store.RecordOutcomes(ctx, o)
+}
+
+func (s *countingStore) PutLink(ctx context.Context, l domain.SPLink) error {
+	s.count("PutLink")
+	if s.failLinks != nil {
+		return s.failLinks
+	}
+	return s.Store.PutLink(ctx, l)
 }
 
 func (s *countingStore) FinishDelivery(ctx context.Context, d domain.Delivery) (bool, error) {
@@ -176,7 +192,8 @@ func inLines(t *testing.T, ds []domain.Delivery, sp string, kinds ...domain.Deli
 
 // TestOwnLineCreatesFromTheBatchRead: in their own lines, the creation of
 // a user and its membership read nothing beyond the batch's one request
-// (the line's own link, absent, came with it), and each user is created
+// (the line's own link, absent, came with it) and write nothing before the
+// batch's outcomes (the new links go with them), and each user is created
 // once. A line's own link that says an earlier attempt may have reached
 // the SP (pending) makes that line look the user up first, from the batch
 // read as from the store: no duplicate.
@@ -221,6 +238,9 @@ func TestOwnLineCreatesFromTheBatchRead(t *testing.T) {
 	if counting.calls["GetLink"] != 0 || counting.calls["GetDeliverySubjects"] != 1 {
 		t.Errorf("reads beyond the batch's one: %v", counting.calls)
 	}
+	if counting.calls["PutLink"] != 0 || counting.calls["RecordOutcomes"] != 1 || len(counting.links) != 3 {
+		t.Errorf("the three creations' links not stored with the outcomes in one write: %d links, calls %v", len(counting.links), counting.calls)
+	}
 	users := f.sp.Users()
 	if len(users) != 3 {
 		t.Fatalf("SP holds %d users, want 3 (none twice): %+v", len(users), users)
@@ -238,5 +258,64 @@ func TestOwnLineCreatesFromTheBatchRead(t *testing.T) {
 	l, err := f.store.GetLink(ctx, domain.ResourceUser, ann.UserID, "wiki-sp")
 	if err != nil || l.Status != domain.StatusProvisioned || l.RemoteID == "" {
 		t.Errorf("Ann's link after the batch: %+v, %v", l, err)
+	}
+}
+
+// TestUnrecordedCreationsAreReceivedAgain: when the batch's outcomes
+// cannot be written, nor the new links one by one, every message of the
+// lines that created something is reported failed, so that those lines
+// are received again; the retry looks the users up instead of creating
+// them twice, and stores their links.
+func TestUnrecordedCreationsAreReceivedAgain(t *testing.T) {
+	f := newFixture(t, "PATCH", "right-token")
+	ctx := context.Background()
+	for _, e := range []string{"ann@example.org", "ben@example.org"} {
+		f.acceptedGuest(t, e)
+	}
+	ds := f.queue.Take()
+	if resp, err := f.prov.HandleSQS(ctx, inLines(t, ds, "wiki-sp", domain.DeliverGroupCreate)); err != nil || len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("groups: %v, %v", resp.BatchItemFailures, err)
+	}
+	ev := inLines(t, ds, "wiki-sp", domain.DeliverUserCreate, domain.DeliverMemberAdd)
+	counting := &countingStore{Store: f.store, calls: map[string]int{}, failOutcomes: errors.New("throttled"), failLinks: errors.New("throttled")}
+	f.prov.Store = counting
+	resp, err := f.prov.HandleSQS(ctx, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := map[string]bool{}
+	for _, fl := range resp.BatchItemFailures {
+		if failed[fl.ItemIdentifier] {
+			t.Errorf("message %s reported failed twice", fl.ItemIdentifier)
+		}
+		failed[fl.ItemIdentifier] = true
+	}
+	if len(failed) != len(ev.Records) {
+		t.Fatalf("%d of %d messages reported failed, want all (each line created a user)", len(failed), len(ev.Records))
+	}
+
+	f.prov.Store = f.store
+	for i := range ev.Records {
+		ev.Records[i].Attributes["ApproximateReceiveCount"] = "2"
+	}
+	if resp, err := f.prov.HandleSQS(ctx, ev); err != nil || len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("retry: %v, %v", resp.BatchItemFailures, err)
+	}
+	if users := f.sp.Users(); len(users) != 2 {
+		t.Fatalf("SP holds %d users after the retry, want 2", len(users))
+	}
+	for _, r := range f.sp.Requests() {
+		if r.Status == 409 {
+			t.Errorf("%s %s answered 409: a user was created again instead of looked up", r.Method, r.Path)
+		}
+	}
+	for _, m := range ev.Records {
+		d, err := sqs.DecodeDelivery(m.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l, err := f.store.GetLink(ctx, domain.ResourceUser, d.UserID, "wiki-sp"); err != nil || l.RemoteID == "" {
+			t.Errorf("user %d's link after the retry: %+v, %v", d.UserID, l, err)
+		}
 	}
 }

@@ -28,7 +28,6 @@ import (
 // one request last (see batch).
 func (p *Provisioner) HandleSQS(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
 	ctx, b := p.startBatch(ctx, ev.Records)
-	defer p.flushOutcomes(ctx, b)
 	var order []string
 	groups := map[string][]events.SQSMessage{}
 	for _, m := range ev.Records {
@@ -54,7 +53,27 @@ func (p *Provisioner) HandleSQS(ctx context.Context, ev events.SQSEvent) (events
 		}(groups[g])
 	}
 	wg.Wait()
+	if unrecorded := p.flushOutcomes(ctx, b); len(unrecorded) > 0 {
+		failures = failLines(failures, groups, unrecorded)
+	}
 	return events.SQSEventResponse{BatchItemFailures: failures}, nil
+}
+
+// failLines adds the messages of the given lines to the failures, each
+// once: the whole line is received again, in order.
+func failLines(failures []events.SQSBatchItemFailure, groups map[string][]events.SQSMessage, lines map[string]bool) []events.SQSBatchItemFailure {
+	failed := map[string]bool{}
+	for _, f := range failures {
+		failed[f.ItemIdentifier] = true
+	}
+	for line := range lines {
+		for _, m := range groups[line] {
+			if !failed[m.MessageId] {
+				failures = append(failures, events.SQSBatchItemFailure{ItemIdentifier: m.MessageId})
+			}
+		}
+	}
+	return failures
 }
 
 func (p *Provisioner) handleGroup(ctx context.Context, msgs []events.SQSMessage) []events.SQSBatchItemFailure {
@@ -242,7 +261,7 @@ func (p *Provisioner) audit(ctx context.Context, d domain.Delivery, action domai
 		b.mu.Unlock()
 		return
 	}
-	if err := p.Store.RecordOutcomes(ctx, nil, []domain.AuditEntry{e}); err != nil {
+	if err := p.Store.RecordOutcomes(ctx, domain.Outcomes{Audit: []domain.AuditEntry{e}}); err != nil {
 		p.log().WarnContext(ctx, "provisioning outcome not audited", "delivery", d.ID, "error", err)
 	}
 }

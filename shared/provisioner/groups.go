@@ -18,7 +18,8 @@ import (
 // twice (SCIM does not make externalId unique). They wait for the link the
 // group's line stores and are retried until then.
 func (p *Provisioner) ensureGroup(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID int64, create bool) (string, bool, error) {
-	return p.ensureResource(ctx, domain.ResourceGroup, roleID, sp.ID, create, func(lookFirst bool) (string, bool, error) {
+	// Memberships in users' lines wait for the group's link.
+	return p.ensureResource(ctx, domain.ResourceGroup, roleID, sp.ID, create, true, func(lookFirst bool) (string, bool, error) {
 		role, err := p.getRole(ctx, roleID)
 		if domain.IsNotFound(err) {
 			return "", false, nil

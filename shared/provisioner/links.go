@@ -29,12 +29,17 @@ func (p *Provisioner) activeLink(ctx context.Context, kind domain.ResourceKind, 
 }
 
 func (p *Provisioner) storeProvisioned(ctx context.Context, l domain.SPLink, remoteID string) error {
-	now := p.now()
+	return p.putLink(ctx, provisioned(l, remoteID, p.now()))
+}
+
+// provisioned is the link of a resource that is at the SP under remoteID
+// as of now (provisioned since now when the id is new).
+func provisioned(l domain.SPLink, remoteID string, now time.Time) domain.SPLink {
 	if l.RemoteID != remoteID || l.ProvisionedAt == nil {
 		l.ProvisionedAt = &now
 	}
 	l.RemoteID, l.Status, l.UpdatedAt, l.LastError, l.Attempts = remoteID, domain.StatusProvisioned, now, "", 0
-	return p.putLink(ctx, l)
+	return l
 }
 
 func (p *Provisioner) storeDeprovisioned(ctx context.Context, l domain.SPLink) error {
@@ -67,8 +72,9 @@ func (p *Provisioner) awaitLink(ctx context.Context, kind domain.ResourceKind, l
 // only the resource's own line (create) makes it, through make, which
 // returns exists false when the resource is gone from the service; other
 // lines wait for the link that line stores, unless the creation was
-// dead-lettered.
-func (p *Provisioner) ensureResource(ctx context.Context, kind domain.ResourceKind, localID int64, spID string, create bool,
+// dead-lettered. awaited says whether other lines may be waiting for the
+// link (see storeCreated).
+func (p *Provisioner) ensureResource(ctx context.Context, kind domain.ResourceKind, localID int64, spID string, create, awaited bool,
 	make func(lookFirst bool) (remoteID string, exists bool, err error)) (string, bool, error) {
 	link, remoteID, err := p.activeLink(ctx, kind, localID, spID)
 	if err != nil || remoteID != "" {
@@ -86,7 +92,10 @@ func (p *Provisioner) ensureResource(ctx context.Context, kind domain.ResourceKi
 	if err != nil || !exists {
 		return "", false, err
 	}
-	return remoteID, true, p.storeProvisioned(ctx, link, remoteID)
+	if awaited {
+		return remoteID, true, p.storeProvisioned(ctx, link, remoteID)
+	}
+	return remoteID, true, p.storeCreated(ctx, link, remoteID)
 }
 
 // resourceName names a resource in an error: "the user 7", "the group of

@@ -23,10 +23,12 @@ type Store interface {
 	// write; false when the stored item is not the one to overwrite (a newer
 	// replay, or gone): then UpdateDeliveryStatus decides.
 	FinishDelivery(ctx context.Context, d domain.Delivery) (bool, error)
-	// RecordOutcomes records at once the final statuses of deliveries never
-	// replayed and audit entries of outcomes, numbering the entries without
-	// an id; KindInvalid for a replayed delivery or a status not final.
-	RecordOutcomes(ctx context.Context, finished []domain.Delivery, audits []domain.AuditEntry) error
+	// RecordOutcomes records at once what a batch came to (links, final
+	// statuses of deliveries never replayed, audit entries, numbering those
+	// without an id); KindInvalid for a replayed delivery, a status not
+	// final, or a link of an unknown kind. On an error any part of it may
+	// be unwritten.
+	RecordOutcomes(ctx context.Context, o domain.Outcomes) error
 
 	// GetLink reads what the service knows of a user or group at one SP;
 	// KindNotFound when the SP was never told of it.

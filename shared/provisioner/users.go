@@ -33,7 +33,10 @@ func scimUser(u domain.User, sp domain.ServiceProvider) scim.User {
 // by a group.update to an SP new to the role (ensureMemberFromGroupLine);
 // other lines wait for the link that line stores.
 func (p *Provisioner) ensureUser(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, userID int64, create bool) (string, bool, error) {
-	return p.ensureResource(ctx, domain.ResourceUser, userID, sp.ID, create, func(lookFirst bool) (string, bool, error) {
+	// At a PUT SP the group's line waits for the user's link; at a PATCH
+	// SP the user's memberships are in the user's own line.
+	awaited := sp.MembershipMode == domain.MembershipPut
+	return p.ensureResource(ctx, domain.ResourceUser, userID, sp.ID, create, awaited, func(lookFirst bool) (string, bool, error) {
 		u, err := p.getUser(ctx, userID)
 		if domain.IsNotFound(err) {
 			return "", false, nil
