@@ -7,6 +7,31 @@ const { parseListenArgs, reportReady, exitWithParent, fail } = require("./launch
 
 const { host, port } = parseListenArgs(process.argv.slice(2));
 
+// local-aws-sqs (2.0.2, pinned by package-lock.json) looks for messages to
+// receive every 10 ms, the first time 10 ms after the receive, where SQS
+// answers at once when messages are visible: every receive took at least
+// 10 ms, which bounded the local consumer to about 90 receives a second.
+// That scan is the package's one 10 ms interval; its first look now runs at
+// once (it clears its interval itself once it has its messages).
+// localstack/lambdasqs BenchmarkReceiveOfAVisibleMessage shows it.
+const receiveScanMillis = 10;
+const cleared = new WeakSet();
+const clearIntervalOrig = global.clearInterval;
+const setIntervalOrig = global.setInterval;
+global.clearInterval = (timer) => {
+  if (timer) cleared.add(timer);
+  return clearIntervalOrig(timer);
+};
+global.setInterval = (fn, ms, ...args) => {
+  const timer = setIntervalOrig(fn, ms, ...args);
+  if (ms === receiveScanMillis) {
+    setImmediate(() => {
+      if (!cleared.has(timer)) fn(...args);
+    });
+  }
+  return timer;
+};
+
 createSqsServer({
   port,
   hostname: host,

@@ -56,7 +56,8 @@ type Poller struct {
 	// never run at once.
 	Concurrency int
 
-	idleSince time.Time // when receiveLimit first found the queue empty; zero while busy
+	idleSince   time.Time // when receiveLimit first found the queue empty; zero while busy
+	visibleLeft int       // visible at receiveLimit's last look, less what was received since
 
 	running     atomic.Bool
 	slots       chan struct{} // one per batch in the handler
@@ -244,6 +245,11 @@ func (p *Poller) pollOnce(ctx context.Context) (int, error) {
 	if len(out.Messages) > 0 {
 		p.idleSince = time.Time{}
 	}
+	if len(out.Messages) < limit {
+		p.visibleLeft = 0 // fewer than counted: look again
+	} else {
+		p.visibleLeft = max(p.visibleLeft-len(out.Messages), 0)
+	}
 	out.Messages = latestReceipts(out.Messages)
 	p.mu.Lock()
 	adm := p.order.admit(out.Messages, started, len(out.Messages) == limit, holdVisibility)
@@ -274,13 +280,19 @@ const (
 // answers a long poll as soon as it has any: asking for what is there
 // makes the substitute answer at once, as SQS would, instead of adding its
 // wait to every delivery. Its ApproximateNumberOfMessages counts the
-// in-flight messages too, so the visible ones are the difference. Once the
+// in-flight messages too, so the visible ones are the difference. While
+// what the last look counted, less what was received since, still fills a
+// batch, the receive asks for a full batch without looking again: a busy
+// queue costs one request per batch, not two. Once the
 // queue has looked empty for idleReceive, plain receives of the batch size
 // run until one brings messages: an idle queue costs a receive per wait of
 // the substitute, not a look every 5 ms, and a queue that counts otherwise
 // (SQS counts only the visible ones) is still read.
 func (p *Poller) receiveLimit(ctx context.Context) (int, error) {
 	limit := p.batchSize()
+	if p.visibleLeft >= limit {
+		return limit, nil
+	}
 	out, err := p.Client.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{
 		QueueUrl: &p.QueueURL,
 		AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameApproximateNumberOfMessages,
@@ -292,8 +304,10 @@ func (p *Poller) receiveLimit(ctx context.Context) (int, error) {
 	all, _ := strconv.Atoi(out.Attributes[string(types.QueueAttributeNameApproximateNumberOfMessages)])
 	hidden, _ := strconv.Atoi(out.Attributes[string(types.QueueAttributeNameApproximateNumberOfMessagesNotVisible)])
 	if visible := all - hidden; visible > 0 {
+		p.visibleLeft = visible
 		return min(visible, limit), nil
 	}
+	p.visibleLeft = 0
 	now := time.Now()
 	if p.idleSince.IsZero() {
 		p.idleSince = now

@@ -24,7 +24,7 @@ type queue struct {
 	url, dlqURL string
 }
 
-func newQueue(t *testing.T, maxReceiveCount int) queue {
+func newQueue(t testing.TB, maxReceiveCount int) queue {
 	t.Helper()
 	q := substitutestest.SQS(t)
 	cfg := substitutestest.Config(t, substitutes.Endpoints{SQS: q.URL})
@@ -37,7 +37,7 @@ func newQueue(t *testing.T, maxReceiveCount int) queue {
 }
 
 // send puts messages with bodies "<group>-<n>" on the queue, in the order given.
-func (q queue) send(t *testing.T, group string, bodies ...string) {
+func (q queue) send(t testing.TB, group string, bodies ...string) {
 	t.Helper()
 	for _, b := range bodies {
 		if _, err := q.client.SendMessage(context.Background(), &sqs.SendMessageInput{QueueUrl: &q.url, MessageBody: aws.String(b),
