@@ -20,7 +20,9 @@ type SubjectsQuery struct {
 }
 
 // DeliverySubjects is what a SubjectsQuery found; items that do not exist
-// are absent from the maps.
+// are absent from the maps. A membership may be what its user's role
+// summary says of it: its id, authority, end date and whether the guest
+// role is included, without its other fields.
 type DeliverySubjects struct {
 	Users     map[int64]User
 	Roles     map[int64]Role

@@ -24,7 +24,9 @@ import (
 // no membership (issue 15: a page in at most 3 requests).
 //
 //   - rs#<roleId>: one map attribute per membership, {u: membership id,
-//     a: authority, e: end date}. Role ids, not names: a role rename needs
+//     a: authority, e: end date, g: "y" or "n", whether the guest role is
+//     included (so the provisioner can tell from the user item whether the
+//     membership reaches SPs; "" in entries written before it was kept)}. Role ids, not names: a role rename needs
 //     no fan-out, the search resolves names with one BatchGetItem.
 //   - rsCount: the user's memberships, ADDed by every write that adds or
 //     removes one; rsComplete: set when the user is created (or rebuilt by
@@ -54,12 +56,51 @@ type roleSummaryRecord struct {
 	UserRoleID int64  `dynamodbav:"u"`
 	Authority  string `dynamodbav:"a,omitempty"`
 	EndDate    string `dynamodbav:"e,omitempty"`
+	GuestRole  string `dynamodbav:"g,omitempty"` // "y", "n", or "" when not kept yet
 }
 
 func roleSummaryAttr(roleID int64) string { return prefixRoleSummary + id(roleID) }
 
 func newRoleSummaryRecord(ur domain.UserRole) roleSummaryRecord {
-	return roleSummaryRecord{UserRoleID: ur.ID, Authority: string(ur.Authority), EndDate: formatTimePtr(ur.EndDate)}
+	guestRole := "n"
+	if ur.GuestRoleIncluded {
+		guestRole = "y"
+	}
+	return roleSummaryRecord{UserRoleID: ur.ID, Authority: string(ur.Authority), EndDate: formatTimePtr(ur.EndDate), GuestRole: guestRole}
+}
+
+// userRole is the membership an entry stands for, as far as the entry
+// tells: its id, authority, end date and whether the guest role is
+// included. known is false for an entry that does not say the latter
+// while it matters (written before it was kept, for an authority other
+// than guest).
+func (rec roleSummaryRecord) userRole(userID, roleID int64) (ur domain.UserRole, known bool) {
+	ur = domain.UserRole{ID: rec.UserRoleID, UserID: userID, RoleID: roleID, Authority: domain.Authority(rec.Authority),
+		GuestRoleIncluded: rec.GuestRole == "y"}
+	if rec.EndDate != "" {
+		end, err := parseTime(rec.EndDate)
+		if err != nil {
+			return ur, false
+		}
+		ur.EndDate = &end
+	}
+	return ur, rec.GuestRole != "" || ur.Authority == domain.Guest
+}
+
+// membership is what the summary says of the user's membership of one
+// role: found false when the user holds none; known false when the
+// summary cannot tell (not trusted, or an entry that does not say enough)
+// and the caller must read the membership.
+func (st userRolesState) membership(userID, roleID int64) (ur domain.UserRole, found, known bool) {
+	if !st.trusted() {
+		return domain.UserRole{}, false, false
+	}
+	rec, ok := st.entries[roleID]
+	if !ok {
+		return domain.UserRole{}, false, true
+	}
+	ur, known = rec.userRole(userID, roleID)
+	return ur, true, known
 }
 
 // userRolesState is what a user item says of its summary.
@@ -124,13 +165,9 @@ func (st userRolesState) userRolesOf(userID int64) (urs []domain.UserRole, known
 	}
 	urs = make([]domain.UserRole, 0, len(st.entries))
 	for roleID, rec := range st.entries {
-		ur := domain.UserRole{ID: rec.UserRoleID, UserID: userID, RoleID: roleID, Authority: domain.Authority(rec.Authority)}
-		if rec.EndDate != "" {
-			end, err := parseTime(rec.EndDate)
-			if err != nil {
-				return nil, false
-			}
-			ur.EndDate = &end
+		ur, _ := rec.userRole(userID, roleID)
+		if rec.EndDate != "" && ur.EndDate == nil {
+			return nil, false
 		}
 		urs = append(urs, ur)
 	}

@@ -39,7 +39,7 @@ func summaryOf(urs []domain.UserRole) []string {
 		if ur.EndDate != nil {
 			end = ur.EndDate.UTC().Format(time.RFC3339Nano)
 		}
-		out = append(out, fmt.Sprint(ur.ID, "/", ur.UserID, "/", ur.RoleID, "/", ur.Authority, "/", end))
+		out = append(out, fmt.Sprint(ur.ID, "/", ur.UserID, "/", ur.RoleID, "/", ur.Authority, "/", end, "/guest role ", ur.GuestRoleIncluded))
 	}
 	return out
 }
@@ -84,9 +84,9 @@ func TestRoleSummaryFollowsEveryMembershipWrite(t *testing.T) {
 
 	ur, err = s.GetUserRole(ctx(t), 1, 2)
 	must(t, err)
-	ur.Authority, ur.EndDate = domain.Inviter, nil
+	ur.Authority, ur.EndDate, ur.GuestRoleIncluded = domain.Inviter, nil, true
 	must(t, s.UpdateUserRole(ctx(t), ur, nil, nil))
-	mustSummarize(t, s, "curie", 1, "role 2 made inviter without end")
+	mustSummarize(t, s, "curie", 1, "role 2 made inviter with the guest role, without end")
 
 	u, err = s.GetUser(ctx(t), 1)
 	must(t, err)

@@ -18,6 +18,14 @@ import (
 // countingStore is a store whose DynamoDB requests are counted.
 func countingStore(tb testing.TB) (*dynamo.Store, *atomic.Int64) {
 	tb.Helper()
+	s, n, _ := countingStoreWithTable(tb)
+	return s, n
+}
+
+// countingStoreWithTable is countingStore with an uncounted client of its
+// table, to change items behind the store's back.
+func countingStoreWithTable(tb testing.TB) (*dynamo.Store, *atomic.Int64, rawTable) {
+	tb.Helper()
 	client, table := dynamotest.NewClient(tb)
 	var n atomic.Int64
 	counted := dynamodb.New(client.Options(), func(o *dynamodb.Options) {
@@ -29,7 +37,7 @@ func countingStore(tb testing.TB) (*dynamo.Store, *atomic.Int64) {
 				}), middleware.Before)
 		})
 	})
-	return dynamo.New(counted, table, func() time.Time { return testNow }), &n
+	return dynamo.New(counted, table, func() time.Time { return testNow }), &n, rawTable{Client: client, table: table}
 }
 
 // seedUsers seeds n users (ids from first) in role 1 of org-1, named
