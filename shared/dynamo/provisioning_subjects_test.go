@@ -87,7 +87,7 @@ func TestDeliverySubjectsTakeMembershipsFromTheUserSummary(t *testing.T) {
 
 	// The entry of role 2 as written before the guest role was kept in it.
 	_, err = raw.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(raw.table),
-		Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "USER#1"}, "sk": &types.AttributeValueMemberS{Value: "USER"}},
+		Key:              map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "USER#1"}, "sk": &types.AttributeValueMemberS{Value: "USER"}},
 		UpdateExpression: aws.String("REMOVE #rs.g"), ExpressionAttributeNames: map[string]string{"#rs": "rs#2"}})
 	must(t, err)
 	before = requests.Load()
