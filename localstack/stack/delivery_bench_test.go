@@ -76,10 +76,14 @@ func BenchmarkDeliveryPathThroughput(b *testing.B) {
 // reportAWSCost reports the DynamoDB and SQS requests per delivery made
 // by the consumer while the deliveries were brought in (the sends happened
 // before, with the acceptances), the capacity units they consumed (a
-// batch request costs one per item), and what a million deliveries cost at
-// on-demand prices (eu-west-1, 2025: DynamoDB $1.4125 per million writes
-// and $0.283 per million reads of items under 1 KB; SQS FIFO $0.50 per
-// million requests). An empty receive of the idle poller counts too.
+// batch request costs one per item; strongly consistent reads of items
+// under 4 KB one read unit each), and what a million deliveries cost at
+// on-demand prices (eu-west-1, since the 50 % reduction of November 2024:
+// DynamoDB $0.70625 per million write units and $0.14125 per million read
+// units; SQS FIFO $0.50 per million requests). Index writes are not in the
+// units: DynamoDB bills one more write unit per index an item enters or
+// leaves (the README's cost table adds them). An empty receive of the idle
+// poller counts too.
 func reportAWSCost(b *testing.B, before, after map[string]int, deliveries float64) {
 	delta := map[string]int{}
 	for k, v := range after {
@@ -100,7 +104,7 @@ func reportAWSCost(b *testing.B, before, after map[string]int, deliveries float6
 	b.ReportMetric(float64(readUnits)/deliveries, "ddb-read-units/delivery")
 	b.ReportMetric(float64(writeUnits)/deliveries, "ddb-write-units/delivery")
 	b.ReportMetric(float64(sqsCalls)/deliveries, "sqs-requests/delivery")
-	perMillion := (float64(writeUnits)*1.4125 + float64(readUnits)*0.283 + float64(sqsCalls)*0.50) / deliveries
+	perMillion := (float64(writeUnits)*0.70625 + float64(readUnits)*0.14125 + float64(sqsCalls)*0.50) / deliveries
 	b.ReportMetric(perMillion, "USD/1M-deliveries")
 	if testing.Verbose() {
 		b.Logf("AWS requests during delivery: %v", delta)
