@@ -12,9 +12,10 @@ import (
 
 // batch is what the deliveries of one SQS batch share: the items they are
 // about, read in one request when the batch starts (instead of a GetItem per
-// item and delivery), and their outcomes (final statuses and audit
-// entries), written in one request when it ends (instead of two writes per
-// delivery, each in the way of the next delivery of its line).
+// item and delivery), and their outcomes (the links of users its lines
+// created at PATCH SPs, final statuses and audit entries), written in one
+// request when it ends (instead of up to three writes per delivery, each
+// in the way of the next delivery of its line).
 //
 // It holds only what can be trusted for the batch's short life: users,
 // roles and memberships as read at its start (their changes come as later
