@@ -71,20 +71,25 @@ func newRoleSummaryRecord(ur domain.UserRole) roleSummaryRecord {
 
 // userRole is the membership an entry stands for, as far as the entry
 // tells: its id, authority, end date and whether the guest role is
-// included. known is false for an entry that does not say the latter
-// while it matters (written before it was kept, for an authority other
-// than guest).
-func (rec roleSummaryRecord) userRole(userID, roleID int64) (ur domain.UserRole, known bool) {
-	ur = domain.UserRole{ID: rec.UserRoleID, UserID: userID, RoleID: roleID, Authority: domain.Authority(rec.Authority),
+// included. An error for an end date that does not parse.
+func (rec roleSummaryRecord) userRole(userID, roleID int64) (domain.UserRole, error) {
+	ur := domain.UserRole{ID: rec.UserRoleID, UserID: userID, RoleID: roleID, Authority: domain.Authority(rec.Authority),
 		GuestRoleIncluded: rec.GuestRole == "y"}
 	if rec.EndDate != "" {
 		end, err := parseTime(rec.EndDate)
 		if err != nil {
-			return ur, false
+			return ur, err
 		}
 		ur.EndDate = &end
 	}
-	return ur, rec.GuestRole != "" || ur.Authority == domain.Guest
+	return ur, nil
+}
+
+// tellsGuestRole says whether the entry tells if the membership includes
+// the guest role where that matters: entries written before it was kept
+// do not, for an authority other than guest.
+func (rec roleSummaryRecord) tellsGuestRole() bool {
+	return rec.GuestRole != "" || domain.Authority(rec.Authority) == domain.Guest
 }
 
 // membership is what the summary says of the user's membership of one
@@ -99,8 +104,8 @@ func (st userRolesState) membership(userID, roleID int64) (ur domain.UserRole, f
 	if !ok {
 		return domain.UserRole{}, false, true
 	}
-	ur, known = rec.userRole(userID, roleID)
-	return ur, true, known
+	ur, err := rec.userRole(userID, roleID)
+	return ur, true, err == nil && rec.tellsGuestRole()
 }
 
 // userRolesState is what a user item says of its summary.
@@ -165,8 +170,8 @@ func (st userRolesState) userRolesOf(userID int64) (urs []domain.UserRole, known
 	}
 	urs = make([]domain.UserRole, 0, len(st.entries))
 	for roleID, rec := range st.entries {
-		ur, _ := rec.userRole(userID, roleID)
-		if rec.EndDate != "" && ur.EndDate == nil {
+		ur, err := rec.userRole(userID, roleID)
+		if err != nil {
 			return nil, false
 		}
 		urs = append(urs, ur)
