@@ -44,13 +44,13 @@ func (p *Provisioner) HandleSQS(ctx context.Context, ev events.SQSEvent) (events
 	)
 	for _, g := range order {
 		wg.Add(1)
-		go func(msgs []events.SQSMessage) {
+		go func(line string, msgs []events.SQSMessage) {
 			defer wg.Done()
-			failed := p.handleGroup(ctx, msgs)
+			failed := p.handleGroup(inLine(ctx, line), msgs)
 			mu.Lock()
 			failures = append(failures, failed...)
 			mu.Unlock()
-		}(groups[g])
+		}(g, groups[g])
 	}
 	wg.Wait()
 	if unrecorded := p.flushOutcomes(ctx, b); len(unrecorded) > 0 {
@@ -77,7 +77,6 @@ func failLines(failures []events.SQSBatchItemFailure, groups map[string][]events
 }
 
 func (p *Provisioner) handleGroup(ctx context.Context, msgs []events.SQSMessage) []events.SQSBatchItemFailure {
-	ctx = inLine(ctx, msgs[0].Attributes["MessageGroupId"])
 	var failed []events.SQSBatchItemFailure
 	for i, m := range msgs {
 		if err := p.handleMessage(ctx, m); err != nil {
@@ -189,7 +188,7 @@ func (p *Provisioner) record(sp string, err error, latency time.Duration) {
 func (p *Provisioner) linkOf(ctx context.Context, d domain.Delivery) (domain.SPLink, error) {
 	kind, localID := domain.ResourceUser, d.UserID
 	if d.Kind == domain.DeliverGroupCreate || d.Kind == domain.DeliverGroupDelete || d.Kind == domain.DeliverGroupUpdate ||
-		(isMembership(d) && strings.Contains(d.OrderKey, "/group/")) {
+		(isMembership(d) && d.OrderKey == domain.ResourceLine(domain.ResourceGroup, d.SPID, d.RoleID)) {
 		kind, localID = domain.ResourceGroup, d.RoleID
 	}
 	l, err := p.getLink(ctx, kind, localID, d.SPID)
