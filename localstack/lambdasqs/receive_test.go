@@ -3,6 +3,7 @@ package lambdasqs_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"testing"
@@ -96,11 +97,7 @@ func (c *callCount) middleware(stack *middleware.Stack) error {
 func (c *callCount) snapshot() map[string]int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := make(map[string]int, len(c.n))
-	for k, v := range c.n {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(c.n)
 }
 
 // TestIdleQueueIsNotProbedEveryFewMilliseconds: once the queue has been

@@ -3,6 +3,7 @@ package stack
 import (
 	"bytes"
 	"io"
+	"maps"
 	"net/http"
 	"strings"
 	"sync"
@@ -23,11 +24,7 @@ type AWSCalls struct {
 func (c *AWSCalls) Snapshot() map[string]int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := make(map[string]int, len(c.counts))
-	for k, v := range c.counts {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(c.counts)
 }
 
 // Sum adds the counts whose operation starts with prefix.
