@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -34,19 +33,10 @@ func (s *Store) MemberRowsOfRole(ctx context.Context, roleID int64, limit int) (
 		if err != nil {
 			return err
 		}
-		in.Limit = aws.Int32(int32(limit + 1)) // bounded by the caller; 1 MB a request
-		for len(items) <= limit {
-			out, err := s.db.Query(gctx, in)
-			if err != nil {
-				return fmt.Errorf("query members index of role %d: %w", roleID, err)
-			}
-			items = append(items, out.Items...)
-			if len(out.LastEvaluatedKey) == 0 {
-				break
-			}
-			in.ExclusiveStartKey = out.LastEvaluatedKey
-		}
-		return nil
+		// One more than asked tells whether there is more; bounded by the
+		// caller; 1 MB a request.
+		items, err = queryUpTo(gctx, s, in, limit+1, asItem)
+		return err
 	})
 	if err != nil {
 		return domain.Role{}, nil, false, false, err
@@ -108,20 +98,8 @@ func (s *Store) RoleView(ctx context.Context, roleID int64, after string, size i
 				return err
 			}
 		}
-		in.Limit = aws.Int32(int32(size + 1))
-		for len(page) <= size {
-			out, err := s.db.Query(gctx, in)
-			if err != nil {
-				return fmt.Errorf("query members index of role %d: %w", roleID, err)
-			}
-			page = append(page, out.Items...)
-			if len(out.LastEvaluatedKey) == 0 {
-				break
-			}
-			in.ExclusiveStartKey = out.LastEvaluatedKey
-			in.Limit = aws.Int32(int32(size + 1 - len(page)))
-		}
-		return nil
+		page, err = queryUpTo(gctx, s, in, size+1, asItem)
+		return err
 	})
 	if err != nil {
 		return domain.RoleView{}, false, err

@@ -126,6 +126,9 @@ func queryUpTo[T any](ctx context.Context, s *Store, in *dynamodb.QueryInput, li
 	return out, nil
 }
 
+// asItem is queryUpTo's decoder for callers that want the items as read.
+func asItem(av item) (item, error) { return av, nil }
+
 // decodeAll decodes every item, in order.
 func decodeAll[T any](items []item, decode func(item) (T, error)) ([]T, error) {
 	out := make([]T, 0, len(items))
