@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"strconv"
@@ -31,6 +32,7 @@ import (
 	"github.com/edu-invite/invite/shared/mail"
 	"github.com/edu-invite/invite/shared/metrics"
 	"github.com/edu-invite/invite/shared/oidc"
+	"github.com/edu-invite/invite/shared/outbound"
 	"github.com/edu-invite/invite/shared/provisioner"
 	"github.com/edu-invite/invite/shared/scimprobe"
 	"github.com/edu-invite/invite/shared/secrets"
@@ -79,6 +81,14 @@ type Settings struct {
 	// request (ORIGIN_VERIFY_SECRET, else secretsmanager:<ORIGIN_VERIFY_SECRET_ARN>);
 	// set, the API and the pages refuse requests without it.
 	OriginSecret string
+	// Outbound is the address policy of the SCIM connections: what the
+	// operator opens (SCIM_ALLOWED_ADDRESSES) and plain http for
+	// development (SCIM_ALLOW_HTTP=true); see shared/outbound.
+	Outbound outbound.Policy
+	// ConnectionReferences from CONNECTION_SECRET_REFERENCES: the secret
+	// reference prefixes a connection's credential may use besides its own
+	// vault entry.
+	ConnectionReferences []string
 }
 
 // SettingsFromEnv reads the settings; TABLE_NAME is the only one every
@@ -95,6 +105,14 @@ func SettingsFromEnv() (Settings, error) {
 	}
 	if s.TableName == "" {
 		return s, fmt.Errorf("TABLE_NAME is required")
+	}
+	allowed, err := outbound.ParseAllowlist(os.Getenv(outbound.EnvAllowedAddresses))
+	if err != nil {
+		return s, err
+	}
+	s.Outbound = outbound.Policy{Allowed: allowed, AllowHTTP: os.Getenv(outbound.EnvAllowHTTP) == "true", Resolver: net.DefaultResolver}
+	if s.ConnectionReferences, err = secrets.ParseReferencePrefixes(os.Getenv(secrets.EnvConnectionReferences)); err != nil {
+		return s, err
 	}
 	days, err := parseReminderDays(os.Getenv("REMINDER_DAYS"))
 	if err != nil {
@@ -188,7 +206,8 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 		Lifecycle: service.Lifecycle{ReminderDays: s.ReminderDays},
 		Session:   sessionSettingsFromEnv(),
 		RegistryAdmin: &service.RegistryAdmin{Store: store, Vault: &secrets.Vault{SM: sm, Prefix: s.ConnectionSecretPrefix},
-			Secrets: resolver, Prober: &scimprobe.Prober{}, Invalidate: registry.Invalidate},
+			Secrets: resolver, Prober: &scimprobe.Prober{Policy: s.Outbound}, Invalidate: registry.Invalidate,
+			Outbound: s.Outbound, ReferencePrefixes: s.ConnectionReferences},
 	}
 	authn := &auth.Authenticator{Tokens: store, Users: store, SuperUsers: s.SuperUsers}
 	authn.OnLogin = svc // spec 3.1: attribute changes at login reach the SPs
@@ -208,7 +227,8 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 	}
 	prov := &provisioner.Provisioner{
 		Store: store, Clock: clock, Logger: logger, Metrics: metrics.NewEMF(os.Stdout, "Invite"),
-		Clients:     &provisioner.Targets{Registry: registry, Secrets: resolver},
+		Clients: &provisioner.Targets{Registry: registry, Outbound: s.Outbound, Secrets: secrets.ConnectionSecrets{Resolver: resolver,
+			Scope: secrets.Scope{VaultPrefix: s.ConnectionSecretPrefix, Prefixes: s.ConnectionReferences}}},
 		DeadLetters: sqs.NewDeadLetters(sqsClient, s.DeadLetterURL),
 		Backoff:     sqs.NewVisibility(sqsClient, s.QueueURL),
 		MaxReceives: s.MaxReceiveCount,

@@ -8,12 +8,14 @@ import (
 
 	"github.com/edu-invite/invite/shared/config"
 	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/outbound"
 	"github.com/edu-invite/invite/shared/scim"
 )
 
-// SecretResolver resolves the secret references of the configuration.
+// SecretResolver resolves the credential reference of a connection, within
+// the references that connection may use (*secrets.ConnectionSecrets).
 type SecretResolver interface {
-	Resolve(ctx context.Context, ref string) (string, error)
+	Resolve(ctx context.Context, connectionID, ref string) (string, error)
 }
 
 // Targets builds SCIM clients from the configuration, resolving credentials
@@ -22,7 +24,11 @@ type SecretResolver interface {
 type Targets struct {
 	Registry config.Lookup
 	Secrets  SecretResolver
-	// Transport is the HTTP transport under the per-SP guards (nil: the default).
+	// Outbound is the address policy every call to an SP and its token
+	// endpoint is dialled through (the zero value: no internal address).
+	Outbound outbound.Policy
+	// Transport replaces the HTTP transport under the per-SP guards (nil:
+	// one of Outbound).
 	Transport http.RoundTripper
 	// Breaker tunes the per-SP circuit breakers (zero: the defaults).
 	Breaker BreakerPolicy
@@ -42,7 +48,11 @@ func (t *Targets) guard(spID string, ratePerSecond float64) *spGuard {
 	}
 	g, ok := t.guards[spID]
 	if !ok {
-		g = newSPGuard(t.Transport, ratePerSecond)
+		next := t.Transport
+		if next == nil {
+			next = spTransport(t.Outbound)
+		}
+		g = newSPGuard(next, ratePerSecond)
 		t.Breaker.apply(g)
 		t.guards[spID] = g
 	}
@@ -59,16 +69,16 @@ func (t *Targets) Client(ctx context.Context, spID string) (SCIMClient, domain.S
 	var err error
 	switch target.Auth.Method {
 	case "basic":
-		creds.Password, err = t.Secrets.Resolve(ctx, target.Auth.Password)
+		creds.Password, err = t.Secrets.Resolve(ctx, spID, target.Auth.Password)
 	case "bearer":
-		creds.Token, err = t.Secrets.Resolve(ctx, target.Auth.Token)
+		creds.Token, err = t.Secrets.Resolve(ctx, spID, target.Auth.Token)
 	case "oauth2":
 		// OAuth 2.0 client credentials: the access token is sent as a
 		// bearer token; a refused token request is retried like a 5xx.
 		var secret string
-		if secret, err = t.Secrets.Resolve(ctx, target.Auth.ClientSecret); err == nil {
+		if secret, err = t.Secrets.Resolve(ctx, spID, target.Auth.ClientSecret); err == nil {
 			creds.Method = scim.AuthBearer
-			creds.Token, err = t.oauth.token(ctx, spID, target.Auth, secret, &http.Client{Timeout: scim.DefaultTimeout})
+			creds.Token, err = t.oauth.token(ctx, spID, target.Auth, secret, t.Outbound.Client(scim.DefaultTimeout))
 		}
 	}
 	if err != nil {
@@ -82,7 +92,7 @@ func (t *Targets) Client(ctx context.Context, spID string) (SCIMClient, domain.S
 	}
 	hc := &http.Client{Timeout: timeout, Transport: &refreshingAuth{next: t.guard(spID, target.RatePerSecond), // refresh.go
 		fresh: func(ctx context.Context) (string, error) {
-			return t.freshAuthorization(ctx, spID, &http.Client{Timeout: scim.DefaultTimeout})
+			return t.freshAuthorization(ctx, spID, t.Outbound.Client(scim.DefaultTimeout))
 		}}}
 	c := scim.NewClient(scim.Target{ID: spID, BaseURL: target.BaseURL, Version: target.Version, Credentials: creds,
 		MaxPatchMembers: target.MaxPatchMembers}, hc)

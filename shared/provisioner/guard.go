@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/edu-invite/invite/shared/outbound"
 )
 
 // spGuard protects one SP from this service: a rate limit caps calls per
@@ -53,7 +55,7 @@ const (
 
 func newSPGuard(next http.RoundTripper, ratePerSecond float64) *spGuard {
 	if next == nil {
-		next = spTransport()
+		next = spTransport(outbound.Policy{})
 	}
 	if ratePerSecond <= 0 {
 		ratePerSecond = defaultRatePerSecond
@@ -64,12 +66,12 @@ func newSPGuard(next http.RoundTripper, ratePerSecond float64) *spGuard {
 	}
 }
 
-// spTransport is the HTTP transport of one SP: the default one, keeping as
+// spTransport is the HTTP transport of one SP: the address policy's, keeping as
 // many idle connections to the SP as deliveries run at once (the default
 // keeps 2, so a batch of concurrent deliveries opened a new TCP and TLS
 // connection for most requests).
-func spTransport() http.RoundTripper {
-	t := http.DefaultTransport.(*http.Transport).Clone()
+func spTransport(policy outbound.Policy) http.RoundTripper {
+	t := policy.Transport()
 	t.MaxIdleConnsPerHost = maxIdleConnsPerSP
 	return t
 }

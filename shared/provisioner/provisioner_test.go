@@ -90,7 +90,8 @@ func newFixtureWith(t *testing.T, membership string, spToken string, filters sci
 	return &fixture{
 		metrics: m,
 		svc:     &service.Service{Store: store, Queue: q, Registry: reg, PublicBaseURL: "http://invite.test"},
-		prov: &provisioner.Provisioner{Store: store, Clients: &provisioner.Targets{Registry: reg, Secrets: secrets.NewResolver(nil, 0)},
+		prov: &provisioner.Provisioner{Store: store, Clients: &provisioner.Targets{Registry: reg, Outbound: loopbackPolicy,
+			Secrets: connectionSecrets(secrets.NewResolver(nil, 0), "env:TEST_SP_")},
 			DeadLetters: dlq, Metrics: m},
 		queue: q, dlq: dlq, sp: sp, spURL: srv.URL, store: store,
 	}

@@ -30,7 +30,7 @@ type freshTargets interface {
 // freshSecrets is a resolver that can read a secret past its cache
 // (*secrets.Resolver).
 type freshSecrets interface {
-	ResolveFresh(ctx context.Context, ref string) (string, error)
+	ResolveFresh(ctx context.Context, connectionID, ref string) (string, error)
 }
 
 // refreshingAuth is the transport of one SP client: at most once per
@@ -102,9 +102,9 @@ func (t *Targets) freshAuthorization(ctx context.Context, spID string, hc *http.
 	if !found {
 		return "", errNoConnection
 	}
-	resolve := t.Secrets.Resolve
+	resolve := func(ctx context.Context, ref string) (string, error) { return t.Secrets.Resolve(ctx, spID, ref) }
 	if fs, ok := t.Secrets.(freshSecrets); ok {
-		resolve = fs.ResolveFresh
+		resolve = func(ctx context.Context, ref string) (string, error) { return fs.ResolveFresh(ctx, spID, ref) }
 	}
 	switch target.Auth.Method {
 	case "basic":

@@ -112,7 +112,7 @@ func TestRotatedCredentialRetriedOnce(t *testing.T) {
 	source := &memorySource{conn: config.ProvisioningDoc{ID: "sp", BaseURL: server.URL, Auth: config.AuthDoc{Method: "bearer", Token: "secretsmanager:sp-token"}}}
 	sm := &memorySecrets{values: map[string]string{"sp-token": "old-token"}}
 	live := &config.Live{Source: source, Refresh: time.Hour, ConnectionRefresh: time.Hour}
-	targets := &provisioner.Targets{Registry: live, Secrets: secrets.NewResolver(sm, time.Hour)}
+	targets := &provisioner.Targets{Registry: live, Outbound: loopbackPolicy, Secrets: connectionSecrets(secrets.NewResolver(sm, time.Hour), "secretsmanager:sp-token")}
 	ctx := context.Background()
 	create := func() error {
 		c, _, err := targets.Client(ctx, "sp")

@@ -19,11 +19,14 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
+
+	"github.com/edu-invite/invite/shared/outbound"
 )
 
 // Credentials are the resolved credentials of a connection.
@@ -103,6 +106,9 @@ type Prober struct {
 	Client *http.Client
 	// Timeout of each call when Client is nil.
 	Timeout time.Duration
+	// Policy is the address policy the default client dials through: the
+	// test never calls an address a delivery could not.
+	Policy outbound.Policy
 }
 
 func (p *Prober) client() *http.Client {
@@ -113,7 +119,7 @@ func (p *Prober) client() *http.Client {
 	if p != nil && p.Timeout > 0 {
 		t = p.Timeout
 	}
-	return &http.Client{Timeout: t, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return p.Policy.Client(t)
 }
 
 type run struct {
@@ -245,7 +251,7 @@ func (r *run) authorization(c Credentials) (string, *authError) {
 func (r *run) get(name, path string) (int, []byte, Check) {
 	req, err := http.NewRequestWithContext(r.ctx, http.MethodGet, r.base+path, nil)
 	if err != nil {
-		return 0, nil, Check{Name: name, Status: Fail, Detail: "the URL is not valid: " + err.Error()}
+		return 0, nil, Check{Name: name, Status: Fail, Detail: "the URL is not valid"}
 	}
 	req.Header.Set("Accept", "application/scim+json, application/json")
 	if r.auth != "" {
@@ -266,7 +272,9 @@ func (r *run) get(name, path string) (int, []byte, Check) {
 	return resp.StatusCode, body, Check{Name: name, LatencyMs: ms}
 }
 
-// describe words a transport error for people.
+// describe words a transport error for people. It quotes nothing the
+// remote side said or showed (no body, certificate name or address): the
+// report is read by whoever configured the address.
 func describe(err error) string {
 	var cert *tls.CertificateVerificationError
 	var unknown x509.UnknownAuthorityError
@@ -274,28 +282,44 @@ func describe(err error) string {
 	var inval x509.CertificateInvalidError
 	var dns *net.DNSError
 	var op *net.OpError
+	var token *oauth2.RetrieveError
 	switch {
+	case outbound.IsRefused(err):
+		return "the service does not call this address: " + refusal(err)
 	case errors.As(err, &cert), errors.As(err, &unknown), errors.As(err, &host), errors.As(err, &inval):
-		return "the TLS certificate is not valid: " + err.Error()
+		return "the TLS certificate is not valid for this host or not issued by a trusted authority"
+	case errors.As(err, &token):
+		return tokenRefusal(token)
 	case errors.As(err, &dns):
-		return "the host name does not resolve: " + dns.Name
+		return "the host name does not resolve"
 	case isTimeout(err):
 		return "no answer within the timeout"
 	case errors.As(err, &op):
-		return "connection refused or failed (" + op.Op + " " + addrOf(op) + ")"
+		return "the connection was refused or failed"
 	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err.Error()
-	}
-	return err.Error()
+	return "the request failed"
 }
 
-func addrOf(op *net.OpError) string {
-	if op.Addr != nil {
-		return op.Addr.String()
+func refusal(err error) string {
+	var r *outbound.RefusedError
+	errors.As(err, &r)
+	return r.Reason
+}
+
+// oauthErrorCodes are the token endpoint's error codes of RFC 6749 5.2,
+// the only words of its answer the report repeats.
+var oauthErrorCodes = []string{"invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope"}
+
+func tokenRefusal(e *oauth2.RetrieveError) string {
+	status := 0
+	if e.Response != nil {
+		status = e.Response.StatusCode
 	}
-	return ""
+	msg := fmt.Sprintf("the token endpoint answered HTTP %d", status)
+	if slices.Contains(oauthErrorCodes, e.ErrorCode) {
+		msg += " (" + e.ErrorCode + ")"
+	}
+	return msg
 }
 
 func isTimeout(err error) bool {

@@ -6,10 +6,13 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/edu-invite/invite/localstack/scimsp"
+	"github.com/edu-invite/invite/shared/outbound"
 	"github.com/edu-invite/invite/shared/scimprobe"
 )
 
@@ -49,7 +52,7 @@ func TestFourConnectionsFourReports(t *testing.T) {
 	basic := func(pw string) scimprobe.Credentials {
 		return scimprobe.Credentials{Method: "basic", Username: "invite", Password: pw}
 	}
-	p := &scimprobe.Prober{}
+	p := &scimprobe.Prober{Policy: loopback}
 	ctx := context.Background()
 
 	wellBehaved := p.Test(ctx, scimprobe.Connection{ID: "good", BaseURL: goodSrv.URL, Membership: "PATCH", Credentials: basic("right-password")})
@@ -107,6 +110,47 @@ func TestFourConnectionsFourReports(t *testing.T) {
 
 func is(b *bool, want bool) bool { return b != nil && *b == want }
 
+// loopback is the address policy of tests whose SPs listen on 127.0.0.1.
+var loopback = outbound.Policy{AllowHTTP: true, Allowed: outbound.Allowlist{Prefixes: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}}
+
+// TestReportIsNoScanner: without the operator's allow-list a loopback
+// address is refused before anything is sent, and when an address is
+// reached, the report repeats none of what the remote side answered.
+func TestReportIsNoScanner(t *testing.T) {
+	var hits atomic.Int32
+	internal := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		http.Error(w, "internal-service-banner v1.2 at 10.0.0.7", http.StatusInternalServerError)
+	}))
+	defer internal.Close()
+	rep := (&scimprobe.Prober{Policy: outbound.Policy{AllowHTTP: true}}).Test(context.Background(), scimprobe.Connection{ID: "scan",
+		BaseURL: internal.URL, Credentials: scimprobe.Credentials{Method: "bearer", Token: "t"}})
+	if hits.Load() != 0 || rep.Reachable || !strings.Contains(rep.Summary, "does not call this address") {
+		t.Fatalf("closed policy: %d requests arrived, report %+v", hits.Load(), rep)
+	}
+	token := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte(`{"error":"internal-service-banner","error_description":"internal-service-banner v1.2"}`))
+	}))
+	defer token.Close()
+	for name, c := range map[string]scimprobe.Connection{
+		"sp":    {ID: "sp", BaseURL: internal.URL, Credentials: scimprobe.Credentials{Method: "bearer", Token: "t"}},
+		"token": {ID: "token", BaseURL: internal.URL, Credentials: scimprobe.Credentials{Method: "oauth2", TokenURL: token.URL, ClientID: "c", ClientSecret: "s"}},
+	} {
+		rep := (&scimprobe.Prober{Policy: loopback}).Test(context.Background(), c)
+		b, _ := json.Marshal(rep)
+		port := internal.URL[strings.LastIndex(internal.URL, ":")+1:]
+		if strings.Contains(string(b), "internal-service-banner") || strings.Contains(strings.ReplaceAll(string(b), internal.URL, ""), port) {
+			t.Errorf("%s: the report quotes the remote side: %s", name, b)
+		}
+	}
+	if hits.Load() == 0 {
+		t.Fatal("allowed, the addresses were not called")
+	}
+}
+
 // TestUntrustedCertificateAndOAuth: an SP whose certificate the service
 // does not trust is reported as such, and OAuth 2.0 client credentials are
 // exchanged for a token that the SP then accepts.
@@ -114,7 +158,7 @@ func TestUntrustedCertificateAndOAuth(t *testing.T) {
 	sp := scimsp.New(scimsp.Options{BearerToken: "issued-access-token"})
 	tlsSrv := httptest.NewTLSServer(sp.Handler())
 	defer tlsSrv.Close()
-	rep := (&scimprobe.Prober{}).Test(context.Background(), scimprobe.Connection{ID: "tls", BaseURL: tlsSrv.URL, Membership: "PATCH",
+	rep := (&scimprobe.Prober{Policy: loopback}).Test(context.Background(), scimprobe.Connection{ID: "tls", BaseURL: tlsSrv.URL, Membership: "PATCH",
 		Credentials: scimprobe.Credentials{Method: "bearer", Token: "issued-access-token"}})
 	if rep.OK || !rep.Reachable || !is(rep.TLSValid, false) || !strings.Contains(rep.Summary, "TLS certificate is not valid") {
 		t.Errorf("untrusted certificate: %+v", rep)
@@ -136,7 +180,7 @@ func TestUntrustedCertificateAndOAuth(t *testing.T) {
 	plain := httptest.NewServer(sp.Handler())
 	defer plain.Close()
 	oauth := func(secret string) scimprobe.Report {
-		return (&scimprobe.Prober{}).Test(context.Background(), scimprobe.Connection{ID: "oauth", BaseURL: plain.URL, Membership: "PATCH",
+		return (&scimprobe.Prober{Policy: loopback}).Test(context.Background(), scimprobe.Connection{ID: "oauth", BaseURL: plain.URL, Membership: "PATCH",
 			Credentials: scimprobe.Credentials{Method: "oauth2", TokenURL: tokenSrv.URL, ClientID: "invite", ClientSecret: secret}})
 	}
 	if rep := oauth("client-secret"); !rep.OK || !is(rep.CredentialsAccepted, true) {

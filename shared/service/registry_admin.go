@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/edu-invite/invite/shared/config"
+	"github.com/edu-invite/invite/shared/outbound"
 	"github.com/edu-invite/invite/shared/scimprobe"
 )
 
@@ -49,4 +50,11 @@ type RegistryAdmin struct {
 	Secrets    SecretResolver
 	Prober     *scimprobe.Prober
 	Invalidate func()
+	// Outbound is the address policy a connection's baseUrl and tokenUrl
+	// must pass (the zero value: public https addresses only).
+	Outbound outbound.Policy
+	// ReferencePrefixes are the operator's secret reference prefixes a
+	// connection's credential may use besides its own vault entry
+	// (secrets.EnvConnectionReferences).
+	ReferencePrefixes []string
 }

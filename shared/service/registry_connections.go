@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -139,7 +140,8 @@ func (s *Service) CreateConnection(ctx context.Context, p *auth.Principal, in Co
 }
 
 // UpdateConnection replaces a connection's settings; without a new
-// credential the stored one stays (unless the auth method changes).
+// credential the stored one stays, unless the auth method or where the
+// credential goes changes (registry_credentials.go).
 func (s *Service) UpdateConnection(ctx context.Context, p *auth.Principal, id string, in ConnectionInput) (ConnectionView, error) {
 	if in.ID != "" && in.ID != id {
 		return ConnectionView{}, domain.Invalidf("id %q differs from the path's %q: a connection id cannot change", in.ID, id)
@@ -185,11 +187,28 @@ func (s *Service) saveConnection(ctx context.Context, p *auth.Principal, in Conn
 			problems = append(problems, "auth."+field+": institution admins send the credential itself as secret; references to secrets are for super users")
 		case !strings.HasPrefix(ref, "secretsmanager:") || !config.IsSecretRef(ref):
 			problems = append(problems, "auth."+field+" must be a secretsmanager:… reference (env:… only through the import); send a credential itself as secret")
-		case ra.Vault != nil && strings.HasPrefix(ref, "secretsmanager:") && ra.Vault.InVault(ref) && !ra.Vault.Managed(ref, doc.ID):
-			problems = append(problems, "auth."+field+" points at another connection's secret")
+		default:
+			registry, err := s.registryDocument(ctx)
+			if err != nil {
+				return ConnectionView{}, err
+			}
+			others := referencesOf(registry.Provisionings, func(id string) bool { return id == doc.ID })
+			if problem := ra.referenceProblem(doc.ID, field, ref, others); problem != "" {
+				problems = append(problems, problem)
+			} else if change := destinationChange(*cmp.Or(old, &doc), doc); change != "" && ra.Vault != nil && ra.Vault.Managed(ref, doc.ID) {
+				// The connection's own stored credential, named by reference, is still the stored one.
+				problems = append(problems, keptCredentialProblem(change))
+			}
 		}
 	case old != nil && strings.EqualFold(old.Auth.Method, method):
-		ref = old.Auth.SecretRef() // the stored credential stays
+		switch change := destinationChange(*old, doc); {
+		case change != "":
+			problems = append(problems, keptCredentialProblem(change))
+		case !ra.referenceAllowed(doc.ID, old.Auth.SecretRef()):
+			problems = append(problems, "secret is required: the stored credential's reference is not one this connection may use")
+		default:
+			ref = old.Auth.SecretRef() // the stored credential stays, going where it went
+		}
 	case old != nil:
 		problems = append(problems, "secret is required when auth.method changes")
 	default:
@@ -198,6 +217,7 @@ func (s *Service) saveConnection(ctx context.Context, p *auth.Principal, in Conn
 	doc.Auth = doc.Auth.WithSecretRef(ref)
 	_, errs := config.ValidateConnection(doc)
 	problems = append(problems, errs...)
+	problems = append(problems, ra.addressProblems(ctx, doc, problems)...)
 	if len(problems) > 0 {
 		return ConnectionView{}, invalid(problems)
 	}
@@ -267,8 +287,15 @@ func (s *Service) DeleteConnection(ctx context.Context, p *auth.Principal, id st
 	return nil
 }
 
+// failedTest is the report of a connection test that sent nothing.
+func failedTest(id, check, summary string) scimprobe.Report {
+	return scimprobe.Report{ConnectionID: id, Summary: summary, Warnings: []string{},
+		Checks: []scimprobe.Check{{Name: check, Status: scimprobe.Fail, Detail: summary}}}
+}
+
 // TestConnection checks a stored connection at its SP with GETs only
-// (scimprobe) and reports in plain words and fields.
+// (scimprobe) and reports in plain words and fields. The stored address
+// and reference pass the same rules as a change before anything is sent.
 func (s *Service) TestConnection(ctx context.Context, p *auth.Principal, id string) (scimprobe.Report, error) {
 	c, err := s.loadConnection(ctx, p, id)
 	if err != nil {
@@ -281,10 +308,16 @@ func (s *Service) TestConnection(ctx context.Context, p *auth.Principal, id stri
 	}
 	creds := scimprobe.Credentials{Method: t.Auth.Method, Username: t.Auth.Username, TokenURL: t.Auth.TokenURL,
 		ClientID: t.Auth.ClientID, Scopes: t.Auth.Scopes}
+	if err := addressRefusal(ctx, ra.Outbound, t); err != nil {
+		return failedTest(id, "address", "The service does not call this connection's address: "+err.Error()), nil
+	}
+	if !ra.referenceAllowed(id, t.Auth.SecretRef()) {
+		return failedTest(id, "credentials", "The connection's credential is kept where this connection may not read it: enter the credential again."), nil
+	}
 	secret, err := ra.Secrets.Resolve(ctx, t.Auth.SecretRef())
 	if err != nil {
-		return scimprobe.Report{ConnectionID: id, Summary: "The connection's credential cannot be read: " + err.Error(),
-			Warnings: []string{}, Checks: []scimprobe.Check{{Name: "credentials", Status: scimprobe.Fail, Detail: err.Error()}}}, nil
+		s.log().Warn("SCIM connection test: credential not readable", "sp", id, "error", err)
+		return failedTest(id, "credentials", "The connection's credential cannot be read: enter it again, or ask the operator to check its secret."), nil
 	}
 	switch t.Auth.Method {
 	case "basic":

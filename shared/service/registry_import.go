@@ -2,6 +2,9 @@ package service
 
 import (
 	"context"
+	"fmt"
+	"maps"
+	"strings"
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/config"
@@ -17,8 +20,8 @@ type ImportResult struct {
 // ImportRegistry loads an applications document (the former
 // APPLICATIONS_CONFIG) into the table: every connection and application is
 // created, or replaced when it exists; secret references are kept as they
-// are. The whole document is validated first, so a bad one changes
-// nothing. Super users only.
+// are, if they are ones the connection may use. The whole document is
+// validated first, so a bad one changes nothing. Super users only.
 func (s *Service) ImportRegistry(ctx context.Context, p *auth.Principal, doc config.Document) (ImportResult, error) {
 	var res ImportResult
 	if err := requireSuperUser(p); err != nil {
@@ -30,6 +33,11 @@ func (s *Service) ImportRegistry(ctx context.Context, p *auth.Principal, doc con
 	}
 	if _, err := config.New(doc); err != nil {
 		return res, domain.Invalidf("%s", err.Error())
+	}
+	if problems, err := s.importCredentialProblems(ctx, ra, doc); err != nil {
+		return res, err
+	} else if len(problems) > 0 {
+		return res, invalid(problems)
 	}
 	now := s.now()
 	for _, c := range doc.Provisionings {
@@ -66,4 +74,44 @@ func (s *Service) ImportRegistry(ctx context.Context, p *auth.Principal, doc con
 	}
 	s.log().Info("registry imported", "by", p.Name, "applications", res.Applications, "connections", res.Connections)
 	return res, nil
+}
+
+// importCredentialProblems applies the credential and address rules of a
+// connection's update to each connection of an import: references only to
+// the connection's own secret or under the operator's prefixes, each
+// secret for one connection, addresses the policy allows, and a stored
+// credential kept only where it already went.
+func (s *Service) importCredentialProblems(ctx context.Context, ra *RegistryAdmin, doc config.Document) ([]string, error) {
+	registry, err := ra.Store.LoadRegistry(ctx)
+	if err != nil {
+		return nil, err
+	}
+	stored := map[string]config.ProvisioningDoc{}
+	for _, c := range registry.Provisionings {
+		stored[c.ID] = c
+	}
+	imported := map[string]bool{}
+	for _, c := range doc.Provisionings {
+		imported[c.ID] = true
+	}
+	var problems []string
+	for _, c := range doc.Provisionings {
+		field := config.SecretField(strings.ToLower(c.Auth.Method))
+		ref := c.Auth.SecretRef()
+		others := referencesOf(registry.Provisionings, func(id string) bool { return imported[id] })
+		maps.Copy(others, referencesOf(doc.Provisionings, func(id string) bool { return id == c.ID }))
+		var own []string
+		if problem := ra.referenceProblem(c.ID, field, ref, others); problem != "" {
+			own = append(own, problem)
+		} else if old, ok := stored[c.ID]; ok && ra.Vault != nil && ra.Vault.Managed(ref, c.ID) {
+			if change := destinationChange(old, c); change != "" {
+				own = append(own, keptCredentialProblem(change)+" (send it with the connection's update)")
+			}
+		}
+		own = append(own, ra.addressProblems(ctx, c, nil)...)
+		for _, p := range own {
+			problems = append(problems, fmt.Sprintf("connection %q: %s", c.ID, p))
+		}
+	}
+	return problems, nil
 }

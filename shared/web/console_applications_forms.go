@@ -76,7 +76,7 @@ func problemFields(lang string, err error, fields []formField) (string, bool) {
 		name := problemField(problem)
 		if i, ok := index[name]; ok && !fields[i].ReadOnly {
 			if fields[i].Error == "" {
-				fields[i].Error = i18n.T(lang, "console.reg.err."+name)
+				fields[i].Error = i18n.T(lang, problemMessage(name, problem))
 			}
 			continue
 		}
@@ -95,6 +95,19 @@ func problemField(problem string) string {
 		return "secret"
 	}
 	return strings.TrimPrefix(word, "auth.")
+}
+
+// problemMessage is the message key of a problem about the field name:
+// the field's usual one, or the one of a refused address or of a credential
+// that must be entered again because where it goes changed.
+func problemMessage(name, problem string) string {
+	switch {
+	case strings.Contains(problem, " is not allowed: "):
+		return "console.reg.err.addressRefused"
+	case strings.HasPrefix(problem, "secret must be sent again"):
+		return "console.reg.err.secretAgain"
+	}
+	return "console.reg.err." + name
 }
 
 func (f registryFormPage) value(name string) string {
