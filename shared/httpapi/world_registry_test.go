@@ -13,6 +13,10 @@ import (
 	"github.com/edu-invite/invite/shared/testkit"
 )
 
+// worldReferencePrefixes are the operator's reference prefixes of the
+// world: its connections' env: references and secrets kept elsewhere.
+var worldReferencePrefixes = []string{"env:A", "env:B", "env:SPARE", "env:IMP", "secretsmanager:elsewhere/"}
+
 // worldRegistry puts the world's applications and connections in its
 // table, as the import does, and answers the table-backed registry with
 // its management: wiki, sp-a, sp-b and the unused spare-app and sp-spare
@@ -45,8 +49,8 @@ func worldRegistry(t testing.TB, store *dynamo.Store) (*config.Live, *service.Re
 		t.Fatal(err)
 	}
 	vault := testkit.NewMemoryVault()
-	return live, &service.RegistryAdmin{Store: store, Vault: vault, Secrets: vault, Prober: &scimprobe.Prober{Timeout: 2 * time.Second},
-		Invalidate: live.Invalidate}, vault
+	return live, &service.RegistryAdmin{Store: store, Vault: vault, Secrets: vault, Prober: &scimprobe.Prober{Timeout: 2 * time.Second, Policy: testkit.LoopbackPolicy()},
+		Invalidate: live.Invalidate, Outbound: testkit.LoopbackPolicy(), ReferencePrefixes: worldReferencePrefixes}, vault
 }
 
 func mustDoc(t testing.TB, s string) config.Document {

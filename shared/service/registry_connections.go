@@ -214,6 +214,9 @@ func (s *Service) saveConnection(ctx context.Context, p *auth.Principal, in Conn
 	default:
 		problems = append(problems, "secret is required: the "+field+" the SP expects (stored in Secrets Manager, never shown again)")
 	}
+	if ref == "" && len(problems) > 0 {
+		ref = "secretsmanager:pending" // the credential's problem is named already
+	}
 	doc.Auth = doc.Auth.WithSecretRef(ref)
 	_, errs := config.ValidateConnection(doc)
 	problems = append(problems, errs...)
