@@ -230,7 +230,7 @@ func TestProviderMetadataAndApplications(t *testing.T) {
 	if rec.Code != 200 || md["scim_url"] != "https://a.example.org/scim" || md["auth_method"] != "bearer" {
 		t.Errorf("sp-a metadata: %d %v", rec.Code, md)
 	}
-	if strings.Contains(rec.Body.String(), "env:A") {
+	if strings.Contains(rec.Body.String(), "WORLD_SP_A") {
 		t.Errorf("metadata shows a secret reference: %s", rec.Body.String())
 	}
 

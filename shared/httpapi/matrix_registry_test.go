@@ -13,7 +13,7 @@ func registryMatrixCases() (cases []matrixCase) {
 	conn := `{"id": "sp-new", "baseUrl": "https://new.example.org/scim", "auth": {"method": "bearer"}, "secret": "matrix-secret-value"}`
 	refConn := `{"id": "sp-ref", "baseUrl": "https://ref.example.org/scim", "auth": {"method": "bearer", "token": "secretsmanager:elsewhere/sp-ref"}}`
 	doc := `{"applications": [{"manageId": "imported", "manageType": "OIDC10_RP", "provisionings": ["sp-imp"]}],
-	  "provisionings": [{"id": "sp-imp", "baseUrl": "https://imp.example.org", "auth": {"method": "basic", "username": "u", "password": "env:IMP"}}]}`
+	  "provisionings": [{"id": "sp-imp", "baseUrl": "https://imp.example.org", "auth": {"method": "basic", "username": "u", "password": "env:WORLD_SP_IMP"}}]}`
 	cases = append(cases,
 		matrixCase{name: "registry list applications", method: "GET", path: reg + "/applications", want: admins(200, 200)},
 		matrixCase{name: "registry read own application", method: "GET", path: reg + "/applications/wiki", want: admins(200, 200)},

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,8 +15,9 @@ import (
 )
 
 // worldReferencePrefixes are the operator's reference prefixes of the
-// world: its connections' env: references and secrets kept elsewhere.
-var worldReferencePrefixes = []string{"env:A", "env:B", "env:SPARE", "env:IMP", "secretsmanager:elsewhere/"}
+// world: its connections' env: references (renamed under one prefix) and
+// secrets kept elsewhere.
+var worldReferencePrefixes = []string{"env:WORLD_SP_", "secretsmanager:elsewhere/"}
 
 // worldRegistry puts the world's applications and connections in its
 // table, as the import does, and answers the table-backed registry with
@@ -26,6 +28,11 @@ func worldRegistry(t testing.TB, store *dynamo.Store) (*config.Live, *service.Re
 	doc := mustDoc(t, testkit.Registry)
 	doc.Provisionings = append(doc.Provisionings, config.ProvisioningDoc{ID: "sp-spare", BaseURL: "https://spare.example.org/scim",
 		Auth: config.AuthDoc{Method: "bearer", Token: "env:SPARE"}})
+	for i, c := range doc.Provisionings {
+		if name, ok := strings.CutPrefix(c.Auth.Token, "env:"); ok {
+			doc.Provisionings[i].Auth.Token = "env:WORLD_SP_" + name
+		}
+	}
 	doc.Applications = append(doc.Applications, config.ApplicationDoc{ManageID: "spare-app", ManageType: "OIDC10_RP"})
 	ctx := context.Background()
 	for i := range doc.Provisionings {
