@@ -60,7 +60,8 @@ func newRegistryFixture(t *testing.T) *registryFixture {
 		t.Fatal(err)
 	}
 	svc.Registry = live
-	svc.RegistryAdmin = &service.RegistryAdmin{Store: store, Vault: vault, Secrets: vault, Prober: &scimprobe.Prober{Timeout: 2 * time.Second}, Invalidate: live.Invalidate}
+	svc.RegistryAdmin = &service.RegistryAdmin{Store: store, Vault: vault, Secrets: vault, Prober: &scimprobe.Prober{Timeout: 2 * time.Second, Policy: testkit.LoopbackPolicy()},
+		Invalidate: live.Invalidate, Outbound: testkit.LoopbackPolicy()}
 	admin := func(name, org string) *auth.Principal {
 		return &auth.Principal{Kind: auth.KindPerson, Name: name, OrganizationGUID: org, Person: &auth.Person{Name: name},
 			User: &domain.User{InstitutionAdmin: true, OrganizationGUID: org}}
@@ -348,13 +349,32 @@ func TestConsoleConnectionSecretWriteOnly(t *testing.T) {
 		return ""
 	}
 	old := ref()
-	form := url.Values{"name": {"Sample SCIM SP"}, "baseUrl": {"https://sp2.example.org/scim"}, "method": {"bearer"}, "membership": {"PATCH"}}
+	form := url.Values{"name": {"Sample SCIM SP renamed"}, "baseUrl": {"https://sp.example.org/scim"}, "method": {"bearer"}, "membership": {"PATCH"}, "organizationGUID": {"org-a"}}
 	if code, _, h := f.serve(t, f.super, "en", "POST", "/console/connections/sample-sp/edit", form); code != http.StatusSeeOther ||
 		h.Get("Location") != "/console/connections/sample-sp?done=connectionSaved" {
 		t.Fatalf("keep: status %d, location %q", code, h.Get("Location"))
 	}
 	if ref() != old {
 		t.Errorf("an empty secret field replaced the credential")
+	}
+	// Where the credential goes changes: it must be typed again, said next
+	// to its field, with what was typed kept; an internal address is
+	// refused next to the address.
+	form.Set("baseUrl", "https://sp2.example.org/scim")
+	for lang, want := range map[string]string{"en": `id="secret-error">Enter the credential again`, "nl": `id="secret-error">Vul het geheim opnieuw in`} {
+		code, body, _ := f.serve(t, f.adminA, lang, "POST", "/console/connections/sample-sp/edit", form)
+		if code != http.StatusBadRequest || !strings.Contains(body, want) || !strings.Contains(body, `value="https://sp2.example.org/scim"`) ||
+			!strings.Contains(body, `value="Sample SCIM SP renamed"`) {
+			t.Fatalf("%s: address changed without the credential: status %d: %s", lang, code, body)
+		}
+	}
+	if ref() != old || f.registry(t).Provisionings[1].BaseURL != "https://sp.example.org/scim" {
+		t.Fatal("a refused change was stored")
+	}
+	internal := url.Values{"name": {"Sample SCIM SP"}, "baseUrl": {"https://169.254.169.254/latest"}, "method": {"bearer"}, "membership": {"PATCH"}, "secret": {"x"}}
+	if code, body, _ := f.serve(t, f.adminA, "en", "POST", "/console/connections/sample-sp/edit", internal); code != http.StatusBadRequest ||
+		!strings.Contains(body, `id="baseUrl-error">The service does not call this address`) || !strings.Contains(body, `value="https://169.254.169.254/latest"`) {
+		t.Fatalf("internal address: status %d: %s", code, body)
 	}
 	form.Set("secret", "rotated-token")
 	if code, _, _ := f.serve(t, f.super, "en", "POST", "/console/connections/sample-sp/edit", form); code != http.StatusSeeOther {
