@@ -103,14 +103,14 @@ func TestDeliveryUnderFaults(t *testing.T) {
 			RetryAfter: time.Second, Drops: 0.05, MaxLatency: 2 * time.Second})
 		srv := httptest.NewServer(faults)
 		t.Cleanup(srv.Close)
-		t.Setenv(fmt.Sprintf("SP_%d_TOKEN", i), token)
+		t.Setenv(fmt.Sprintf("SAMPLE_SP_TOKEN_%d", i), token)
 		sps = append(sps, faultSP{id: fmt.Sprintf("sp-%d", i), sp: sp, faults: faults})
 		membership := "PATCH"
 		if i == 2 {
 			membership = "PUT" // whole-group PUTs, streamed, at one SP
 		}
 		provisionings = append(provisionings, fmt.Sprintf(`{"id": "sp-%d", "baseUrl": %q, "membership": %q, "ratePerSecond": 100,
-		  "timeoutSeconds": 10, "auth": {"method": "bearer", "token": "env:SP_%d_TOKEN"}}`, i, srv.URL, membership, i))
+		  "timeoutSeconds": 10, "auth": {"method": "bearer", "token": "env:SAMPLE_SP_TOKEN_%d"}}`, i, srv.URL, membership, i))
 		applications = append(applications, fmt.Sprintf(`{"manageId": "app-%d", "manageType": "SAML20_SP", "name": "App %d",
 		  "landingPage": "https://app%d.example.org", "provisionings": ["sp-%d"]}`, i, i, i, i))
 	}

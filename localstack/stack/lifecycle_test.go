@@ -57,8 +57,8 @@ func newLifecycleFixtureOf(t testing.TB, optsA scimsp.Options, wrapA func(http.H
 	srvA, srvB := httptest.NewServer(wrapA(spA.Handler())), httptest.NewServer(spB.Handler())
 	t.Cleanup(srvA.Close)
 	t.Cleanup(srvB.Close)
-	t.Setenv("SP_A_TOKEN", "token-a")
-	t.Setenv("SP_B_TOKEN", "token-b")
+	t.Setenv("SAMPLE_SP_TOKEN_A", "token-a")
+	t.Setenv("SAMPLE_SP_TOKEN_B", "token-b")
 	clock := &testClock{}
 	s := startTestStackWith(t, clock, fmt.Sprintf(`{
 	  "applications": [
@@ -66,8 +66,8 @@ func newLifecycleFixtureOf(t testing.TB, optsA scimsp.Options, wrapA func(http.H
 	    {"manageId": "app-b", "manageType": "OIDC10_RP", "name": "Lab", "landingPage": "https://lab.example.org", "provisionings": ["sp-b"]}
 	  ],
 	  "provisionings": [
-	    {"id": "sp-a", "baseUrl": %q, "ratePerSecond": %d, "auth": {"method": "bearer", "token": "env:SP_A_TOKEN"}},
-	    {"id": "sp-b", "baseUrl": %q, "membership": "PUT", "auth": {"method": "bearer", "token": "env:SP_B_TOKEN"}}
+	    {"id": "sp-a", "baseUrl": %q, "ratePerSecond": %d, "auth": {"method": "bearer", "token": "env:SAMPLE_SP_TOKEN_A"}},
+	    {"id": "sp-b", "baseUrl": %q, "membership": "PUT", "auth": {"method": "bearer", "token": "env:SAMPLE_SP_TOKEN_B"}}
 	  ]}`, srvA.URL, rateA, srvB.URL), Options{VisibilityTimeout: time.Second, PollInterval: 200 * time.Millisecond, CountAWS: calls})
 	return &lifecycleFixture{t: t, s: s, c: client{t: t, base: s.URL}, clock: clock, spA: spA, spB: spB,
 		admin: map[string]string{"X-API-TOKEN": "e2e-bootstrap-token-0123456789abcdef"}, tokens: map[string]string{}}

@@ -53,9 +53,9 @@ func TestDeliveryToSPsThatSupportLittle(t *testing.T) {
 		v.sp = scimsp.New(v.opts)
 		srv := httptest.NewServer(v.sp.Handler())
 		t.Cleanup(srv.Close)
-		t.Setenv(fmt.Sprintf("VARIANT_%d_TOKEN", i), token)
+		t.Setenv(fmt.Sprintf("SAMPLE_SP_TOKEN_VARIANT_%d", i), token)
 		provisionings = append(provisionings, fmt.Sprintf(`{"id": %q, "baseUrl": %q, "membership": %q, "ratePerSecond": 500,
-		  "auth": {"method": "bearer", "token": "env:VARIANT_%d_TOKEN"}}`, v.id, srv.URL, v.membership, i))
+		  "auth": {"method": "bearer", "token": "env:SAMPLE_SP_TOKEN_VARIANT_%d"}}`, v.id, srv.URL, v.membership, i))
 		applications = append(applications, fmt.Sprintf(`{"manageId": "app-%s", "manageType": "SAML20_SP", "name": "App %s",
 		  "landingPage": "https://%s.example.org", "provisionings": [%q]}`, v.id, v.id, v.id, v.id))
 	}

@@ -41,6 +41,8 @@ import (
 	"github.com/edu-invite/invite/shared/config"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/dynamo"
+	"github.com/edu-invite/invite/shared/outbound"
+	"github.com/edu-invite/invite/shared/secrets"
 	"github.com/edu-invite/invite/shared/web"
 )
 
@@ -152,6 +154,14 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	s.BootstrapTokenChosen = strings.TrimSpace(os.Getenv("BOOTSTRAP_API_TOKEN")) != ""
 	s.BootstrapToken = setDefault("BOOTSTRAP_API_TOKEN", randomToken())
 	spToken := setDefault(sampleSPTokenEnv, randomToken())
+	// The sample SP listens on this machine and speaks plain http: the
+	// operator's switches open exactly that, as they would an internal SP
+	// (shared/outbound). Its token, and any other local SP's, is read from
+	// variables starting with SAMPLE_SP_TOKEN, never from the rest of the
+	// environment.
+	setDefault(outbound.EnvAllowedAddresses, "127.0.0.1, ::1")
+	setDefault(outbound.EnvAllowHTTP, "true")
+	setDefault(secrets.EnvConnectionReferences, "env:"+sampleSPTokenEnv)
 	applications := opts.Applications
 	if applications == "" {
 		applications = SampleApplications(s.URL+"/scim-sp", s.URL+sampleLogoPath)
