@@ -85,9 +85,9 @@ type Settings struct {
 	// operator opens (SCIM_ALLOWED_ADDRESSES) and plain http for
 	// development (SCIM_ALLOW_HTTP=true); see shared/outbound.
 	Outbound outbound.Policy
-	// ConnectionReferences from CONNECTION_SECRET_REFERENCES: the secret
-	// reference prefixes a connection's credential may use besides its own
-	// vault entry.
+	// ConnectionReferences from CONNECTION_SECRET_REFERENCES (unset:
+	// secrets.DefaultConnectionReferences): the secret reference prefixes a
+	// connection's credential may use besides its own vault entry.
 	ConnectionReferences []string
 }
 
@@ -111,7 +111,11 @@ func SettingsFromEnv() (Settings, error) {
 		return s, err
 	}
 	s.Outbound = outbound.Policy{Allowed: allowed, AllowHTTP: os.Getenv(outbound.EnvAllowHTTP) == "true", Resolver: net.DefaultResolver}
-	if s.ConnectionReferences, err = secrets.ParseReferencePrefixes(os.Getenv(secrets.EnvConnectionReferences)); err != nil {
+	refs, set := os.LookupEnv(secrets.EnvConnectionReferences)
+	if !set {
+		refs = secrets.DefaultConnectionReferences
+	}
+	if s.ConnectionReferences, err = secrets.ParseReferencePrefixes(refs); err != nil {
 		return s, err
 	}
 	days, err := parseReminderDays(os.Getenv("REMINDER_DAYS"))

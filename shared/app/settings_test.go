@@ -1,6 +1,9 @@
 package app
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 func TestMaxReceiveCountSetting(t *testing.T) {
 	t.Setenv("TABLE_NAME", "invite")
@@ -32,5 +35,61 @@ func TestSuperUsersSetting(t *testing.T) {
 		if s.SuperUsers[i] != want[i] {
 			t.Fatalf("SuperUsers = %q, want %q", s.SuperUsers, want)
 		}
+	}
+}
+
+// TestOutboundSettings: the address allow-list, the development switch for
+// http and the connections' reference prefixes come from the environment;
+// a malformed value stops the function instead of opening more.
+func TestOutboundSettings(t *testing.T) {
+	t.Setenv("TABLE_NAME", "invite")
+	tests := []struct {
+		name, allowed, http string
+		refs                *string
+		wantErr             bool
+		check               func(Settings) bool
+	}{
+		{name: "defaults: closed, the stack's SP secrets", check: func(s Settings) bool {
+			return len(s.Outbound.Allowed.Prefixes) == 0 && !s.Outbound.AllowHTTP && s.Outbound.Resolver != nil &&
+				len(s.ConnectionReferences) == 1 && s.ConnectionReferences[0] == "secretsmanager:invite/sp/"
+		}},
+		{name: "allow-list and http", allowed: "10.20.0.0/16, scim.campus.example", http: "true", check: func(s Settings) bool {
+			return len(s.Outbound.Allowed.Prefixes) == 1 && len(s.Outbound.Allowed.Hosts) == 1 && s.Outbound.AllowHTTP
+		}},
+		{name: "references set empty: own secrets only", refs: ptr(""), check: func(s Settings) bool { return len(s.ConnectionReferences) == 0 }},
+		{name: "references", refs: ptr("env:SCIM_SP_ secretsmanager:ext/"), check: func(s Settings) bool { return len(s.ConnectionReferences) == 2 }},
+		{name: "a whole environment", refs: ptr("env:"), wantErr: true},
+		{name: "a malformed address", allowed: "10.0.0.0/40", wantErr: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("SCIM_ALLOWED_ADDRESSES", tc.allowed)
+			t.Setenv("SCIM_ALLOW_HTTP", tc.http)
+			if tc.refs != nil {
+				t.Setenv("CONNECTION_SECRET_REFERENCES", *tc.refs)
+			} else {
+				unsetEnv(t, "CONNECTION_SECRET_REFERENCES")
+			}
+			s, err := SettingsFromEnv()
+			if tc.wantErr {
+				if err == nil {
+					t.Fatal("accepted")
+				}
+				return
+			}
+			if err != nil || !tc.check(s) {
+				t.Fatalf("%+v, %v", s, err)
+			}
+		})
+	}
+}
+
+func ptr(s string) *string { return &s }
+
+// unsetEnv unsets a variable for the test and restores it after.
+func unsetEnv(t *testing.T, key string) {
+	t.Setenv(key, "")
+	if err := os.Unsetenv(key); err != nil {
+		t.Fatal(err)
 	}
 }

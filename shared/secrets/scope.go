@@ -11,6 +11,11 @@ import (
 // operator opens to SCIM connections (ParseReferencePrefixes).
 const EnvConnectionReferences = "CONNECTION_SECRET_REFERENCES"
 
+// DefaultConnectionReferences is EnvConnectionReferences' value when it is
+// unset: the secrets operators keep for SPs, which the CDK stack lets the
+// provisioning functions read (invite/sp/<connection id>).
+const DefaultConnectionReferences = "secretsmanager:invite/sp/"
+
 // Scope is where a SCIM connection's credential may come from: the
 // connection's own secret in the vault, or a reference under a prefix the
 // operator set. Never the process environment at large (it holds the
