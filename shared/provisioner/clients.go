@@ -92,8 +92,11 @@ func (t *Targets) Client(ctx context.Context, spID string) (SCIMClient, domain.S
 	}
 	hc := &http.Client{Timeout: timeout, Transport: &refreshingAuth{next: t.guard(spID, target.RatePerSecond), // refresh.go
 		fresh: func(ctx context.Context) (string, error) {
-			return t.freshAuthorization(ctx, spID, t.Outbound.Client(scim.DefaultTimeout))
-		}}}
+			return t.freshAuthorization(ctx, target, t.Outbound.Client(scim.DefaultTimeout))
+		}},
+		// A redirect would carry the request, and the credential on the
+		// same host, to an address nobody configured.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	c := scim.NewClient(scim.Target{ID: spID, BaseURL: target.BaseURL, Version: target.Version, Credentials: creds,
 		MaxPatchMembers: target.MaxPatchMembers}, hc)
 	return c, target.SP, nil

@@ -87,8 +87,11 @@ var errNoConnection = errors.New("connection no longer configured")
 
 // freshAuthorization reads the SP's connection and secret past the caches
 // (where the registry and resolver can) and returns the Authorization
-// header they give.
-func (t *Targets) freshAuthorization(ctx context.Context, spID string, hc *http.Client) (string, error) {
+// header they give, if the connection still sends its credential where
+// sent (the client's) does: a credential goes only where it was entered
+// for.
+func (t *Targets) freshAuthorization(ctx context.Context, sent config.Target, hc *http.Client) (string, error) {
+	spID := sent.SP.ID
 	var target config.Target
 	found := false
 	if ft, ok := t.Registry.(freshTargets); ok {
@@ -99,7 +102,7 @@ func (t *Targets) freshAuthorization(ctx context.Context, spID string, hc *http.
 	} else {
 		target, found = t.Registry.Target(spID)
 	}
-	if !found {
+	if !found || !sameDestination(sent, target) {
 		return "", errNoConnection
 	}
 	resolve := func(ctx context.Context, ref string) (string, error) { return t.Secrets.Resolve(ctx, spID, ref) }
@@ -131,4 +134,11 @@ func (t *Targets) freshAuthorization(ctx context.Context, spID string, hc *http.
 		return "Bearer " + tok.AccessToken, nil
 	}
 	return "", errNoConnection
+}
+
+// sameDestination reports whether two versions of a connection send its
+// credential to the same place, as the same client.
+func sameDestination(a, b config.Target) bool {
+	return a.BaseURL == b.BaseURL && a.Version == b.Version && a.Auth.Method == b.Auth.Method && a.Auth.Username == b.Auth.Username &&
+		a.Auth.TokenURL == b.Auth.TokenURL && a.Auth.ClientID == b.Auth.ClientID
 }

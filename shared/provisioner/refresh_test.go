@@ -179,3 +179,40 @@ func TestRotatedCredentialRetriedOnce(t *testing.T) {
 		t.Fatalf("requests when the fresh credential is refused: %q", got)
 	}
 }
+
+// TestFreshCredentialOnlyToItsOwnAddress: a delivery whose cached
+// connection points at the old address gets a 401 after the connection was
+// moved, with a new credential, to another address; the new credential is
+// not sent to the old address.
+func TestFreshCredentialOnlyToItsOwnAddress(t *testing.T) {
+	old := &rotatingSP{accept: "old-token"}
+	oldSrv := httptest.NewServer(old)
+	defer oldSrv.Close()
+	source := &memorySource{conn: config.ProvisioningDoc{ID: "sp", BaseURL: oldSrv.URL, Auth: config.AuthDoc{Method: "bearer", Token: "secretsmanager:sp-token"}}}
+	sm := &memorySecrets{values: map[string]string{"sp-token": "old-token", "sp-token-moved": "moved-token"}}
+	live := &config.Live{Source: source, Refresh: time.Hour, ConnectionRefresh: time.Hour}
+	targets := &provisioner.Targets{Registry: live, Outbound: loopbackPolicy, Secrets: connectionSecrets(secrets.NewResolver(sm, time.Hour), "secretsmanager:sp-token")}
+	ctx := context.Background()
+	c, _, err := targets.Client(ctx, "sp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	source.mu.Lock()
+	source.conn.BaseURL = strings.Replace(oldSrv.URL, "127.0.0.1", "127.0.0.1.", 1) // another address as written
+	source.conn.Auth.Token = "secretsmanager:sp-token-moved"
+	source.mu.Unlock()
+	old.mu.Lock()
+	old.accept = "moved-token" // were it sent, the old address would take it
+	old.mu.Unlock()
+	if _, err := c.CreateUser(ctx, scim.User{UserName: "guest@example.org"}); err == nil {
+		t.Fatal("the moved connection's credential was accepted at the old address")
+	}
+	for _, r := range old.requests() {
+		if strings.Contains(r, "moved-token") {
+			t.Fatalf("the old address received the moved connection's credential: %q", old.requests())
+		}
+	}
+	if got := old.requests(); len(got) != 1 {
+		t.Fatalf("requests at the old address: %q", got)
+	}
+}
