@@ -158,10 +158,10 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	// operator's switches open exactly that, as they would an internal SP
 	// (shared/outbound). Its token, and any other local SP's, is read from
 	// variables starting with SAMPLE_SP_TOKEN, never from the rest of the
-	// environment.
+	// environment; hand-made SP secrets under the stack's invite/sp/ as in AWS.
 	setDefault(outbound.EnvAllowedAddresses, "127.0.0.1, ::1")
 	setDefault(outbound.EnvAllowHTTP, "true")
-	setDefault(secrets.EnvConnectionReferences, "env:"+sampleSPTokenEnv)
+	setDefault(secrets.EnvConnectionReferences, "env:"+sampleSPTokenEnv+", "+secrets.DefaultConnectionReferences)
 	applications := opts.Applications
 	if applications == "" {
 		applications = SampleApplications(s.URL+"/scim-sp", s.URL+sampleLogoPath)
