@@ -152,14 +152,11 @@ func memberStatuses(members []domain.Member, byUser map[int64][]domain.SPLink, s
 }
 
 // MayChangeEndDate reports whether the caller may change when a membership
-// ends: role managers any membership of the role, others only memberships
-// below their own authority (at least INVITER).
+// ends: whoever could grant the membership's authority on the role
+// (auth.CanChangeEndDate); for their own membership only to shorten it
+// (UpdateEndDate checks the date).
 func MayChangeEndDate(p *auth.Principal, role domain.Role, ur domain.UserRole) bool {
-	if p == nil {
-		return false
-	}
-	own := p.Memberships[role.ID]
-	return p.CanManageRole(role) || (own.AtLeast(domain.Inviter) && own.Higher(ur.Authority))
+	return p.CanChangeEndDate(role, ur)
 }
 
 // DeadLetterSummary is the dead letters of one SP: how many, since when,

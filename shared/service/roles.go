@@ -54,6 +54,9 @@ func (s *Service) CreateRole(ctx context.Context, p *auth.Principal, in RoleInpu
 	if !p.CanCreateRoleIn(role.OrganizationGUID) {
 		return domain.Role{}, domain.Forbiddenf("not allowed to create roles in organization %q", role.OrganizationGUID)
 	}
+	if err := checkApplicationsOfOrganization(role); err != nil {
+		return domain.Role{}, err
+	}
 	id, err := s.Store.NextIDs(ctx, "role", 1)
 	if err != nil {
 		return domain.Role{}, err
@@ -126,7 +129,7 @@ func (s *Service) roleFromInput(in RoleInput, storedDate *time.Time) (domain.Rol
 	for _, u := range in.ApplicationUsages {
 		app, ok := s.Registry.Application(u.ManageID)
 		if !ok {
-			return domain.Role{}, domain.Invalidf("application %q is not in the registry", u.ManageID)
+			return domain.Role{}, applicationNotInRegistry(u.ManageID)
 		}
 		if u.ManageType != "" && u.ManageType != app.ManageType {
 			return domain.Role{}, domain.Invalidf("application %q is of type %s, not %s", u.ManageID, app.ManageType, u.ManageType)
@@ -145,6 +148,24 @@ func (s *Service) roleFromInput(in RoleInput, storedDate *time.Time) (domain.Rol
 		role.ApplicationUsages = append(role.ApplicationUsages, domain.ApplicationUsage{LandingPage: landing, Application: app})
 	}
 	return role, nil
+}
+
+// checkApplicationsOfOrganization refuses a role that uses an application
+// of another organization: a role uses only its own organization's
+// applications and platform ones (without an organization), so that one
+// institution's guests are never provisioned into another's SP. Another
+// organization's application answers as one that is not in the registry.
+func checkApplicationsOfOrganization(role domain.Role) error {
+	for _, u := range role.ApplicationUsages {
+		if org := u.Application.OrganizationGUID; org != "" && org != role.OrganizationGUID {
+			return applicationNotInRegistry(u.Application.ManageID)
+		}
+	}
+	return nil
+}
+
+func applicationNotInRegistry(manageID string) error {
+	return domain.Invalidf("application %q is not in the registry", manageID)
 }
 
 // GetRole returns a role the caller may see.

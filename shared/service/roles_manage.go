@@ -46,6 +46,9 @@ func (s *Service) UpdateRole(ctx context.Context, p *auth.Principal, id int64, i
 	if !auth.MayChangeRoleApplications(p, stored) {
 		updated.ApplicationUsages = stored.ApplicationUsages
 	}
+	if err := checkApplicationsOfOrganization(updated); err != nil {
+		return domain.Role{}, err
+	}
 	updated.ID, updated.ShortName, updated.URN, updated.Identifier = stored.ID, stored.ShortName, stored.URN, stored.Identifier
 	updated.TeamsOrigin, updated.RemoteAPIUser = stored.TeamsOrigin, stored.RemoteAPIUser
 	updated.CRMRoleID, updated.CRMRoleName, updated.CRMRoleAbbrevation = stored.CRMRoleID, stored.CRMRoleName, stored.CRMRoleAbbrevation

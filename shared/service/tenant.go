@@ -1,0 +1,51 @@
+package service
+
+import (
+	"context"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// The organization is the boundary: an object of an organization the caller
+// does not belong to answers exactly as one that does not exist (the same
+// status and message), so that a caller learns nothing about other
+// institutions, not even which ids are in use.
+
+// roleOutsideTenant reports whether a role lies outside every organization
+// the caller belongs to: not a super user, no membership of the role, and
+// neither the caller's own organization (institution admins, programs) nor
+// that of a role the caller holds.
+func (s *Service) roleOutsideTenant(ctx context.Context, p *auth.Principal, role domain.Role) (bool, error) {
+	switch {
+	case p == nil:
+		return true, nil
+	case p.SuperUser, p.Memberships[role.ID] != "":
+		return false, nil
+	}
+	in, err := s.callerIsInOrganization(ctx, p, role.OrganizationGUID)
+	return !in, err
+}
+
+// refuseRole is the refusal of an operation on a role: refusal itself
+// within the caller's organization, the store's "not found" outside it.
+func (s *Service) refuseRole(ctx context.Context, p *auth.Principal, role domain.Role, refusal error) error {
+	outside, err := s.roleOutsideTenant(ctx, p, role)
+	if err != nil {
+		return err
+	}
+	if outside {
+		return roleNotFound(role.ID)
+	}
+	return refusal
+}
+
+// roleNotFound is what the store answers for a role id it does not hold.
+func roleNotFound(id int64) error { return domain.NotFoundf("role %d not found", id) }
+
+// userNotFound is what the store answers for a user id it does not hold.
+func userNotFound(id int64) error { return domain.NotFoundf("user %d not found", id) }
+
+// invitationNotFound is what the store answers for an invitation id it
+// does not hold.
+func invitationNotFound(id int64) error { return domain.NotFoundf("invitation %d not found", id) }
