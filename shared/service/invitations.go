@@ -57,6 +57,12 @@ type RecipientURL struct {
 	InvitationURL string
 }
 
+// MaxInvitationValidityDays bounds how long an invitation link stays
+// valid: a link is a bearer credential in someone's mailbox, so it must
+// not live for ever; a year covers the longest invitations institutions
+// send (an academic year ahead).
+const MaxInvitationValidityDays = 365
+
 // maxRecipients bounds one request; the spec leaves it open and the
 // reference does not limit it, but one request must fit a Lambda's time.
 const maxRecipients = 500
@@ -80,6 +86,9 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 	}
 	if err := domain.CheckFutureDate("expiryDate", in.ExpiryDate, now); err != nil {
 		return InvitationResult{}, err
+	}
+	if in.ExpiryDate.After(now.AddDate(0, 0, MaxInvitationValidityDays)) {
+		return InvitationResult{}, domain.Invalidf("expiryDate is more than %d days ahead: an invitation link is valid for at most a year", MaxInvitationValidityDays)
 	}
 	if err := domain.CheckFutureDate("roleExpiryDate", in.RoleExpiryDate, now); err != nil {
 		return InvitationResult{}, err
