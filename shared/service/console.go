@@ -97,7 +97,7 @@ type linkBatch interface {
 // caller must be allowed to see the role's members.
 func (s *Service) MembersProvisioning(ctx context.Context, p *auth.Principal, role domain.Role, members []domain.Member) (map[int64][]ProvisioningStatus, error) {
 	if !p.CanSeeMembers(role) {
-		return nil, domain.Forbiddenf("no access to the members of role %d", role.ID)
+		return nil, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the members of role %d", role.ID))
 	}
 	spIDs := s.spIDsOfRole(role)
 	if len(spIDs) == 0 || len(members) == 0 {

@@ -162,7 +162,7 @@ func (s *Service) memberRowsOfRole(ctx context.Context, p *auth.Principal, roleI
 		}
 		if listed {
 			if !p.CanSeeMembers(role) {
-				return domain.Role{}, nil, domain.Forbiddenf("no access to the members of role %d", roleID)
+				return domain.Role{}, nil, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the members of role %d", roleID))
 			}
 			if more {
 				return domain.Role{}, nil, domain.Invalidf("role %d has more than %d members, more than one request lists", roleID, MaxMembersListed)

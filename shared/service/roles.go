@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -175,7 +174,7 @@ func (s *Service) GetRole(ctx context.Context, p *auth.Principal, id int64) (dom
 		return domain.Role{}, err
 	}
 	if !p.CanManageRole(role) && p.Memberships[id] == "" {
-		return domain.Role{}, domain.Forbiddenf("no access to role %d", id)
+		return domain.Role{}, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to role %d", id))
 	}
 	return role, nil
 }
@@ -196,8 +195,9 @@ func (s *Service) DeleteRole(ctx context.Context, p *auth.Principal, id int64) e
 		if err != nil {
 			return err
 		}
-		if !inOrganization {
-			return fmt.Errorf("%w%w", domain.Forbiddenf("role %d belongs to another organization", id), errOtherOrganization)
+		if !inOrganization && p.Memberships[id] == "" {
+			// Another organization's role answers as a missing one.
+			return roleNotFound(id)
 		}
 		return domain.Forbiddenf("no access to role %d", id)
 	}
@@ -256,7 +256,8 @@ func (s *Service) urnPrefix() string {
 // callerIsInOrganization reports whether a caller belongs to an
 // organization: its own (institution admins, organization tokens) or that
 // of a role it holds. It tells a refusal within the caller's organization
-// (400, as the reference) from one of another organization's role (403).
+// (400 on role deletion, as the reference) from another organization's
+// object, which answers as a missing one (tenant.go).
 func (s *Service) callerIsInOrganization(ctx context.Context, p *auth.Principal, organizationGUID string) (bool, error) {
 	if p.OrganizationGUID != "" {
 		return p.OrganizationGUID == organizationGUID, nil
@@ -279,10 +280,3 @@ func (s *Service) callerIsInOrganization(ctx context.Context, p *auth.Principal,
 	}
 	return false, nil
 }
-
-// errOtherOrganization marks a refusal because the role belongs to another
-// organization than the caller's (403 on role deletion, not the spec's 400).
-var errOtherOrganization = errors.New("")
-
-// IsOtherOrganization reports whether err refuses a role of another organization.
-func IsOtherOrganization(err error) bool { return errors.Is(err, errOtherOrganization) }

@@ -30,7 +30,7 @@ func (s *Service) UpdateRole(ctx context.Context, p *auth.Principal, id int64, i
 		return domain.Role{}, err
 	}
 	if !p.CanManageRole(stored) {
-		return domain.Role{}, domain.Forbiddenf("no access to role %d", id)
+		return domain.Role{}, s.refuseRole(ctx, p, stored, domain.Forbiddenf("no access to role %d", id))
 	}
 	updated, err := s.roleFromInput(in, stored.DefaultExpiryDate)
 	if err != nil {

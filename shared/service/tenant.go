@@ -27,6 +27,47 @@ func (s *Service) roleOutsideTenant(ctx context.Context, p *auth.Principal, role
 	return !in, err
 }
 
+// userOutsideTenant reports whether a user lies outside every organization
+// the caller belongs to: not the caller, of no organization of the
+// caller's, and holding no role of one. roles are the roles the user holds.
+func (s *Service) userOutsideTenant(ctx context.Context, p *auth.Principal, u domain.User, roles []domain.Role) (bool, error) {
+	switch {
+	case p == nil:
+		return true, nil
+	case p.SuperUser, p.User != nil && p.User.ID == u.ID:
+		return false, nil
+	}
+	orgs := []string{}
+	if u.OrganizationGUID != "" {
+		orgs = append(orgs, u.OrganizationGUID)
+	}
+	for _, r := range roles {
+		if p.Memberships[r.ID] != "" {
+			return false, nil
+		}
+		orgs = append(orgs, r.OrganizationGUID)
+	}
+	for _, org := range orgs {
+		if in, err := s.callerIsInOrganization(ctx, p, org); err != nil || in {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// refuseUser is the refusal of an operation on a user: refusal itself
+// within the caller's organization, the store's "not found" outside it.
+func (s *Service) refuseUser(ctx context.Context, p *auth.Principal, u domain.User, roles []domain.Role, refusal error) error {
+	outside, err := s.userOutsideTenant(ctx, p, u, roles)
+	if err != nil {
+		return err
+	}
+	if outside {
+		return userNotFound(u.ID)
+	}
+	return refusal
+}
+
 // refuseRole is the refusal of an operation on a role: refusal itself
 // within the caller's organization, the store's "not found" outside it.
 func (s *Service) refuseRole(ctx context.Context, p *auth.Principal, role domain.Role, refusal error) error {
@@ -38,6 +79,36 @@ func (s *Service) refuseRole(ctx context.Context, p *auth.Principal, role domain
 		return roleNotFound(role.ID)
 	}
 	return refusal
+}
+
+// refuseInvitation is the refusal of an operation on an invitation: "not
+// found" when the invitation's roles (or, without roles, its organization)
+// lie outside every organization of the caller.
+func (s *Service) refuseInvitation(ctx context.Context, p *auth.Principal, inv domain.Invitation, roles []domain.Role) error {
+	refusal := domain.Forbiddenf("no access to invitation %d", inv.ID)
+	if p.SuperUser {
+		return refusal
+	}
+	if len(roles) == 0 {
+		in, err := s.callerIsInOrganization(ctx, p, inv.OrganizationGUID)
+		switch {
+		case err != nil:
+			return err
+		case in:
+			return refusal
+		}
+		return invitationNotFound(inv.ID)
+	}
+	for _, r := range roles {
+		outside, err := s.roleOutsideTenant(ctx, p, r)
+		switch {
+		case err != nil:
+			return err
+		case !outside:
+			return refusal
+		}
+	}
+	return invitationNotFound(inv.ID)
 }
 
 // roleNotFound is what the store answers for a role id it does not hold.
