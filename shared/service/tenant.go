@@ -111,6 +111,20 @@ func (s *Service) refuseInvitation(ctx context.Context, p *auth.Principal, inv d
 	return invitationNotFound(inv.ID)
 }
 
+// refuseUserRole is the refusal of an operation on a membership: refusal
+// itself within the caller's organization, the store's "not found" for a
+// membership of another organization's role.
+func (s *Service) refuseUserRole(ctx context.Context, p *auth.Principal, role domain.Role, userRoleID int64, refusal error) error {
+	outside, err := s.roleOutsideTenant(ctx, p, role)
+	if err != nil {
+		return err
+	}
+	if outside {
+		return domain.NotFoundf("user role %d not found", userRoleID)
+	}
+	return refusal
+}
+
 // roleNotFound is what the store answers for a role id it does not hold.
 func roleNotFound(id int64) error { return domain.NotFoundf("role %d not found", id) }
 

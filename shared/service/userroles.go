@@ -32,7 +32,7 @@ func (s *Service) UpdateEndDate(ctx context.Context, p *auth.Principal, userRole
 		return domain.UserRole{}, err
 	}
 	if !MayChangeEndDate(p, role, ur) {
-		return domain.UserRole{}, s.refuseRole(ctx, p, role, domain.Forbiddenf("not allowed to change membership %d", userRoleID))
+		return domain.UserRole{}, s.refuseUserRole(ctx, p, role, userRoleID, domain.Forbiddenf("not allowed to change membership %d", userRoleID))
 	}
 	if auth.ExtendsOwnMembership(p, ur, endDate) {
 		return domain.UserRole{}, domain.Forbiddenf("nobody extends their own membership: ask who granted it")
