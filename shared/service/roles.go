@@ -38,20 +38,22 @@ func (s *Service) CreateRole(ctx context.Context, p *auth.Principal, in RoleInpu
 	if p == nil {
 		return domain.Role{}, domain.Unauthenticatedf("authentication required")
 	}
+	// As in the reference: a super user names the organization; anyone else
+	// creates in their own, whatever the body says. Who may create is
+	// decided before the input is read, so that a refused caller learns
+	// nothing of which applications exist.
+	switch {
+	case p.SuperUser && strings.TrimSpace(in.OrganizationGUID) == "":
+		return domain.Role{}, domain.Forbiddenf("super users must name the role's organizationGUID")
+	case !p.SuperUser:
+		in.OrganizationGUID = p.OrganizationGUID
+	}
+	if !p.CanCreateRoleIn(in.OrganizationGUID) {
+		return domain.Role{}, domain.Forbiddenf("not allowed to create roles in organization %q", in.OrganizationGUID)
+	}
 	role, err := s.roleFromInput(in, nil)
 	if err != nil {
 		return domain.Role{}, err
-	}
-	// As in the reference: a super user names the organization; anyone else
-	// creates in their own, whatever the body says.
-	switch {
-	case p.SuperUser && strings.TrimSpace(role.OrganizationGUID) == "":
-		return domain.Role{}, domain.Forbiddenf("super users must name the role's organizationGUID")
-	case !p.SuperUser:
-		role.OrganizationGUID = p.OrganizationGUID
-	}
-	if !p.CanCreateRoleIn(role.OrganizationGUID) {
-		return domain.Role{}, domain.Forbiddenf("not allowed to create roles in organization %q", role.OrganizationGUID)
 	}
 	if err := checkApplicationsOfOrganization(role); err != nil {
 		return domain.Role{}, err

@@ -125,6 +125,15 @@ func (s *Service) refuseUserRole(ctx context.Context, p *auth.Principal, role do
 	return refusal
 }
 
+// roleIDsOf are the roles of memberships.
+func roleIDsOf(urs []domain.UserRole) []int64 {
+	ids := make([]int64, 0, len(urs))
+	for _, ur := range urs {
+		ids = append(ids, ur.RoleID)
+	}
+	return ids
+}
+
 // roleNotFound is what the store answers for a role id it does not hold.
 func roleNotFound(id int64) error { return domain.NotFoundf("role %d not found", id) }
 
