@@ -28,6 +28,7 @@ type tenantWorld struct {
 const (
 	machineAUser     = "machine-a"
 	machineAPassword = "machine-a-password-0123456789"
+	orgBTokenValue   = "org-b-token-0123456789abcdef0123456789abcdef"
 )
 
 // tenantCallers are the kinds of caller of organization A: a person in
@@ -49,7 +50,7 @@ func newTenantWorld(t testing.TB) *tenantWorld {
 	bGuest := w.inviteAndAccept("bguest", w.RoleB, domain.Guest)
 	w.inviteAndAccept("bmanager", w.RoleB, domain.Manager)
 	invB, _ := w.invite("openb@example.org", w.RoleB, domain.Guest)
-	if err := w.Store.CreateAPIToken(ctx, domain.APIToken{ID: 3, HashedValue: auth.HashToken("org-b-token-0123456789abcdef0123456789abcdef"),
+	if err := w.Store.CreateAPIToken(ctx, domain.APIToken{ID: 3, HashedValue: auth.HashToken(orgBTokenValue),
 		OrganizationGUID: "org-b", Description: "org-b", CreatedAt: w.Now}); err != nil {
 		t.Fatal(err)
 	}
@@ -78,14 +79,18 @@ func newTenantWorld(t testing.TB) *tenantWorld {
 // doAs sends a request as one of the tenant callers (or a world caller).
 func (w *tenantWorld) doAs(caller, method, path, body string) *httptest.ResponseRecorder {
 	w.t.Helper()
-	if caller != "machineA" {
+	if caller != "machineA" && caller != "orgTokenB" {
 		return w.do(caller, method, path, body)
 	}
 	req := httptest.NewRequest(method, w.expand(path), strings.NewReader(w.expand(body)))
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	req.SetBasicAuth(machineAUser, machineAPassword)
+	if caller == "orgTokenB" {
+		req.Header.Set(auth.APITokenHeader, orgBTokenValue)
+	} else {
+		req.SetBasicAuth(machineAUser, machineAPassword)
+	}
 	rec := httptest.NewRecorder()
 	w.Server.ServeHTTP(rec, req)
 	return rec
