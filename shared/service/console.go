@@ -78,6 +78,28 @@ func (s *Service) ApplicationChoices() []domain.Application {
 	return apps
 }
 
+// ApplicationChoicesFor are the applications a role of an organization may
+// use, for the role form: the organization's own and platform ones
+// (without an organization). A super user creating a role of no named
+// organization yet sees every application; the service refuses a mismatch
+// on saving (checkApplicationsOfOrganization).
+func (s *Service) ApplicationChoicesFor(p *auth.Principal, organizationGUID string) []domain.Application {
+	if organizationGUID == "" && p != nil && !p.SuperUser {
+		organizationGUID = p.OrganizationGUID
+	}
+	apps := s.ApplicationChoices()
+	if organizationGUID == "" && p != nil && p.SuperUser {
+		return apps
+	}
+	var out []domain.Application
+	for _, a := range apps {
+		if a.OrganizationGUID == "" || a.OrganizationGUID == organizationGUID {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // SPName is the display name of an SP, its id when it has none.
 func (s *Service) SPName(id string) string {
 	if sp, ok := s.Registry.ServiceProvider(id); ok && sp.Name != "" {
