@@ -42,18 +42,18 @@ func (s *Service) CreateRole(ctx context.Context, p *auth.Principal, in RoleInpu
 	// creates in their own, whatever the body says. Who may create is
 	// decided before the input is read, so that a refused caller learns
 	// nothing of which applications exist.
-	switch {
-	case p.SuperUser && strings.TrimSpace(in.OrganizationGUID) == "":
-		return domain.Role{}, domain.Forbiddenf("super users must name the role's organizationGUID")
-	case !p.SuperUser:
+	if !p.SuperUser {
 		in.OrganizationGUID = p.OrganizationGUID
-	}
-	if !p.CanCreateRoleIn(in.OrganizationGUID) {
-		return domain.Role{}, domain.Forbiddenf("not allowed to create roles in organization %q", in.OrganizationGUID)
+		if !p.CanCreateRoleIn(in.OrganizationGUID) {
+			return domain.Role{}, domain.Forbiddenf("not allowed to create roles in organization %q", in.OrganizationGUID)
+		}
 	}
 	role, err := s.roleFromInput(in, nil)
 	if err != nil {
 		return domain.Role{}, err
+	}
+	if p.SuperUser && strings.TrimSpace(role.OrganizationGUID) == "" {
+		return domain.Role{}, domain.Forbiddenf("super users must name the role's organizationGUID")
 	}
 	if err := checkApplicationsOfOrganization(role); err != nil {
 		return domain.Role{}, err
