@@ -60,15 +60,18 @@ func tenantRules() map[string]tenantRule {
 	endDate := `{"userRoleId":{obj},"endDate":` + tenantFuture() + `}`
 	rules := map[string]tenantRule{
 		// users
-		"GET /api/v1/users/me":                                            none("the caller itself"),
-		"GET /api/v1/users/config":                                        none("the deployment's settings"),
-		"GET /api/v1/users/search":                                        listing("instAdmin", 200),
-		"GET /api/v1/users/search-by-application":                         listing("instAdmin", 200),
-		"DELETE /api/v1/users/{id}":                                       superOnly,
-		"GET /api/v1/users/other/{id}":                                    object("user", "instAdmin", 200),
-		"GET /api/v1/users/institution-admins/{roleId}":                   object("role", "manager", 200),
-		"GET /api/v1/users/{id}/provisioning":                             object("user", "instAdmin", 200),
-		"GET /api/v1/users/institutionAdmins":                             object("org", "instAdmin", 200).withPath("/api/v1/users/institutionAdmins?organizationGUID={obj}"),
+		"GET /api/v1/users/me":                          none("the caller itself"),
+		"GET /api/v1/users/config":                      none("the deployment's settings"),
+		"GET /api/v1/users/search":                      listing("instAdmin", 200),
+		"GET /api/v1/users/search-by-application":       listing("instAdmin", 200),
+		"DELETE /api/v1/users/{id}":                     superOnly,
+		"GET /api/v1/users/other/{id}":                  object("user", "instAdmin", 200),
+		"GET /api/v1/users/institution-admins/{roleId}": object("role", "manager", 200),
+		"GET /api/v1/users/{id}/provisioning":           object("user", "instAdmin", 200),
+		"GET /api/v1/users/institutionAdmins":           object("org", "instAdmin", 200).withPath("/api/v1/users/institutionAdmins?organizationGUID={obj}"),
+		// No own call for removeInstitutionAdmin: the world's institution admin
+		// was not made by invitation, so nobody removes them
+		// (TestRemoveInstitutionAdmin covers one made by invitation).
 		"PUT /api/v1/users/removeInstitutionAdmin/{id}":                   object("user", "", 0),
 		"GET /api/v1/users/applicationManagers":                           object("org", "instAdmin", 200).withPath("/api/v1/users/applicationManagers?organizationGUID={obj}"),
 		"PUT /api/v1/users/removeApplicationManager/{id}":                 object("user", "instAdmin", 200).using("appManagerUser"),
