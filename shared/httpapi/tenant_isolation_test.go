@@ -51,7 +51,9 @@ func TestEveryRouteHasATenantRule(t *testing.T) {
 // API token, its machine caller) against organization B's objects: each
 // is refused, with exactly the answer an object that does not exist gets
 // (status, exception and message, ids aside), and nothing of B appears in
-// what A's callers list. The same call on A's own object succeeds.
+// what A's callers list. The same call on A's own object succeeds. A CRM
+// system's key (the federation's CRM, of no organization) is refused on
+// every route outside the CRM paths.
 func TestTenantIsolation(t *testing.T) {
 	rules := tenantRules()
 	w := newTenantWorld(t)
@@ -68,6 +70,11 @@ func TestTenantIsolation(t *testing.T) {
 		}
 		method, _, _ := strings.Cut(pattern, " ")
 		t.Run(pattern, func(t *testing.T) {
+			if _, path, _ := strings.Cut(pattern, " "); rule.kind != "none" && !crmRoute(path) {
+				if rec := w.doAs("crmKey", method, regexp.MustCompile(`\{[^}]+\}`).ReplaceAllString(path, "1"), "{}"); rec.Code != 403 {
+					t.Errorf("a CRM key outside the CRM paths: %d %.200s", rec.Code, rec.Body.String())
+				}
+			}
 			switch rule.kind {
 			case "object":
 				for _, caller := range tenantCallers {
@@ -148,6 +155,10 @@ func TestTenantIsolation(t *testing.T) {
 			t.Errorf("%s on A's own object as %s: %d, want %d: %.300s", pattern, rule.ownCaller, rec.Code, rule.ownStatus, rec.Body.String())
 		}
 	}
+}
+
+func crmRoute(path string) bool {
+	return strings.HasPrefix(path, "/crm/") || path == "/api/profile" || strings.HasPrefix(path, "/api/external/v1/invite/crm/")
 }
 
 // pathFor is the rule's path for an object.

@@ -29,6 +29,7 @@ const (
 	machineAUser     = "machine-a"
 	machineAPassword = "machine-a-password-0123456789"
 	orgBTokenValue   = "org-b-token-0123456789abcdef0123456789abcdef"
+	tenantCRMKey     = "crm-key-0123456789abcdef0123456789"
 )
 
 // tenantCallers are the kinds of caller of organization A: a person in
@@ -39,7 +40,7 @@ func newTenantWorld(t testing.TB) *tenantWorld {
 	t.Helper()
 	w := newWorld(t)
 	ctx := context.Background()
-	machines, err := auth.NewMachineCallers(auth.MachineCallersConfig{Basic: []auth.BasicCallerConfig{{
+	machines, err := auth.NewMachineCallers(auth.MachineCallersConfig{CRM: []auth.CRMCallerConfig{{Name: "CRM", APIKey: tenantCRMKey}}, Basic: []auth.BasicCallerConfig{{
 		User: machineAUser, Password: machineAPassword, OrganizationGUID: "org-a",
 		Scopes: []string{auth.ScopeInvite, auth.ScopeCRM, auth.ScopeVoot, auth.ScopeAttributeAggregation, auth.ScopeLifecycle, auth.ScopeProfile}}}})
 	if err != nil {
@@ -79,16 +80,19 @@ func newTenantWorld(t testing.TB) *tenantWorld {
 // doAs sends a request as one of the tenant callers (or a world caller).
 func (w *tenantWorld) doAs(caller, method, path, body string) *httptest.ResponseRecorder {
 	w.t.Helper()
-	if caller != "machineA" && caller != "orgTokenB" {
+	if caller != "machineA" && caller != "orgTokenB" && caller != "crmKey" {
 		return w.do(caller, method, path, body)
 	}
 	req := httptest.NewRequest(method, w.expand(path), strings.NewReader(w.expand(body)))
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if caller == "orgTokenB" {
+	switch caller {
+	case "orgTokenB":
 		req.Header.Set(auth.APITokenHeader, orgBTokenValue)
-	} else {
+	case "crmKey":
+		req.Header.Set(auth.CRMKeyHeader, tenantCRMKey)
+	default:
 		req.SetBasicAuth(machineAUser, machineAPassword)
 	}
 	rec := httptest.NewRecorder()
