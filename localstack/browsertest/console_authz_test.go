@@ -15,7 +15,9 @@ import (
 // TestConsoleAuthorization calls every console page and form action as
 // each kind of person (guest, inviter, manager, institution admin of
 // another organization, super user) with their browser session: each
-// either works or is refused with 403, and a refused form changes nothing.
+// either works or is refused with 403 (another organization's object: as
+// a missing one, 404, or 400 for a role named in a form), and a refused
+// form changes nothing.
 func TestConsoleAuthorization(t *testing.T) {
 	ctx := context.Background()
 	store := stk.App.Store
@@ -55,23 +57,23 @@ func TestConsoleAuthorization(t *testing.T) {
 		clients[k.name] = newSessionClient(t, consoleSignIn(t, k.p.person, "en"))
 	}
 	a := fmt.Sprint(roleA)
-	ok, no := http.StatusOK, http.StatusForbidden
+	ok, no, gone := http.StatusOK, http.StatusForbidden, http.StatusNotFound
 	pages := []struct {
 		path string
 		want map[string]int
 	}{
 		{"/console", map[string]int{"guest": no, "inviter": ok, "manager": ok, "adminB": ok, "super": ok}},
 		{"/console/roles", map[string]int{"guest": no, "inviter": ok, "manager": ok, "adminB": ok, "super": ok}},
-		{"/console/roles/" + a, map[string]int{"guest": no, "inviter": ok, "manager": ok, "adminB": no, "super": ok}},
-		{"/console/roles/" + a + "/edit", map[string]int{"guest": no, "inviter": no, "manager": ok, "adminB": no, "super": ok}},
-		{"/console/roles/" + a + "/delete", map[string]int{"guest": no, "inviter": no, "manager": ok, "adminB": no, "super": ok}},
+		{"/console/roles/" + a, map[string]int{"guest": no, "inviter": ok, "manager": ok, "adminB": gone, "super": ok}},
+		{"/console/roles/" + a + "/edit", map[string]int{"guest": no, "inviter": no, "manager": ok, "adminB": gone, "super": ok}},
+		{"/console/roles/" + a + "/delete", map[string]int{"guest": no, "inviter": no, "manager": ok, "adminB": gone, "super": ok}},
 		{"/console/roles/new", map[string]int{"guest": no, "inviter": no, "manager": no, "adminB": ok, "super": ok}},
 		{"/console/invite?role=" + a, map[string]int{"guest": no, "inviter": ok, "manager": ok, "adminB": ok, "super": ok}},
 		{"/console/people", map[string]int{"guest": no, "inviter": no, "manager": no, "adminB": ok, "super": ok}},
-		{fmt.Sprintf("/console/people/%d", target.UserID), map[string]int{"guest": no, "inviter": no, "manager": ok, "adminB": no, "super": ok}},
+		{fmt.Sprintf("/console/people/%d", target.UserID), map[string]int{"guest": no, "inviter": no, "manager": ok, "adminB": gone, "super": ok}},
 		{"/console/operations", map[string]int{"guest": no, "inviter": no, "manager": no, "adminB": no, "super": ok}},
 		{"/console/audit", map[string]int{"guest": no, "inviter": no, "manager": no, "adminB": no, "super": ok}},
-		{"/console/audit?role=" + a, map[string]int{"guest": no, "inviter": no, "manager": ok, "adminB": no, "super": ok}},
+		{"/console/audit?role=" + a, map[string]int{"guest": no, "inviter": no, "manager": ok, "adminB": gone, "super": ok}},
 		{"/console/tokens", map[string]int{"guest": no, "inviter": no, "manager": no, "adminB": ok, "super": ok}},
 	}
 	for _, pg := range pages {
@@ -134,32 +136,39 @@ func TestConsoleAuthorization(t *testing.T) {
 		form      url.Values
 		refused   []string
 		unchanged func() bool
+		// adminB is what the other organization's admin gets, when refused
+		// (0: 403).
+		adminB int
 	}{
-		{"/console/roles/" + a + "/delete", url.Values{}, []string{"guest", "inviter", "adminB"}, func() bool { return roleName() == nameBefore }},
-		{"/console/roles/" + a + "/edit", url.Values{"name": {"Taken over"}}, []string{"guest", "inviter", "adminB"}, func() bool { return roleName() == nameBefore }},
-		{"/console/roles/new", url.Values{"name": {"Not allowed"}}, []string{"guest", "inviter", "manager"}, func() bool { return roleCount() == rolesBefore }},
+		{"/console/roles/" + a + "/delete", url.Values{}, []string{"guest", "inviter", "adminB"}, func() bool { return roleName() == nameBefore }, gone},
+		{"/console/roles/" + a + "/edit", url.Values{"name": {"Taken over"}}, []string{"guest", "inviter", "adminB"}, func() bool { return roleName() == nameBefore }, gone},
+		{"/console/roles/new", url.Values{"name": {"Not allowed"}}, []string{"guest", "inviter", "manager"}, func() bool { return roleCount() == rolesBefore }, 0},
 		{"/console/invite", url.Values{"role": {a}, "authority": {"GUEST"}, "recipients": {"new.authz@example.org"}, "expiry": {inFuture}},
-			[]string{"guest", "adminB"}, func() bool { return openCount() == 1 }},
+			[]string{"guest", "adminB"}, func() bool { return openCount() == 1 }, http.StatusBadRequest},
 		{"/console/invite", url.Values{"role": {a}, "authority": {"MANAGER"}, "recipients": {"new.authz@example.org"}, "expiry": {inFuture}},
-			[]string{"inviter"}, func() bool { return openCount() == 1 }},
+			[]string{"inviter"}, func() bool { return openCount() == 1 }, 0},
 		{fmt.Sprintf("/console/memberships/%d/end-date", targetUR.ID), url.Values{"role": {a}, "endDate": {inFuture}},
-			[]string{"guest", "adminB"}, func() bool { return endOf(targetUR.ID, target.UserID) == targetEnd }},
-		{removeManager, url.Values{"role": {a}}, []string{"guest", "inviter", "adminB"}, func() bool { return endOf(managerUR.ID, manager.UserID) != "gone" }},
-		{fmt.Sprintf("/console/invitations/%d/delete", pending.ID), url.Values{"role": {a}}, []string{"guest", "adminB"}, func() bool { return openCount() == 1 }},
+			[]string{"guest", "adminB"}, func() bool { return endOf(targetUR.ID, target.UserID) == targetEnd }, gone},
+		{removeManager, url.Values{"role": {a}}, []string{"guest", "inviter", "adminB"}, func() bool { return endOf(managerUR.ID, manager.UserID) != "gone" }, gone},
+		{fmt.Sprintf("/console/invitations/%d/delete", pending.ID), url.Values{"role": {a}}, []string{"guest", "adminB"}, func() bool { return openCount() == 1 }, gone},
 		{fmt.Sprintf("/console/invitations/%d/resend", pending.ID), url.Values{"role": {a}}, []string{"guest", "adminB"}, func() bool {
 			inv, err := store.GetInvitation(ctx, pending.ID)
 			must(t, err)
 			return inv.HashDigest == pending.HashDigest
-		}},
-		{"/console/tokens", url.Values{"description": {"sneaky"}}, []string{"guest", "inviter", "manager"}, func() bool { return tokenCount() == tokensBefore }},
-		{"/console/tokens", url.Values{"description": {"sneaky"}, "super": {"1"}}, []string{"guest", "inviter", "manager"}, func() bool { return tokenCount() == tokensBefore }},
-		{"/console/operations/replay", url.Values{"sp": {"sample-sp"}}, []string{"guest", "inviter", "manager", "adminB"}, nil},
-		{"/console/operations/discard", url.Values{"sp": {"sample-sp"}}, []string{"guest", "inviter", "manager", "adminB"}, nil},
+		}, gone},
+		{"/console/tokens", url.Values{"description": {"sneaky"}}, []string{"guest", "inviter", "manager"}, func() bool { return tokenCount() == tokensBefore }, 0},
+		{"/console/tokens", url.Values{"description": {"sneaky"}, "super": {"1"}}, []string{"guest", "inviter", "manager"}, func() bool { return tokenCount() == tokensBefore }, 0},
+		{"/console/operations/replay", url.Values{"sp": {"sample-sp"}}, []string{"guest", "inviter", "manager", "adminB"}, nil, 0},
+		{"/console/operations/discard", url.Values{"sp": {"sample-sp"}}, []string{"guest", "inviter", "manager", "adminB"}, nil, 0},
 	}
 	for _, post := range posts {
 		for _, who := range post.refused {
-			if got, _ := clients[who].do(t, "POST", post.path, post.form); got != http.StatusForbidden {
-				t.Errorf("POST %s as %s = %d, want 403", post.path, who, got)
+			want := http.StatusForbidden
+			if who == "adminB" && post.adminB != 0 {
+				want = post.adminB
+			}
+			if got, _ := clients[who].do(t, "POST", post.path, post.form); got != want {
+				t.Errorf("POST %s as %s = %d, want %d", post.path, who, got, want)
 			}
 			if post.unchanged != nil && !post.unchanged() {
 				t.Errorf("POST %s as %s changed something", post.path, who)

@@ -279,3 +279,16 @@ func (p *Principal) IsCRM() bool { return p != nil && p.Kind == KindCRM }
 func (p *Principal) CanUseCRMProfileSearch() bool {
 	return p != nil && (p.Kind == KindCRM || p.Kind == KindMachine)
 }
+
+// BoundOrganization is the one organization a caller that is not a super
+// user acts for, "" for super users and for callers whose rights come from
+// memberships only. Machine callers (voot, aa, lifecycle, profile, the CRM
+// profile search, the internal invite API) configured with an
+// organizationGUID see and change only that organization's roles and
+// memberships.
+func (p *Principal) BoundOrganization() string {
+	if p == nil || p.SuperUser {
+		return ""
+	}
+	return p.OrganizationGUID
+}

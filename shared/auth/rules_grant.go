@@ -18,8 +18,10 @@ import (
 //     (managers invite managers to their own role, issue 18 item 6);
 //   - an INVITER of a role grants GUEST on it;
 //   - a MANAGER (or higher) of a role that shares an application with
-//     another role invites guests to that other role (issue 18 item 6): for
-//     that role they act as its INVITER;
+//     another role of the same organization invites guests to that other
+//     role: for that role they act as its INVITER. An application shared
+//     across organizations (a platform application) opens nothing: the
+//     organization is the boundary;
 //   - nobody else grants anything.
 
 // GrantingAuthority is the authority a caller holds over role r for
@@ -47,11 +49,15 @@ func GrantingAuthority(p *Principal, r domain.Role, managed []domain.Role) domai
 }
 
 // managesSharedApplication reports whether the caller holds MANAGER or
-// higher on another role that shares an application with r.
+// higher on another role of r's organization that shares an application
+// with r. Roles without an organization share nothing.
 func managesSharedApplication(p *Principal, r domain.Role, managed []domain.Role) bool {
+	if r.OrganizationGUID == "" {
+		return false
+	}
 	apps := r.ManageIDs()
 	for _, m := range managed {
-		if m.ID == r.ID || !p.Memberships[m.ID].AtLeast(domain.Manager) {
+		if m.ID == r.ID || m.OrganizationGUID != r.OrganizationGUID || !p.Memberships[m.ID].AtLeast(domain.Manager) {
 			continue
 		}
 		for _, id := range m.ManageIDs() {

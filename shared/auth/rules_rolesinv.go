@@ -11,7 +11,7 @@ func MayChangeRoleApplications(p *Principal, r domain.Role) bool {
 		return false
 	}
 	if p.SuperUser || (p.OrganizationGUID != "" && p.OrganizationGUID == r.OrganizationGUID &&
-		(p.Kind == KindAPIToken || (p.User != nil && p.User.InstitutionAdmin))) {
+		(p.IsProgram() || (p.User != nil && p.User.InstitutionAdmin))) {
 		return true
 	}
 	return p.Memberships[r.ID].AtLeast(domain.ApplicationManager)
@@ -25,7 +25,8 @@ const (
 	RolesNone RoleListScope = iota
 	// RolesAll: super users (people and tokens) see every role.
 	RolesAll
-	// RolesOfOrganization: institution admins and organization tokens see
+	// RolesOfOrganization: institution admins and programs of an
+	// organization (API tokens, machine callers) see
 	// the roles of their organization, plus (admins) the roles they hold
 	// at least INVITER on.
 	RolesOfOrganization
@@ -43,7 +44,7 @@ func RoleListScopeOf(p *Principal) RoleListScope {
 		return RolesNone
 	case p.SuperUser:
 		return RolesAll
-	case p.OrganizationGUID != "" && (p.Kind == KindAPIToken || (p.User != nil && p.User.InstitutionAdmin)):
+	case p.OrganizationGUID != "" && (p.IsProgram() || (p.User != nil && p.User.InstitutionAdmin)):
 		return RolesOfOrganization
 	}
 	for _, a := range p.Memberships {
@@ -78,7 +79,7 @@ func CanManageInvitation(p *Principal, inv domain.Invitation, roles []domain.Rol
 		// Invitations without a role (institution admins, super users)
 		// are for super users, or admins of the same organization.
 		return p.SuperUser || (p.OrganizationGUID != "" && p.OrganizationGUID == inv.OrganizationGUID &&
-			inv.IntendedAuthority != domain.SuperUser && (p.Kind == KindAPIToken || (p.User != nil && p.User.InstitutionAdmin)))
+			inv.IntendedAuthority != domain.SuperUser && (p.IsProgram() || (p.User != nil && p.User.InstitutionAdmin)))
 	}
 	for _, r := range roles {
 		if !p.CanInvite(r, inv.IntendedAuthority) {

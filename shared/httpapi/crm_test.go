@@ -20,11 +20,11 @@ const (
 	crmKey      = "crm-test-key-0123456789abcdef"
 	pdpUser     = "pdp"
 	pdpPassword = "pdp-test-password-0123456789"
-	crmOrg      = "crm-org-1"
+	crmOrg      = "org-a" // the organization of wiki and of the Basic caller
 )
 
 // crmWorld is a world with machine callers and two CRM roles of
-// organisation crm-org-1: X (CRM role "crm-x", application wiki with SCIM
+// organisation org-a: X (CRM role "crm-x", application wiki with SCIM
 // targets sp-a and sp-b) and Y ("crm-y", application lms without SCIM).
 type crmWorld struct {
 	*world
@@ -520,7 +520,8 @@ func TestBasicMachineCallerUsesTheInternalInviteAPI(t *testing.T) {
 	if !found {
 		t.Errorf("invitation not stored: %+v", open)
 	}
-	if rec := invite(w.RoleB); rec.Code != http.StatusForbidden {
+	// Another organization's role is as unknown as a missing one (400).
+	if rec := invite(w.RoleB); rec.Code != http.StatusBadRequest {
 		t.Errorf("invite to a role of another organisation: %d %s", rec.Code, rec.Body)
 	}
 }

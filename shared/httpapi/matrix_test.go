@@ -49,6 +49,13 @@ func w9(super, superToken, instAdmin, orgToken, appManager, manager, inviter, gu
 	return [9]int{super, superToken, instAdmin, orgToken, appManager, manager, inviter, guest, anonymous}
 }
 
+// foreignObject is the row of an operation on another organization's
+// object: super users get status, every caller of an organization 404,
+// exactly as for an object that does not exist, and anonymous 401.
+func foreignObject(status int) [9]int {
+	return w9(status, status, 404, 404, 404, 404, 404, 404, 401)
+}
+
 // upTo spells the usual want row, the authority ladder: the callers from
 // super down to lowest (in the order of callers) get status, every other
 // signed-in caller 403 and anonymous 401. upTo(200, "orgToken") is a read

@@ -11,12 +11,12 @@ import (
 const profileUser = "profile-reader"
 
 // The user profile lists the roles a person is a guest of, to machine
-// callers with the profile scope; roles-summary lists every role to the
-// internal invite API's callers.
+// callers with the profile scope; roles-summary lists the roles of their
+// organization to the internal invite API's callers.
 func TestUserProfileAndRolesSummary(t *testing.T) {
 	w := newWorld(t)
 	m, err := auth.NewMachineCallers(auth.MachineCallersConfig{Basic: []auth.BasicCallerConfig{
-		{User: profileUser, Password: platformPassword, OrganizationGUID: "org-b", Scopes: []string{auth.ScopeProfile}},
+		{User: profileUser, Password: platformPassword, OrganizationGUID: "org-a", Scopes: []string{auth.ScopeProfile}},
 		{User: inviteOnlyUser, Password: platformPassword, OrganizationGUID: "org-a"},
 	}})
 	if err != nil {
@@ -74,7 +74,8 @@ func TestUserProfileAndRolesSummary(t *testing.T) {
 		got = append(got, r.Name)
 	}
 	slicesSort(got)
-	if strings.Join(got, ",") != "Role A,Role B,Role C" {
+	// An organization's machine caller lists its organization's roles only.
+	if strings.Join(got, ",") != "Role A" {
 		t.Errorf("roles-summary names %v", got)
 	}
 	if rec := w.basic(profileUser, "GET", summary); rec.Code != http.StatusForbidden {

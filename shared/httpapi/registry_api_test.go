@@ -107,7 +107,8 @@ func TestRegistryValidationNamesEachField(t *testing.T) {
 	// nor point a connection at a secret by reference.
 	w.do("super", "POST", "/api/v1/manage/registry/connections", `{"id": "shared-sp", "baseUrl": "https://s.example.org", "auth": {"method": "bearer"}, "secret": "x"}`)
 	rec = w.do("instAdmin", "POST", "/api/v1/manage/registry/applications", `{"manageId": "mine", "manageType": "SAML20_SP", "provisionings": ["shared-sp"]}`)
-	if rec.Code != 400 || !strings.Contains(rec.Body.String(), "not your institution's") {
+	// It is as unknown to them as a missing one.
+	if rec.Code != 400 || !strings.Contains(rec.Body.String(), `no SCIM connection \"shared-sp\"`) {
 		t.Errorf("linking another institution's connection: %d %s", rec.Code, rec.Body.String())
 	}
 	rec = w.do("super", "POST", "/api/v1/manage/registry/connections", `{"id": "steal", "baseUrl": "https://evil.example.org", "auth": {"method": "bearer", "token": "`+testkit.VaultPrefix+`shared-sp#token"}}`)

@@ -56,8 +56,8 @@ func (a *API) getRole(w http.ResponseWriter, r *http.Request) {
 }
 
 // deleteRole answers 204. A caller without access to a role of its own
-// organization gets 400, as the spec shows (spec 7), but a role of another
-// organization 403 and role id 0 404, as the reference answers them.
+// organization gets 400, as the spec shows (spec 7); a role of another
+// organization answers as a missing one (404), and so does role id 0.
 func (a *API) deleteRole(w http.ResponseWriter, r *http.Request) {
 	if r.PathValue("id") == "0" {
 		if _, ok := requireCaller(w, r); ok {
@@ -71,7 +71,7 @@ func (a *API) deleteRole(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := a.Service.DeleteRole(r.Context(), p, id); err != nil {
 		var de *domain.Error
-		if errors.As(err, &de) && de.Kind == domain.KindForbidden && !service.IsOtherOrganization(err) {
+		if errors.As(err, &de) && de.Kind == domain.KindForbidden {
 			// The domain error's own message: a wrapper's text is not for the caller.
 			writeErrorStatus(w, r, http.StatusBadRequest, "UserRestrictionException", de.Message)
 			return

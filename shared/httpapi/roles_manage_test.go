@@ -145,17 +145,19 @@ func TestUpdateRoleRenamesAndProvisions(t *testing.T) {
 func TestUpdateRoleApplicationsMoveTheGroup(t *testing.T) {
 	w := newWorld(t)
 	ctx := context.Background()
-	// Role B (lms, no SCIM target) gains wiki: its group is made at sp-a and sp-b.
+	// Role L of org-a (lms, no SCIM target) gains org-a's wiki: its group is
+	// made at sp-a and sp-b.
+	roleL := w.createRole("Role L", "org-a", "lms")
 	queued := len(w.Queue.Deliveries())
-	if rec := w.do("super", "PUT", "/api/v1/roles", roleBody(w.RoleB, "Role B", "", "", "lms", "wiki")); rec.Code != http.StatusOK {
+	if rec := w.do("super", "PUT", "/api/v1/roles", roleBody(roleL, "Role L", "", "", "lms", "wiki")); rec.Code != http.StatusOK {
 		t.Fatalf("status %d: %s", rec.Code, rec.Body.String())
 	}
-	want := []string{"group.update@sp-a/" + itoa(w.RoleB), "group.update@sp-b/" + itoa(w.RoleB)}
+	want := []string{"group.update@sp-a/" + itoa(roleL), "group.update@sp-b/" + itoa(roleL)}
 	if got := deliveriesOf(w.Queue.Deliveries()[queued:]); !slices.Equal(got, want) {
 		t.Errorf("queued %v, want %v", got, want)
 	}
 	wiki := decode[[]httpapi.RoleJSON](t, w.do("super", "GET", "/api/v1/roles/application/wiki", ""))
-	if roleNamesOf(wiki) != "Role A,Role B" {
+	if roleNamesOf(wiki) != "Role A,Role L" {
 		t.Errorf("roles of wiki: %q", roleNamesOf(wiki))
 	}
 	// Role A loses wiki for drive: its group is deleted at sp-a and sp-b.

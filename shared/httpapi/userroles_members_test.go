@@ -214,7 +214,7 @@ func TestProvisionUserRolesRejectsBadInput(t *testing.T) {
 		{"unknown role", "super", `{"roleIdentifiers":[{roleA}, 999999],"email":"x@example.org"}`, 400},
 		{"role ids of the wrong type", "super", `{"roleIdentifiers":["a"],"email":"x@example.org"}`, 400},
 		{"institution admin by a token", "orgToken", `{"roleIdentifiers":[{roleA}],"email":"x@example.org","intendedAuthority":"INSTITUTION_ADMIN"}`, 403},
-		{"one role of another organization", "instAdmin", `{"roleIdentifiers":[{roleA},{roleB}],"email":"x@example.org"}`, 403},
+		{"one role of another organization (as an unknown one)", "instAdmin", `{"roleIdentifiers":[{roleA},{roleB}],"email":"x@example.org"}`, 400},
 		{"a manager is no administrator", "manager", `{"roleIdentifiers":[{roleA}],"email":"x@example.org"}`, 403},
 	}
 	for _, tc := range tests {

@@ -67,12 +67,23 @@ func (s *Service) RemoveApplicationManager(ctx context.Context, p *auth.Principa
 	if _, err := s.organizationAdministered(p, "-"); err != nil {
 		return 0, err
 	}
-	if _, err := s.Store.GetUser(ctx, userID); err != nil {
+	user, err := s.Store.GetUser(ctx, userID)
+	if err != nil {
 		return 0, err
 	}
 	urs, err := s.Store.ListUserRolesOfUser(ctx, userID)
 	if err != nil {
 		return 0, err
+	}
+	roles, err := s.Store.GetRoles(ctx, roleIDsOf(urs))
+	if err != nil {
+		return 0, err
+	}
+	// Another organization's user answers as a missing one.
+	if outside, err := s.userOutsideTenant(ctx, p, user, roles); err != nil {
+		return 0, err
+	} else if outside {
+		return 0, userNotFound(userID)
 	}
 	changed := 0
 	for _, ur := range urs {

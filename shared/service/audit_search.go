@@ -56,7 +56,7 @@ func (s *Service) SearchAuditFiltered(ctx context.Context, p *auth.Principal, f 
 		if role == nil {
 			return domain.Page[domain.AuditEntry]{}, domain.Forbiddenf("only super users search the audit of all roles; give a roleId")
 		}
-		return domain.Page[domain.AuditEntry]{}, domain.Forbiddenf("no access to the audit of role %d", roleID)
+		return domain.Page[domain.AuditEntry]{}, s.refuseRole(ctx, p, *role, domain.Forbiddenf("no access to the audit of role %d", roleID))
 	}
 	entries, err := s.Store.ListRecentAuditEntries(ctx, roleID, f.To, AuditSearchWindow)
 	if err != nil {

@@ -78,6 +78,28 @@ func (s *Service) ApplicationChoices() []domain.Application {
 	return apps
 }
 
+// ApplicationChoicesFor are the applications a role of an organization may
+// use, for the role form: the organization's own and platform ones
+// (without an organization). A super user creating a role of no named
+// organization yet sees every application; the service refuses a mismatch
+// on saving (checkApplicationsOfOrganization).
+func (s *Service) ApplicationChoicesFor(p *auth.Principal, organizationGUID string) []domain.Application {
+	if organizationGUID == "" && p != nil && !p.SuperUser {
+		organizationGUID = p.OrganizationGUID
+	}
+	apps := s.ApplicationChoices()
+	if organizationGUID == "" && p != nil && p.SuperUser {
+		return apps
+	}
+	var out []domain.Application
+	for _, a := range apps {
+		if a.OrganizationGUID == "" || a.OrganizationGUID == organizationGUID {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // SPName is the display name of an SP, its id when it has none.
 func (s *Service) SPName(id string) string {
 	if sp, ok := s.Registry.ServiceProvider(id); ok && sp.Name != "" {
@@ -97,7 +119,7 @@ type linkBatch interface {
 // caller must be allowed to see the role's members.
 func (s *Service) MembersProvisioning(ctx context.Context, p *auth.Principal, role domain.Role, members []domain.Member) (map[int64][]ProvisioningStatus, error) {
 	if !p.CanSeeMembers(role) {
-		return nil, domain.Forbiddenf("no access to the members of role %d", role.ID)
+		return nil, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the members of role %d", role.ID))
 	}
 	spIDs := s.spIDsOfRole(role)
 	if len(spIDs) == 0 || len(members) == 0 {
@@ -152,14 +174,11 @@ func memberStatuses(members []domain.Member, byUser map[int64][]domain.SPLink, s
 }
 
 // MayChangeEndDate reports whether the caller may change when a membership
-// ends: role managers any membership of the role, others only memberships
-// below their own authority (at least INVITER).
+// ends: whoever could grant the membership's authority on the role
+// (auth.CanChangeEndDate); for their own membership only to shorten it
+// (UpdateEndDate checks the date).
 func MayChangeEndDate(p *auth.Principal, role domain.Role, ur domain.UserRole) bool {
-	if p == nil {
-		return false
-	}
-	own := p.Memberships[role.ID]
-	return p.CanManageRole(role) || (own.AtLeast(domain.Inviter) && own.Higher(ur.Authority))
+	return p.CanChangeEndDate(role, ur)
 }
 
 // DeadLetterSummary is the dead letters of one SP: how many, since when,

@@ -32,7 +32,7 @@ func (s *Service) RoleInvitationHistory(ctx context.Context, p *auth.Principal, 
 		return nil, err
 	}
 	if !mayReadInvitationsOf(p, role) {
-		return nil, domain.Forbiddenf("no access to the invitations of role %d", roleID)
+		return nil, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the invitations of role %d", roleID))
 	}
 	invs, err := s.invitationsOfRole(ctx, roleID)
 	if err != nil {
@@ -64,7 +64,7 @@ func (s *Service) PersonInvitations(ctx context.Context, p *auth.Principal, pers
 		roles = append(roles, r)
 	}
 	if !p.CanSeeUser(person.User, roles) {
-		return nil, domain.Forbiddenf("no access to user %d", person.User.ID)
+		return nil, s.refuseUser(ctx, p, person.User, roles, domain.Forbiddenf("no access to user %d", person.User.ID))
 	}
 	seen := map[int64]bool{}
 	var out []domain.Invitation

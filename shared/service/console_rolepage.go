@@ -60,7 +60,7 @@ func (s *Service) RolePage(ctx context.Context, p *auth.Principal, roleID int64,
 			return RolePageView{}, err
 		}
 		if ok {
-			return s.rolePageOf(p, view)
+			return s.rolePageOf(ctx, p, view)
 		}
 	}
 	return s.rolePageInMemory(ctx, p, roleID, after)
@@ -74,16 +74,16 @@ func (s *Service) spIDsOfRole(r domain.Role) []string {
 	return ids
 }
 
-func mayOpenRolePage(p *auth.Principal, role domain.Role) error {
+func (s *Service) mayOpenRolePage(ctx context.Context, p *auth.Principal, role domain.Role) error {
 	if !p.CanSeeMembers(role) || !mayReadInvitationsOf(p, role) {
-		return domain.Forbiddenf("no access to the members of role %d", role.ID)
+		return s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the members of role %d", role.ID))
 	}
 	return nil
 }
 
 // rolePageOf decides on a page read from the members index.
-func (s *Service) rolePageOf(p *auth.Principal, view domain.RoleView) (RolePageView, error) {
-	if err := mayOpenRolePage(p, view.Role); err != nil {
+func (s *Service) rolePageOf(ctx context.Context, p *auth.Principal, view domain.RoleView) (RolePageView, error) {
+	if err := s.mayOpenRolePage(ctx, p, view.Role); err != nil {
 		return RolePageView{}, err
 	}
 	byUser := map[int64][]domain.SPLink{}
@@ -124,7 +124,7 @@ func (s *Service) rolePageInMemory(ctx context.Context, p *auth.Principal, roleI
 	if err != nil {
 		return RolePageView{}, err
 	}
-	if err := mayOpenRolePage(p, role); err != nil {
+	if err := s.mayOpenRolePage(ctx, p, role); err != nil {
 		return RolePageView{}, err
 	}
 	// The members index's order: the lower display name (else e-mail), "#", the id.
@@ -162,7 +162,7 @@ func (s *Service) memberRowsOfRole(ctx context.Context, p *auth.Principal, roleI
 		}
 		if listed {
 			if !p.CanSeeMembers(role) {
-				return domain.Role{}, nil, domain.Forbiddenf("no access to the members of role %d", roleID)
+				return domain.Role{}, nil, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the members of role %d", roleID))
 			}
 			if more {
 				return domain.Role{}, nil, domain.Invalidf("role %d has more than %d members, more than one request lists", roleID, MaxMembersListed)

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 
@@ -143,6 +144,7 @@ func (s *Service) CRMProfiles(ctx context.Context, p *auth.Principal, q CRMProfi
 	if err != nil {
 		return CRMProfileResult{}, err
 	}
+	profiles = inBoundOrganizationProfiles(p, profiles)
 	if len(profiles) == 0 {
 		return CRMProfileResult{Message: "Could not find any profiles with the given search parameters", Code: 50, Profiles: []CRMProfile{}}, nil
 	}
@@ -250,4 +252,23 @@ func (s *Service) crmProfileOf(ctx context.Context, u domain.User, org domain.CR
 		}
 	}
 	return prof, nil
+}
+
+// inBoundOrganizationProfiles keeps, for an organization's machine caller,
+// the profiles of its own organization with their authorisations in it:
+// another organization's profiles are as absent as unknown ones.
+func inBoundOrganizationProfiles(p *auth.Principal, profiles []CRMProfile) []CRMProfile {
+	org := p.BoundOrganization()
+	if org == "" {
+		return profiles
+	}
+	var out []CRMProfile
+	for _, prof := range profiles {
+		if prof.Organisation.OrganisationID != org {
+			continue
+		}
+		prof.Authorisations = slices.DeleteFunc(prof.Authorisations, func(r domain.Role) bool { return r.OrganizationGUID != org })
+		out = append(out, prof)
+	}
+	return out
 }

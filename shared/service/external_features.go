@@ -58,7 +58,7 @@ func (s *Service) MembershipsOfSubject(ctx context.Context, p *auth.Principal, s
 	out := []UserMembership{}
 	for _, ur := range urs {
 		role, ok := roles[ur.RoleID]
-		if !ok || ur.Expired(now) {
+		if !ok || ur.Expired(now) || !inBoundOrganization(p, role) {
 			continue
 		}
 		out = append(out, UserMembership{UserRole: ur, Role: role})
@@ -97,15 +97,36 @@ func (s *Service) DeprovisionUser(ctx context.Context, p *auth.Principal, sub st
 	if err != nil {
 		return LifecycleReport{}, err
 	}
+	// An organization's machine caller reports and erases only what the
+	// person holds in that organization; a person it has nothing of is
+	// unknown to it. The person is deleted only with their last membership,
+	// when nothing of them belongs to another organization.
 	report := LifecycleReport{User: user, Found: true}
+	var ours []domain.UserRole
 	for _, ur := range urs {
+		if role, ok := roles[ur.RoleID]; ok && !inBoundOrganization(p, role) {
+			continue
+		}
+		ours = append(ours, ur)
 		report.Memberships = append(report.Memberships, UserMembership{UserRole: ur, Role: roles[ur.RoleID]})
 	}
+	bound := p.BoundOrganization()
+	if bound != "" && len(ours) == 0 && user.OrganizationGUID != bound {
+		return LifecycleReport{}, nil
+	}
+	whole := bound == "" || (len(ours) == len(urs) && !user.SuperUser && (user.OrganizationGUID == "" || user.OrganizationGUID == bound))
 	if !erase || dryRun {
 		return report, nil
 	}
-	_, err = s.removeMemberships(ctx, membershipRemoval{by: p, user: user, memberships: urs, roles: roles, deleteUser: true})
+	_, err = s.removeMemberships(ctx, membershipRemoval{by: p, user: user, memberships: ours, roles: roles, deleteUser: whole})
 	return report, err
+}
+
+// inBoundOrganization reports whether a role lies in the organization an
+// organization-bound caller acts for (always for other callers).
+func inBoundOrganization(p *auth.Principal, role domain.Role) bool {
+	org := p.BoundOrganization()
+	return org == "" || role.OrganizationGUID == org
 }
 
 // GuestRolesOfSubject returns the roles the person with the subject is a
@@ -127,7 +148,8 @@ func (s *Service) GuestRolesOfSubject(ctx context.Context, p *auth.Principal, su
 
 // RolesSummary lists every role that is not a CRM role (name, description
 // and URN), for the internal invite API's machine callers and super users,
-// as the reference's roles-summary.
+// as the reference's roles-summary; an organization's machine caller gets
+// its organization's roles only.
 func (s *Service) RolesSummary(ctx context.Context, p *auth.Principal) ([]domain.Role, error) {
 	if err := requirePlatformCaller(p); err != nil {
 		return nil, err
@@ -138,7 +160,7 @@ func (s *Service) RolesSummary(ctx context.Context, p *auth.Principal) ([]domain
 	}
 	roles := []domain.Role{}
 	for _, r := range all {
-		if r.CRMRoleID == "" {
+		if r.CRMRoleID == "" && inBoundOrganization(p, r) {
 			roles = append(roles, r)
 		}
 	}

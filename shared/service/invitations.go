@@ -57,6 +57,12 @@ type RecipientURL struct {
 	InvitationURL string
 }
 
+// MaxInvitationValidityDays bounds how long an invitation link stays
+// valid: a link is a bearer credential in someone's mailbox, so it must
+// not live for ever; a year covers the longest invitations institutions
+// send (an academic year ahead).
+const MaxInvitationValidityDays = 365
+
 // maxRecipients bounds one request; the spec leaves it open and the
 // reference does not limit it, but one request must fit a Lambda's time.
 const maxRecipients = 500
@@ -80,6 +86,9 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 	}
 	if err := domain.CheckFutureDate("expiryDate", in.ExpiryDate, now); err != nil {
 		return InvitationResult{}, err
+	}
+	if in.ExpiryDate.After(now.AddDate(0, 0, MaxInvitationValidityDays)) {
+		return InvitationResult{}, domain.Invalidf("expiryDate is more than %d days ahead: an invitation link is valid for at most a year", MaxInvitationValidityDays)
 	}
 	if err := domain.CheckFutureDate("roleExpiryDate", in.RoleExpiryDate, now); err != nil {
 		return InvitationResult{}, err
@@ -253,23 +262,30 @@ func (s *Service) rolesToInviteTo(ctx context.Context, p *auth.Principal, ids []
 	if err != nil {
 		return nil, "", err
 	}
-	if len(roles) != len(unique) {
-		found := map[int64]bool{}
-		for _, r := range roles {
-			found[r.ID] = true
+	// Roles of organizations the caller does not belong to are as unknown
+	// as ids that name no role.
+	found := map[int64]bool{}
+	for _, r := range roles {
+		outside, err := s.roleOutsideTenant(ctx, p, r)
+		if err != nil {
+			return nil, "", err
 		}
-		var missing []string
-		for _, id := range ids {
-			if !found[id] {
-				missing = append(missing, itoa(id))
-			}
+		found[r.ID] = !outside
+	}
+	var missing []string
+	for _, id := range ids {
+		if !found[id] && !slices.Contains(missing, itoa(id)) {
+			missing = append(missing, itoa(id))
 		}
+	}
+	if len(missing) > 0 {
 		return nil, "", domain.Invalidf("unknown role ids: %s", strings.Join(missing, ", "))
 	}
 	var managed []domain.Role
 	if intended == domain.Guest && slices.ContainsFunc(roles, func(r domain.Role) bool { return !p.CanInvite(r, intended) }) {
 		// Only then the roles the caller manages are read: their
-		// applications may open other roles to the caller's guests.
+		// applications may open other roles of their organization to the
+		// caller's guests.
 		if managed, err = s.managedRoles(ctx, p); err != nil {
 			return nil, "", err
 		}
@@ -280,6 +296,20 @@ func (s *Service) rolesToInviteTo(ctx context.Context, p *auth.Principal, ids []
 		}
 	}
 	return roles, auth.InviterAuthority(p, roles, managed), nil
+}
+
+// organizationOfRoles is the organization of an invitation to roles: that
+// of its roles, never one a request names, so that an invitee lands in the
+// organization whose roles they accept. Roles of two organizations make two
+// invitations, not one.
+func organizationOfRoles(roles []domain.Role) (string, error) {
+	org := roles[0].OrganizationGUID
+	for _, r := range roles[1:] {
+		if r.OrganizationGUID != org {
+			return "", domain.Invalidf("the roles of one invitation must belong to one organization")
+		}
+	}
+	return org, nil
 }
 
 // managedRoles reads the roles the caller holds MANAGER or higher on.
@@ -406,9 +436,12 @@ func firstNonEmpty(vs ...string) string {
 // no role (409 for others, as in the reference): a super user names the
 // organization, an institution admin invites to their own.
 func (s *Service) invitationScope(ctx context.Context, p *auth.Principal, in InvitationInput, intended domain.Authority) ([]domain.Role, string, domain.Authority, error) {
-	org := firstNonEmpty(in.OrganizationGUID, p.OrganizationGUID)
 	if len(in.RoleIDs) > 0 {
 		roles, inviterAuthority, err := s.rolesToInviteTo(ctx, p, in.RoleIDs, intended)
+		if err != nil {
+			return nil, "", "", err
+		}
+		org, err := organizationOfRoles(roles)
 		return roles, org, inviterAuthority, err
 	}
 	if intended != domain.InstitutionAdmin {

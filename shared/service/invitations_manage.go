@@ -38,7 +38,7 @@ func (s *Service) RoleInvitations(ctx context.Context, p *auth.Principal, roleID
 		return nil, err
 	}
 	if !mayReadInvitationsOf(p, role) {
-		return nil, domain.Forbiddenf("no access to the invitations of role %d", roleID)
+		return nil, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the invitations of role %d", roleID))
 	}
 	invs, err := s.Store.ListOpenInvitationsOfRole(ctx, roleID)
 	if err != nil {
@@ -72,7 +72,7 @@ func (s *Service) SearchInvitations(ctx context.Context, p *auth.Principal, role
 		return domain.Page[InvitationWithRoles]{}, err
 	}
 	if !mayReadInvitationsOf(p, role) {
-		return domain.Page[InvitationWithRoles]{}, domain.Forbiddenf("no access to the invitations of role %d", roleID)
+		return domain.Page[InvitationWithRoles]{}, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the invitations of role %d", roleID))
 	}
 	// The open invitations of one role are bounded by how many its
 	// inviters send before they are accepted or expire: read whole.
@@ -250,7 +250,7 @@ func (s *Service) manageableInvitation(ctx context.Context, p *auth.Principal, i
 		return domain.Invitation{}, nil, err
 	}
 	if !auth.CanManageInvitation(p, inv, roles) {
-		return domain.Invitation{}, nil, domain.Forbiddenf("no access to invitation %d", id)
+		return domain.Invitation{}, nil, s.refuseInvitation(ctx, p, inv, roles)
 	}
 	if inv.Status != domain.InvitationOpen {
 		return domain.Invitation{}, nil, domain.Conflictf("invitation %d is %s, not OPEN", id, inv.Status)

@@ -27,7 +27,8 @@ func (s *Service) UserProvisioning(ctx context.Context, p *auth.Principal, userI
 	if p == nil {
 		return nil, domain.Unauthenticatedf("authentication required")
 	}
-	if _, err := s.Store.GetUser(ctx, userID); err != nil {
+	user, err := s.Store.GetUser(ctx, userID)
+	if err != nil {
 		return nil, err // an unknown user is 404, for every caller
 	}
 	urs, err := s.Store.ListUserRolesOfUser(ctx, userID)
@@ -36,6 +37,7 @@ func (s *Service) UserProvisioning(ctx context.Context, p *auth.Principal, userI
 	}
 	allowed := p.SuperUser || (p.User != nil && p.User.ID == userID)
 	expected := map[string]bool{}
+	var roles []domain.Role
 	for _, ur := range urs {
 		role, err := s.Store.GetRole(ctx, ur.RoleID)
 		if domain.IsNotFound(err) {
@@ -45,12 +47,13 @@ func (s *Service) UserProvisioning(ctx context.Context, p *auth.Principal, userI
 			return nil, err
 		}
 		allowed = allowed || p.CanManageRole(role)
+		roles = append(roles, role)
 		for _, sp := range s.Registry.SPsOfRole(role) {
 			expected[sp.ID] = true
 		}
 	}
 	if !allowed {
-		return nil, domain.Forbiddenf("no access to user %d", userID)
+		return nil, s.refuseUser(ctx, p, user, roles, domain.Forbiddenf("no access to user %d", userID))
 	}
 	links, err := s.Store.ListLinks(ctx, domain.ResourceUser, userID)
 	if err != nil {

@@ -41,7 +41,7 @@ func (s *Service) RoleDeletionConsequences(ctx context.Context, p *auth.Principa
 		return nil, err
 	}
 	if !p.CanCreateRoleIn(role.OrganizationGUID) {
-		return nil, domain.Forbiddenf("only the role's institution admins and super users see the consequences of deleting role %d", roleID)
+		return nil, s.refuseRole(ctx, p, role, domain.Forbiddenf("only the role's institution admins and super users see the consequences of deleting role %d", roleID))
 	}
 	members, more, err := s.Store.ListMembersOfRole(ctx, roleID, MaxMembersListed)
 	if err != nil {
@@ -86,11 +86,11 @@ func (s *Service) RemoveInstitutionAdmin(ctx context.Context, p *auth.Principal,
 	if err != nil {
 		return err
 	}
+	if !p.SuperUser && u.OrganizationGUID != p.OrganizationGUID {
+		return s.refuseUser(ctx, p, u, nil, domain.Forbiddenf("user %d is institution admin of another organization", userID))
+	}
 	if !u.InstitutionAdminByInvite {
 		return domain.Forbiddenf("user %d did not become institution admin by invitation", userID)
-	}
-	if !p.SuperUser && u.OrganizationGUID != p.OrganizationGUID {
-		return domain.Forbiddenf("user %d is institution admin of another organization", userID)
 	}
 	u.InstitutionAdmin, u.InstitutionAdminByInvite, u.OrganizationGUID = false, false, ""
 	return s.Store.UpdateUser(ctx, u, nil)

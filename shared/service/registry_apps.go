@@ -133,11 +133,16 @@ func (s *Service) saveApplication(ctx context.Context, p *auth.Principal, in App
 		if err != nil {
 			return in, err
 		}
-		switch {
-		case !found:
+		// Another institution's connection is as unknown as a missing one.
+		if !found || (!all && conn.OrganizationGUID != org) {
 			problems = append(problems, "provisionings: no SCIM connection "+quote(pid))
-		case !all && conn.OrganizationGUID != org:
-			problems = append(problems, "provisionings: the SCIM connection "+quote(pid)+" is not your institution's")
+		}
+	}
+	if old == nil {
+		if existing, exists, err := ra.Store.LoadApplication(ctx, in.ManageID); err != nil {
+			return in, err
+		} else if exists && !p.CanManageRegistryItem(existing.OrganizationGUID) {
+			return in, domain.NotFoundf("no application %q", in.ManageID)
 		}
 	}
 	if len(problems) > 0 {

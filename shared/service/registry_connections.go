@@ -225,8 +225,11 @@ func (s *Service) saveConnection(ctx context.Context, p *auth.Principal, in Conn
 		return ConnectionView{}, invalid(problems)
 	}
 	if old == nil {
-		if _, exists, err := ra.Store.LoadConnection(ctx, doc.ID); err != nil {
+		if existing, exists, err := ra.Store.LoadConnection(ctx, doc.ID); err != nil {
 			return ConnectionView{}, err
+		} else if exists && !p.CanManageRegistryItem(existing.OrganizationGUID) {
+			// Another organization's id answers as GET does: not found.
+			return ConnectionView{}, domain.NotFoundf("no SCIM connection %q", doc.ID)
 		} else if exists {
 			return ConnectionView{}, domain.Conflictf("connection %q already exists", doc.ID)
 		}

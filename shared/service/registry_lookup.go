@@ -56,12 +56,16 @@ func (s *Service) IdentityProviders(p *auth.Principal) ([]map[string]any, error)
 
 // ApplicationHasProvisioning is GET /manage/provisionings/{id}: whether
 // the application with that manage id is provisioned to a SCIM SP; super
-// users and institution admins.
+// users and institution admins (of their institution's and platform
+// applications).
 func (s *Service) ApplicationHasProvisioning(p *auth.Principal, manageID string) (bool, error) {
-	if _, _, err := registryScope(p); err != nil {
+	org, all, err := registryScope(p)
+	if err != nil {
 		return false, err
 	}
+	// Another institution's application answers as an unknown one: false.
 	app, ok := s.Registry.Application(manageID)
+	ok = ok && (all || app.OrganizationGUID == "" || app.OrganizationGUID == org)
 	return ok && len(app.ProvisioningIDs) > 0, nil
 }
 

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -39,20 +38,25 @@ func (s *Service) CreateRole(ctx context.Context, p *auth.Principal, in RoleInpu
 	if p == nil {
 		return domain.Role{}, domain.Unauthenticatedf("authentication required")
 	}
+	// As in the reference: a super user names the organization; anyone else
+	// creates in their own, whatever the body says. Who may create is
+	// decided before the input is read, so that a refused caller learns
+	// nothing of which applications exist.
+	if !p.SuperUser {
+		in.OrganizationGUID = p.OrganizationGUID
+		if !p.CanCreateRoleIn(in.OrganizationGUID) {
+			return domain.Role{}, domain.Forbiddenf("not allowed to create roles in organization %q", in.OrganizationGUID)
+		}
+	}
 	role, err := s.roleFromInput(in, nil)
 	if err != nil {
 		return domain.Role{}, err
 	}
-	// As in the reference: a super user names the organization; anyone else
-	// creates in their own, whatever the body says.
-	switch {
-	case p.SuperUser && strings.TrimSpace(role.OrganizationGUID) == "":
+	if p.SuperUser && strings.TrimSpace(role.OrganizationGUID) == "" {
 		return domain.Role{}, domain.Forbiddenf("super users must name the role's organizationGUID")
-	case !p.SuperUser:
-		role.OrganizationGUID = p.OrganizationGUID
 	}
-	if !p.CanCreateRoleIn(role.OrganizationGUID) {
-		return domain.Role{}, domain.Forbiddenf("not allowed to create roles in organization %q", role.OrganizationGUID)
+	if err := checkApplicationsOfOrganization(role); err != nil {
+		return domain.Role{}, err
 	}
 	id, err := s.Store.NextIDs(ctx, "role", 1)
 	if err != nil {
@@ -126,7 +130,7 @@ func (s *Service) roleFromInput(in RoleInput, storedDate *time.Time) (domain.Rol
 	for _, u := range in.ApplicationUsages {
 		app, ok := s.Registry.Application(u.ManageID)
 		if !ok {
-			return domain.Role{}, domain.Invalidf("application %q is not in the registry", u.ManageID)
+			return domain.Role{}, applicationNotInRegistry(u.ManageID)
 		}
 		if u.ManageType != "" && u.ManageType != app.ManageType {
 			return domain.Role{}, domain.Invalidf("application %q is of type %s, not %s", u.ManageID, app.ManageType, u.ManageType)
@@ -147,6 +151,24 @@ func (s *Service) roleFromInput(in RoleInput, storedDate *time.Time) (domain.Rol
 	return role, nil
 }
 
+// checkApplicationsOfOrganization refuses a role that uses an application
+// of another organization: a role uses only its own organization's
+// applications and platform ones (without an organization), so that one
+// institution's guests are never provisioned into another's SP. Another
+// organization's application answers as one that is not in the registry.
+func checkApplicationsOfOrganization(role domain.Role) error {
+	for _, u := range role.ApplicationUsages {
+		if org := u.Application.OrganizationGUID; org != "" && org != role.OrganizationGUID {
+			return applicationNotInRegistry(u.Application.ManageID)
+		}
+	}
+	return nil
+}
+
+func applicationNotInRegistry(manageID string) error {
+	return domain.Invalidf("application %q is not in the registry", manageID)
+}
+
 // GetRole returns a role the caller may see.
 func (s *Service) GetRole(ctx context.Context, p *auth.Principal, id int64) (domain.Role, error) {
 	role, err := s.Store.GetRole(ctx, id)
@@ -154,7 +176,7 @@ func (s *Service) GetRole(ctx context.Context, p *auth.Principal, id int64) (dom
 		return domain.Role{}, err
 	}
 	if !p.CanManageRole(role) && p.Memberships[id] == "" {
-		return domain.Role{}, domain.Forbiddenf("no access to role %d", id)
+		return domain.Role{}, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to role %d", id))
 	}
 	return role, nil
 }
@@ -175,8 +197,9 @@ func (s *Service) DeleteRole(ctx context.Context, p *auth.Principal, id int64) e
 		if err != nil {
 			return err
 		}
-		if !inOrganization {
-			return fmt.Errorf("%w%w", domain.Forbiddenf("role %d belongs to another organization", id), errOtherOrganization)
+		if !inOrganization && p.Memberships[id] == "" {
+			// Another organization's role answers as a missing one.
+			return roleNotFound(id)
 		}
 		return domain.Forbiddenf("no access to role %d", id)
 	}
@@ -235,7 +258,8 @@ func (s *Service) urnPrefix() string {
 // callerIsInOrganization reports whether a caller belongs to an
 // organization: its own (institution admins, organization tokens) or that
 // of a role it holds. It tells a refusal within the caller's organization
-// (400, as the reference) from one of another organization's role (403).
+// (400 on role deletion, as the reference) from another organization's
+// object, which answers as a missing one (tenant.go).
 func (s *Service) callerIsInOrganization(ctx context.Context, p *auth.Principal, organizationGUID string) (bool, error) {
 	if p.OrganizationGUID != "" {
 		return p.OrganizationGUID == organizationGUID, nil
@@ -258,10 +282,3 @@ func (s *Service) callerIsInOrganization(ctx context.Context, p *auth.Principal,
 	}
 	return false, nil
 }
-
-// errOtherOrganization marks a refusal because the role belongs to another
-// organization than the caller's (403 on role deletion, not the spec's 400).
-var errOtherOrganization = errors.New("")
-
-// IsOtherOrganization reports whether err refuses a role of another organization.
-func IsOtherOrganization(err error) bool { return errors.Is(err, errOtherOrganization) }

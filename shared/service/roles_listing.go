@@ -161,13 +161,18 @@ func (s *Service) RolesOfApplication(ctx context.Context, p *auth.Principal, man
 
 // RolesOfOrganizationApplication is R7: the roles of an organization that
 // use an application. Super users ask for any organization; institution
-// admins and organization tokens only for their own.
+// admins and organization tokens only for their own (another one has no
+// roles for them).
 func (s *Service) RolesOfOrganizationApplication(ctx context.Context, p *auth.Principal, organizationGUID, manageID string) ([]domain.Role, error) {
 	if p == nil {
 		return nil, domain.Unauthenticatedf("authentication required")
 	}
 	scope := auth.RoleListScopeOf(p)
-	if scope != auth.RolesAll && (scope != auth.RolesOfOrganization || p.OrganizationGUID != organizationGUID) {
+	switch {
+	case scope == auth.RolesOfOrganization && p.OrganizationGUID != organizationGUID:
+		// Another organization answers as one without roles.
+		return []domain.Role{}, nil
+	case scope != auth.RolesAll && scope != auth.RolesOfOrganization:
 		return nil, domain.Forbiddenf("no access to the roles of organization %q", organizationGUID)
 	}
 	roles, err := s.Store.ListRolesByManageID(ctx, manageID)

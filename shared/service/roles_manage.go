@@ -30,7 +30,7 @@ func (s *Service) UpdateRole(ctx context.Context, p *auth.Principal, id int64, i
 		return domain.Role{}, err
 	}
 	if !p.CanManageRole(stored) {
-		return domain.Role{}, domain.Forbiddenf("no access to role %d", id)
+		return domain.Role{}, s.refuseRole(ctx, p, stored, domain.Forbiddenf("no access to role %d", id))
 	}
 	updated, err := s.roleFromInput(in, stored.DefaultExpiryDate)
 	if err != nil {
@@ -45,6 +45,9 @@ func (s *Service) UpdateRole(ctx context.Context, p *auth.Principal, id int64, i
 	}
 	if !auth.MayChangeRoleApplications(p, stored) {
 		updated.ApplicationUsages = stored.ApplicationUsages
+	}
+	if err := checkApplicationsOfOrganization(updated); err != nil {
+		return domain.Role{}, err
 	}
 	updated.ID, updated.ShortName, updated.URN, updated.Identifier = stored.ID, stored.ShortName, stored.URN, stored.Identifier
 	updated.TeamsOrigin, updated.RemoteAPIUser = stored.TeamsOrigin, stored.RemoteAPIUser

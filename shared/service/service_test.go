@@ -130,7 +130,9 @@ func TestInviteRejectsBadInputAndChangesNothing(t *testing.T) {
 		{"bad language", func(in *service.InvitationInput) { in.Language = "de" }, root, domain.KindInvalid, "language"},
 		{"no roles", func(in *service.InvitationInput) { in.RoleIDs = nil }, root, domain.KindConflict, "at least one role"},
 		{"unknown role", func(in *service.InvitationInput) { in.RoleIDs = []int64{role.ID, 999} }, root, domain.KindInvalid, "999"},
-		{"not allowed", func(in *service.InvitationInput) {}, &auth.Principal{Kind: auth.KindAPIToken, OrganizationGUID: "other"}, domain.KindForbidden, "not allowed"},
+		{"not allowed", func(in *service.InvitationInput) {}, &auth.Principal{Kind: auth.KindPerson, Memberships: map[int64]domain.Authority{role.ID: domain.Guest}}, domain.KindForbidden, "not allowed"},
+		// Another organization's role is as unknown as a missing one.
+		{"another organization's role", func(in *service.InvitationInput) {}, &auth.Principal{Kind: auth.KindAPIToken, OrganizationGUID: "other"}, domain.KindInvalid, "unknown role ids"},
 		{"anonymous", func(in *service.InvitationInput) {}, nil, domain.KindUnauthenticated, "authentication"},
 	}
 	for _, tc := range tests {

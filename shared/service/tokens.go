@@ -138,6 +138,9 @@ func (s *Service) DeleteAPIToken(ctx context.Context, p *auth.Principal, id int6
 		return err
 	}
 	if !p.CanManageToken(tok) {
+		if !p.SuperUser && tok.OrganizationGUID != p.OrganizationGUID {
+			return domain.NotFoundf("API token %d not found", id) // as the store answers a missing one
+		}
 		return domain.Forbiddenf("no access to API token %d", id)
 	}
 	if err := s.Store.DeleteAPIToken(ctx, tok); err != nil {

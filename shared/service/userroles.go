@@ -9,8 +9,10 @@ import (
 )
 
 // UpdateEndDate changes when a membership ends (U7), audited. A new end
-// date starts the reminders afresh. Role managers may change any
-// membership of the role; others only memberships below their own authority.
+// date starts the reminders afresh. Whoever could grant the membership's
+// authority on the role may change it; a member may shorten their own
+// membership, never lengthen it. A membership of another organization
+// answers as one that does not exist.
 func (s *Service) UpdateEndDate(ctx context.Context, p *auth.Principal, userRoleID int64, endDate *time.Time) (domain.UserRole, error) {
 	if p == nil {
 		return domain.UserRole{}, domain.Unauthenticatedf("authentication required")
@@ -30,7 +32,10 @@ func (s *Service) UpdateEndDate(ctx context.Context, p *auth.Principal, userRole
 		return domain.UserRole{}, err
 	}
 	if !MayChangeEndDate(p, role, ur) {
-		return domain.UserRole{}, domain.Forbiddenf("not allowed to change membership %d", userRoleID)
+		return domain.UserRole{}, s.refuseUserRole(ctx, p, role, userRoleID, domain.Forbiddenf("not allowed to change membership %d", userRoleID))
+	}
+	if auth.ExtendsOwnMembership(p, ur, endDate) {
+		return domain.UserRole{}, domain.Forbiddenf("nobody extends their own membership: ask who granted it")
 	}
 	user, err := s.Store.GetUser(ctx, ur.UserID)
 	if err != nil {

@@ -48,7 +48,7 @@ func (s *Service) RemoveUserRole(ctx context.Context, p *auth.Principal, userRol
 		removed = domain.Guest
 	}
 	if !p.CanRemoveMembership(role, ur, removed) {
-		return RemovalOutcome{}, domain.Forbiddenf("not allowed to remove membership %d", userRoleID)
+		return RemovalOutcome{}, s.refuseUserRole(ctx, p, role, userRoleID, domain.Forbiddenf("not allowed to remove membership %d", userRoleID))
 	}
 	user, err := s.Store.GetUser(ctx, ur.UserID)
 	if err != nil {

@@ -28,7 +28,7 @@ func (s *Service) MembersOfRole(ctx context.Context, p *auth.Principal, roleID i
 		return domain.Role{}, nil, err
 	}
 	if !p.CanSeeMembers(role) {
-		return domain.Role{}, nil, domain.Forbiddenf("no access to the members of role %d", roleID)
+		return domain.Role{}, nil, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the members of role %d", roleID))
 	}
 	members, more, err := s.Store.ListMembersOfRole(ctx, roleID, MaxMembersListed)
 	if err != nil {

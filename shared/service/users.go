@@ -64,7 +64,7 @@ func (s *Service) OtherUser(ctx context.Context, p *auth.Principal, userID int64
 		roles = append(roles, r)
 	}
 	if !p.CanSeeUser(uwr.User, roles) {
-		return UserWithRoles{}, domain.Forbiddenf("no access to user %d", userID)
+		return UserWithRoles{}, s.refuseUser(ctx, p, uwr.User, roles, domain.Forbiddenf("no access to user %d", userID))
 	}
 	return uwr, nil
 }
@@ -130,7 +130,7 @@ func (s *Service) InstitutionAdminsOfRole(ctx context.Context, p *auth.Principal
 		return nil, err
 	}
 	if !p.CanManageRole(role) {
-		return nil, domain.Forbiddenf("no access to role %d", roleID)
+		return nil, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to role %d", roleID))
 	}
 	return s.Store.ListInstitutionAdmins(ctx, role.OrganizationGUID)
 }

@@ -30,19 +30,24 @@ func TestConsoleAuthorityLadder(t *testing.T) {
 	store := svc.Store.(*dynamo.Store)
 	ctx := context.Background()
 	root := &auth.Principal{Kind: auth.KindPerson, SuperUser: true, Name: "root", Person: &auth.Person{Name: "Root"}}
-	role := func(name, org, app string) int64 {
+	role := func(name, org string, apps ...string) int64 {
+		var usages []service.ApplicationUsageInput
+		for _, app := range apps {
+			usages = append(usages, service.ApplicationUsageInput{ManageID: app})
+		}
 		r, err := svc.CreateRole(ctx, root, service.RoleInput{Name: name, OrganizationGUID: org, DefaultExpiryDays: 30,
-			ApplicationUsages: []service.ApplicationUsageInput{{ManageID: app}}})
+			ApplicationUsages: usages})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return r.ID
 	}
-	// A is org-a's wiki role the people hold; D shares wiki in org-a, E
-	// shares wiki from org-b, F is org-a without a shared application, B
-	// is org-b's.
-	roles := map[string]int64{"A": role("Role A", "org-a", "wiki"), "B": role("Role B", "org-b", "lms"),
-		"D": role("Role D", "org-a", "wiki"), "E": role("Role E", "org-b", "wiki"), "F": role("Role F", "org-a", "lms")}
+	// A is org-a's wiki and lms role the people hold; D shares wiki in
+	// org-a, E shares the platform application lms from org-b (which opens
+	// nothing: the organization is the boundary), F is org-a without a
+	// shared application, B is org-b's.
+	roles := map[string]int64{"A": role("Role A", "org-a", "wiki", "lms"), "B": role("Role B", "org-b", "drive"),
+		"D": role("Role D", "org-a", "wiki"), "E": role("Role E", "org-b", "lms"), "F": role("Role F", "org-a", "drive")}
 	person := func(name string, m map[int64]domain.Authority) *auth.Principal {
 		return &auth.Principal{Kind: auth.KindPerson, Name: name + "@example.org", Memberships: m,
 			Person: &auth.Person{Sub: name, Name: name, Email: name + "@example.org", EduPersonPrincipalName: name + "@example.org"}}
@@ -61,8 +66,8 @@ func TestConsoleAuthorityLadder(t *testing.T) {
 	ceiling := map[string]map[string]domain.Authority{
 		"super":      {"A": domain.SuperUser, "B": domain.SuperUser, "D": domain.SuperUser, "E": domain.SuperUser, "F": domain.SuperUser},
 		"instAdmin":  {"A": domain.ApplicationManager, "D": domain.ApplicationManager, "F": domain.ApplicationManager},
-		"appManager": {"A": domain.Manager, "D": domain.Guest, "E": domain.Guest},
-		"manager":    {"A": domain.Manager, "D": domain.Guest, "E": domain.Guest},
+		"appManager": {"A": domain.Manager, "D": domain.Guest},
+		"manager":    {"A": domain.Manager, "D": domain.Guest},
 		"inviter":    {"A": domain.Guest},
 		"guest":      {},
 	}

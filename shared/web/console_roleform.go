@@ -59,7 +59,7 @@ func (p *Pages) roleForm(r *http.Request, pr *auth.Principal, lang, titleKey str
 	for _, u := range role.ApplicationUsages {
 		used[u.Application.ManageID] = u
 	}
-	for i, app := range p.cfg.Service.ApplicationChoices() {
+	for i, app := range p.cfg.Service.ApplicationChoicesFor(pr, role.OrganizationGUID) {
 		c := appChoice{Index: i, ManageID: app.ManageID, ManageType: app.ManageType, Name: firstNonEmpty(app.Name, app.ManageID), LandingPage: app.LandingPage}
 		if u, ok := used[app.ManageID]; ok {
 			c.Checked, c.LandingPage = true, u.LandingPage
