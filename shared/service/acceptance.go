@@ -29,6 +29,9 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, secret string, 
 	if err := mayAccept(inv, *p.Person, now); err != nil {
 		return AcceptResult{}, err
 	}
+	if err := s.checkContext(ctx, inv, *p.Person); err != nil {
+		return AcceptResult{}, err
+	}
 	user, isNew, err := s.userForAcceptance(ctx, p, inv, now)
 	if err != nil {
 		return AcceptResult{}, err
