@@ -67,6 +67,14 @@ func (s signIn) Exchange(ctx context.Context, code, verifier, nonce string) (aut
 	return personOf(c), idToken, nil
 }
 
+func (s signIn) VerifyLogoutToken(ctx context.Context, raw string) (string, error) {
+	sub, _, err := s.rp.VerifyLogoutToken(ctx, raw)
+	if errors.Is(err, oidc.ErrProviderUnavailable) {
+		return "", providerError(ctx, s.logger, err)
+	}
+	return sub, err
+}
+
 func (s signIn) EndSessionURL(ctx context.Context, idTokenHint, postLogoutRedirect string) string {
 	return s.rp.EndSessionURL(ctx, idTokenHint, postLogoutRedirect)
 }
