@@ -80,9 +80,9 @@ func startWorld(t *testing.T, name string, pc providerConfig) *world {
 	}
 	cfg := substitutes.OIDCProviderConfig{
 		ClaimsInIDToken: pc.claimsInIDToken, AccessTokenFormat: format, APIAudience: apiAudience, APIScope: "invite",
-		ACRValues: []string{acrPassword, acrMFA},
-		Scopes:    map[string][]string{"eduperson": {"eduperson_principal_name", "schac_home_organization"}},
-		Accounts:  map[string]map[string]any{w.guest.Login: claims(w.guest), w.admin.Login: claims(w.admin)},
+		ACRValues:  []string{acrPassword, acrMFA},
+		Scopes:     map[string][]string{"eduperson": {"eduperson_principal_name", "schac_home_organization"}},
+		Accounts:   map[string]map[string]any{w.guest.Login: claims(w.guest), w.admin.Login: claims(w.admin)},
 		WebClients: []string{webClient},
 		Clients: []map[string]any{
 			{"client_id": webClient, "client_secret": clientSecret, "redirect_uris": []string{base + "/login/callback"},
