@@ -29,9 +29,6 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, secret string, 
 	if err := mayAccept(inv, *p.Person, now); err != nil {
 		return AcceptResult{}, err
 	}
-	if err := s.checkContext(ctx, inv, *p.Person); err != nil {
-		return AcceptResult{}, err
-	}
 	user, isNew, err := s.userForAcceptance(ctx, p, inv, now)
 	if err != nil {
 		return AcceptResult{}, err
@@ -108,6 +105,11 @@ func (s *Service) grant(ctx context.Context, p *auth.Principal, inv domain.Invit
 	roles, err := s.Store.GetRoles(ctx, inv.RoleIDs)
 	if err != nil {
 		return acceptanceGrant{}, err
+	}
+	// The authentication context the roles ask for holds on every path
+	// (pages and API alike); nothing is written before this point.
+	if required := requiredContext(inv, roles); !s.Contexts.Satisfies(p.Person.ACR, required) {
+		return acceptanceGrant{}, &auth.InsufficientAuthentication{ACRValues: required}
 	}
 	existing, err := s.membershipsByRole(ctx, user.ID, isNew)
 	if err != nil {

@@ -77,24 +77,6 @@ func requiredContext(inv domain.Invitation, roles []domain.Role) string {
 	return ""
 }
 
-// checkContext refuses a person whose sign-in asserted a weaker
-// authentication context than accepting inv needs, on every path (pages
-// and API alike).
-func (s *Service) checkContext(ctx context.Context, inv domain.Invitation, person auth.Person) error {
-	required := inv.RequestedAuthnContext
-	if required == "" {
-		roles, err := s.Store.GetRoles(ctx, inv.RoleIDs)
-		if err != nil {
-			return err
-		}
-		required = requiredContext(inv, roles)
-	}
-	if !s.Contexts.Satisfies(person.ACR, required) {
-		return &auth.InsufficientAuthentication{ACRValues: required}
-	}
-	return nil
-}
-
 // InviterName is how pages and e-mails name who invited: a role's
 // inviterDisplayName, else the inviting person's name as the IdP gave it.
 // Never an API token's description or an eppn: when a machine or a person
