@@ -33,7 +33,7 @@ func TestStandardProvider(t *testing.T) {
 				{"guest journey", func(t *testing.T) { w.guestJourney(t, guestTab) }},
 				{"step-up with voluntary acr_values", func(t *testing.T) { w.stepUp(t, guestTab) }},
 				{"console as a super user named by sub", func(t *testing.T) { w.superUserConsole(t, guestTab, adminTab) }},
-				{"API accepts only a person's access token", func(t *testing.T) { w.apiTokens(t, c.pc.opaque) }},
+				{"API accepts only a person's access token", func(t *testing.T) { w.apiTokens(t, c.pc) }},
 				{"logout at both ends", func(t *testing.T) { w.logout(t, guestTab) }},
 				{"back-channel logout", func(t *testing.T) { w.backchannelLogout(t, adminTab) }},
 			}
@@ -124,10 +124,14 @@ func (w *world) superUserConsole(t *testing.T, guestTab, adminTab contextT) {
 // apiTokens: a person's access token works; an ID token, a client's own
 // token and a token of a too weak authentication are refused, each with a
 // WWW-Authenticate that says why and a log line with the reason.
-func (w *world) apiTokens(t *testing.T, opaque bool) {
+func (w *world) apiTokens(t *testing.T, pc providerConfig) {
 	password := w.personTokens(t, w.guest.Login, false)
-	if isJWT := strings.Count(password.Access, ".") == 2; isJWT == opaque {
-		t.Fatalf("the provider issued a JWT access token = %v, configured opaque = %v", isJWT, opaque)
+	// The configuration is the one the test says it is.
+	if isJWT := strings.Count(password.Access, ".") == 2; isJWT == pc.opaque {
+		t.Fatalf("the provider issued a JWT access token = %v, configured opaque = %v", isJWT, pc.opaque)
+	}
+	if got := idTokenHas(t, w.webTokens(t, w.guest.Login).ID, "email"); got != pc.claimsInIDToken {
+		t.Fatalf("the pages' ID token carries the e-mail = %v, configured claims in the ID token = %v", got, pc.claimsInIDToken)
 	}
 	bearer := func(token string) (string, string) { return "Authorization", "Bearer " + token }
 

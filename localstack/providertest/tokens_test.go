@@ -25,18 +25,40 @@ type tokens struct {
 // factor when mfa, and redeems the code.
 func (w *world) personTokens(t *testing.T, login string, mfa bool) tokens {
 	t.Helper()
+	return w.codeFlow(t, codeClient{id: cliClient, redirect: w.cliBack, scope: "openid invite", resource: apiAudience}, login, mfa)
+}
+
+// webTokens are the tokens the pages' client gets for login, as the service
+// does at sign-in (no resource: its access token is for userinfo).
+func (w *world) webTokens(t *testing.T, login string) tokens {
+	t.Helper()
+	return w.codeFlow(t, codeClient{id: webClient, secret: clientSecret, redirect: w.stk.URL + "/login/callback",
+		scope: "openid profile email eduperson"}, login, false)
+}
+
+// codeClient is a client of the provider doing the code flow.
+type codeClient struct{ id, secret, redirect, scope, resource string }
+
+// codeFlow runs the authorization code flow with PKCE over HTTP, signing
+// login in at the provider's form, and stops at the redirect back to the
+// client, whose code it redeems.
+func (w *world) codeFlow(t *testing.T, c codeClient, login string, mfa bool) tokens {
+	t.Helper()
 	jar, _ := cookiejar.New(nil)
 	client := &http.Client{Jar: jar, CheckRedirect: func(req *http.Request, _ []*http.Request) error {
-		if strings.HasPrefix(req.URL.String(), w.cliBack) {
+		if strings.HasPrefix(req.URL.String(), c.redirect) {
 			return http.ErrUseLastResponse
 		}
 		return nil
 	}}
 	verifier := randomString(t)
 	sum := sha256.Sum256([]byte(verifier))
-	q := url.Values{"client_id": {cliClient}, "response_type": {"code"}, "scope": {"openid invite"}, "redirect_uri": {w.cliBack},
+	q := url.Values{"client_id": {c.id}, "response_type": {"code"}, "scope": {c.scope}, "redirect_uri": {c.redirect},
 		"code_challenge": {base64.RawURLEncoding.EncodeToString(sum[:])}, "code_challenge_method": {"S256"},
-		"resource": {apiAudience}, "prompt": {"login"}, "state": {randomString(t)}, "nonce": {randomString(t)}}
+		"prompt": {"login"}, "state": {randomString(t)}, "nonce": {randomString(t)}}
+	if c.resource != "" {
+		q.Set("resource", c.resource)
+	}
 	resp, err := client.Get(w.issuer + "/auth?" + q.Encode())
 	if err != nil {
 		t.Fatal(err)
@@ -59,8 +81,20 @@ func (w *world) personTokens(t *testing.T, login string, mfa bool) tokens {
 	if resp.StatusCode/100 != 3 || err != nil || back.Query().Get("code") == "" {
 		t.Fatalf("no code after sign-in: %d %s %s", resp.StatusCode, resp.Header.Get("Location"), body)
 	}
-	resp, err = http.PostForm(w.issuer+"/token", url.Values{"grant_type": {"authorization_code"}, "code": {back.Query().Get("code")},
-		"redirect_uri": {w.cliBack}, "code_verifier": {verifier}, "client_id": {cliClient}, "resource": {apiAudience}})
+	redeem := url.Values{"grant_type": {"authorization_code"}, "code": {back.Query().Get("code")},
+		"redirect_uri": {c.redirect}, "code_verifier": {verifier}}
+	if c.resource != "" {
+		redeem.Set("resource", c.resource)
+	}
+	if c.secret == "" {
+		redeem.Set("client_id", c.id) // a public client names itself
+	}
+	req, _ := http.NewRequest("POST", w.issuer+"/token", strings.NewReader(redeem.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if c.secret != "" {
+		req.SetBasicAuth(c.id, c.secret)
+	}
+	resp, err = http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,4 +143,23 @@ func randomString(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// idTokenHas reports whether an ID token carries a claim.
+func idTokenHas(t *testing.T, idToken, claim string) bool {
+	t.Helper()
+	parts := strings.Split(idToken, ".")
+	if len(parts) != 3 {
+		t.Fatalf("the ID token is not a JWT")
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var payload map[string]any
+	if err := json.Unmarshal(raw, &payload); err != nil {
+		t.Fatal(err)
+	}
+	_, ok := payload[claim]
+	return ok
 }
