@@ -31,8 +31,10 @@ type StackConfig struct {
 	PublicBaseURL string
 	OIDCIssuer    string
 	OIDCAudience  string
-	// OIDCClientID is the pages' client at the issuer (default: the audience);
-	// its secret is the invite/oidc-client secret.
+	// OIDCClientID is the pages' client at the issuer; its secret is the
+	// invite/oidc-client secret. It must differ from OIDCAudience: the
+	// audience names the API, so that the pages' ID tokens are never API
+	// credentials.
 	OIDCClientID string
 	// SessionIdleTimeout ends unused browser sessions (Go duration).
 	SessionIdleTimeout string
@@ -169,8 +171,11 @@ func LoadStackConfig(lookup ContextLookup) (StackConfig, error) {
 		OriginSecretVersion:  r.str(ctxOriginSecretVersion, ""),
 	}
 	cfg.MailFrom = r.str(ctxMailFrom, "noreply@"+cfg.MailDomain)
-	if cfg.OIDCClientID == "" {
-		cfg.OIDCClientID = cfg.OIDCAudience
+	if cfg.OIDCAudience != "" && cfg.OIDCClientID == "" {
+		r.fail("%s is required with %s: the pages' own client at the identity provider (see README, Connecting your identity provider)", ctxOIDCClientID, ctxOIDCAudience)
+	}
+	if cfg.OIDCAudience != "" && cfg.OIDCClientID == cfg.OIDCAudience {
+		r.fail("%s must differ from %s (%q): the API's audience names the API, not the pages' client, whose ID tokens must never be API credentials", ctxOIDCClientID, ctxOIDCAudience, cfg.OIDCAudience)
 	}
 	cfg.Session = readSessionSettings(&r)
 	if path := r.str(ctxApplicationsConfig, ""); path != "" {

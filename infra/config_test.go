@@ -166,3 +166,26 @@ func TestPascalCase(t *testing.T) {
 		}
 	}
 }
+
+// TestOIDCClientIsNotTheAudience: the pages' client and the API's audience
+// are two names, so that an ID token of the pages is never an API
+// credential.
+func TestOIDCClientIsNotTheAudience(t *testing.T) {
+	tests := []struct {
+		name    string
+		context map[string]any
+		want    string
+	}{
+		{"same", map[string]any{"oidcAudience": "invite", "oidcClientId": "invite"}, "must differ"},
+		{"client missing", map[string]any{"oidcAudience": "invite-api"}, "oidcClientId is required"},
+		{"distinct", map[string]any{"oidcAudience": "invite-api", "oidcClientId": "invite-web"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := LoadStackConfig(lookupFrom(tt.context))
+			if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
+				t.Fatalf("error = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}

@@ -92,6 +92,7 @@ func prepareScenarios(dir string) error {
 		ctxPublicBaseURL:        "https://invite.example.edu/",
 		ctxOIDCIssuer:           "https://login.example.edu",
 		ctxOIDCAudience:         "invite-api",
+		ctxOIDCClientID:         "invite-web",
 		ctxSuperUsers:           "urn:collab:person:example.edu:admin,boss@example.edu",
 		ctxDisclaimer:           "Guests of Example University accept its acceptable-use policy.",
 		ctxMailDomain:           "mail.example.edu",

@@ -205,7 +205,7 @@ func (p *IdP) redeemCode(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusInternalServerError, tokenError{Error: "server_error"})
 		return
 	}
-	idToken, err := p.Mint(code.claims, clientID, defaultTokenTTL)
+	idToken, err := p.MintIDToken(code.claims, clientID, defaultTokenTTL)
 	if err != nil {
 		writeJSON(w, http.StatusInternalServerError, tokenError{Error: "server_error"})
 		return

@@ -76,6 +76,16 @@ func (p *IdP) Rotate() error {
 // be negative to mint an already expired token); a value for any of them in
 // claims wins, which tests use to forge tokens the verifier must refuse.
 func (p *IdP) Mint(claims map[string]any, audience string, ttl time.Duration) (string, error) {
+	return p.mint("at+jwt", claims, audience, ttl)
+}
+
+// MintIDToken is Mint for an ID token (typ JWT), which the API must refuse
+// as a credential (RFC 9068: only at+jwt is an access token).
+func (p *IdP) MintIDToken(claims map[string]any, audience string, ttl time.Duration) (string, error) {
+	return p.mint("JWT", claims, audience, ttl)
+}
+
+func (p *IdP) mint(typ string, claims map[string]any, audience string, ttl time.Duration) (string, error) {
 	now := time.Now()
 	jti, err := randomID()
 	if err != nil {
@@ -101,7 +111,7 @@ func (p *IdP) Mint(claims map[string]any, audience string, ttl time.Duration) (s
 	p.mu.RLock()
 	key := p.keys[0]
 	p.mu.RUnlock()
-	signer, err := key.signer()
+	signer, err := key.signer(typ)
 	if err != nil {
 		return "", fmt.Errorf("idp: signer: %w", err)
 	}

@@ -47,8 +47,8 @@ func newSigningKey() (signingKey, error) {
 
 // signer signs compact JWS with this key, announcing its kid and the RFC 9068
 // access token type in the header.
-func (k signingKey) signer() (jose.Signer, error) {
+func (k signingKey) signer(typ string) (jose.Signer, error) {
 	key := jose.JSONWebKey{Key: k.private, KeyID: k.public.KeyID, Algorithm: string(signingAlgorithm)}
-	opts := (&jose.SignerOptions{}).WithType("at+jwt")
+	opts := (&jose.SignerOptions{}).WithType(jose.ContentType(typ))
 	return jose.NewSigner(jose.SigningKey{Algorithm: signingAlgorithm, Key: key}, opts)
 }

@@ -6,6 +6,10 @@
 //   - SQS: npm local-aws-sqs, run by node through localstack/sqs-server.js.
 //   - SES v2: npm aws-ses-v2-local, run by node through localstack/ses-server.js.
 //
+// and, for tests only, an institution's identity provider: npm oidc-provider
+// (a certified OpenID Provider), run by node through
+// localstack/oidc-provider-server.mjs (StartOIDCProvider).
+//
 // The service code never special-cases "local": it talks to these through the
 // real AWS SDK clients, only the endpoints differ (Endpoints.Env / SetEnv for
 // processes configured by config.LoadDefaultConfig, AWSConfig for tests).

@@ -38,7 +38,8 @@ type nodeProcess struct {
 // startNode runs `node <script> --host H --port P` in the localstack/
 // directory and returns once the launcher has printed "READY <url>" and the
 // server answers HTTP at healthPath. It installs node_modules first if needed.
-func startNode(ctx context.Context, name, script, addr, healthPath string) (*nodeProcess, error) {
+// env adds KEY=value entries to the launcher's environment.
+func startNode(ctx context.Context, name, script, addr, healthPath string, env ...string) (*nodeProcess, error) {
 	hostPort, err := loopbackAddr(addr)
 	if err != nil {
 		return nil, fmt.Errorf("substitutes: %s: %w", name, err)
@@ -63,7 +64,7 @@ func startNode(ctx context.Context, name, script, addr, healthPath string) (*nod
 
 	cmd := exec.Command(node, filepath.Join(dir, script), "--host", host, "--port", port)
 	cmd.Dir = dir
-	cmd.Env = os.Environ()
+	cmd.Env = append(os.Environ(), env...)
 	ownProcessGroup(cmd)
 	p := &nodeProcess{name: name, cmd: cmd, output: &boundedBuffer{max: 16 << 10}, exited: make(chan struct{})}
 	cmd.Stderr = p.output

@@ -222,12 +222,22 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 		authn.BootstrapTokenHash = auth.HashToken(s.BootstrapToken)
 	}
 	authn.Machines = loadMachineCallers(ctx, logger, secrets.NewResolver(secretsmanager.NewFromConfig(cfg), 5*time.Minute), s.MachineCallers)
+	identity, err := identitySettingsFromEnv()
+	if err != nil {
+		return nil, err
+	}
+	svc.Contexts = identity.Contexts
 	if s.OIDCIssuer != "" {
-		v, err := oidc.NewVerifier(ctx, s.OIDCIssuer, s.OIDCAudience)
+		opts := oidc.VerifierOptions{Claims: identity.Claims, IntrospectionClientID: identity.IntrospectionClientID}
+		if ref := identity.IntrospectionSecretRef; ref != "" {
+			opts.IntrospectionSecret = func(ctx context.Context) (string, error) { return resolver.Resolve(ctx, ref) }
+		}
+		v, err := oidc.NewVerifierWithOptions(ctx, s.OIDCIssuer, s.OIDCAudience, opts)
 		if err != nil {
 			return nil, err
 		}
-		authn.People = personVerifier{v}
+		authn.People = personVerifier{v: v, logger: logger}
+		checkProvider(logger, "API access tokens", v.Check)
 	}
 	prov := &provisioner.Provisioner{
 		Store: store, Clock: clock, Logger: logger, Metrics: metrics.NewEMF(os.Stdout, "Invite"),

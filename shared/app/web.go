@@ -58,12 +58,21 @@ func (a *App) newPages(ctx context.Context, resolver secretResolver) (*web.Pages
 		}
 		ref := ws.ClientSecretRef
 		callback := strings.TrimRight(a.Settings.PublicBaseURL, "/") + "/login/callback"
-		rp, err := oidc.NewRelyingParty(ctx, a.Settings.OIDCIssuer, ws.ClientID, callback,
-			func(ctx context.Context) (string, error) { return resolver.Resolve(ctx, ref) })
+		identity, err := identitySettingsFromEnv()
 		if err != nil {
 			return nil, err
 		}
-		cfg.SignIn = signIn{rp}
+		if ws.ClientID == a.Settings.OIDCAudience {
+			a.Logger.Warn("OIDC_AUDIENCE equals OIDC_CLIENT_ID: give the API an audience of its own, so that only access tokens meant for it are accepted")
+		}
+		rp, err := oidc.NewRelyingPartyWithOptions(ctx, a.Settings.OIDCIssuer, ws.ClientID, callback,
+			func(ctx context.Context) (string, error) { return resolver.Resolve(ctx, ref) },
+			oidc.RelyingPartyOptions{Scopes: identity.Scopes, Claims: identity.Claims})
+		if err != nil {
+			return nil, err
+		}
+		cfg.SignIn = signIn{rp: rp, logger: a.Logger}
+		checkProvider(a.Logger, "browser sign-in", rp.Check)
 	} else {
 		a.Logger.Warn("browser sign-in is off: OIDC_CLIENT_ID or OIDC_ISSUER is not set")
 	}

@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 
@@ -37,20 +39,66 @@ type Authenticator struct {
 	Machines *MachineCallers
 	// SuperUsers names the people who are super users by configuration
 	// (SUPER_USERS), each by subject (sub) or eduPersonPrincipalName, as
-	// the reference's super-admin users. It is read at every request: taking
-	// a name out of the list takes the rights away.
+	// the reference's super-admin users, or as claim=value with the claim
+	// one of sub, eppn, email, subject_id, uid, eduid or
+	// schac_home_organization. It is read at every request: taking a name
+	// out of the list takes the rights away.
 	SuperUsers []string
 }
 
 // namedSuperUser reports whether the configuration names the person.
 func (a *Authenticator) namedSuperUser(person Person) bool {
 	for _, name := range a.SuperUsers {
+		if claim, value, ok := strings.Cut(name, "="); ok {
+			if got, known := personAttribute(person, claim); known {
+				if value != "" && got != "" && (got == value || claim != "sub" && strings.EqualFold(got, value)) {
+					return true
+				}
+				continue
+			}
+		}
 		if name != "" && (name == person.Sub || strings.EqualFold(name, person.EduPersonPrincipalName)) {
 			return true
 		}
 	}
 	return false
 }
+
+// personAttribute is the attribute a super-user entry names by claim.
+func personAttribute(p Person, claim string) (string, bool) {
+	switch strings.ToLower(claim) {
+	case "sub":
+		return p.Sub, true
+	case "eppn", "eduperson_principal_name":
+		return p.EduPersonPrincipalName, true
+	case "email":
+		return p.Email, true
+	case "subject_id":
+		return p.SubjectID, true
+	case "uid":
+		return p.UID, true
+	case "eduid", "fedid":
+		return p.FedID, true
+	case "schac_home_organization":
+		return p.SchacHomeOrganization, true
+	}
+	return "", false
+}
+
+// storedPerson is what the service knows of a user, for naming super users
+// when the credential (an access token) carries fewer attributes than the
+// sign-in did.
+func storedPerson(u domain.User) Person {
+	return Person{Sub: u.Sub, EduPersonPrincipalName: u.EduPersonPrincipalName, SchacHomeOrganization: u.SchacHomeOrganization,
+		Email: u.Email, SubjectID: u.SubjectID, UID: u.UID, FedID: u.FedID}
+}
+
+// ClientBearer is a PersonVerifier's answer for a valid access token that
+// has no person behind it (the client credentials grant): the caller is
+// the client, a machine, never a person.
+type ClientBearer struct{ ClientID string }
+
+func (c *ClientBearer) Error() string { return "the token is a client's, not a person's" }
 
 // HashToken is how API tokens are stored: SHA-256, hex. Tokens are long
 // random values, so a fast hash is enough (no dictionary to guard against).
@@ -74,7 +122,7 @@ func (a *Authenticator) Authenticate(r *http.Request) (*Principal, error) {
 		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(raw) == "" {
 			return nil, domain.Unauthenticatedf("unsupported Authorization header")
 		}
-		return a.person(ctx, strings.TrimSpace(raw))
+		return a.person(r, strings.TrimSpace(raw))
 	}
 	return nil, nil
 }
@@ -94,18 +142,41 @@ func (a *Authenticator) apiToken(ctx context.Context, raw string) (*Principal, e
 	return &Principal{Kind: KindAPIToken, SuperUser: t.SuperUserToken, OrganizationGUID: t.OrganizationGUID, Name: TokenName(t)}, nil
 }
 
-func (a *Authenticator) person(ctx context.Context, raw string) (*Principal, error) {
+func (a *Authenticator) person(r *http.Request, raw string) (*Principal, error) {
+	ctx := r.Context()
 	if a.People == nil {
+		slog.WarnContext(ctx, "bearer token refused", "reason", "no OIDC issuer configured")
 		return nil, domain.Unauthenticatedf("bearer tokens are not accepted: no OIDC issuer configured")
 	}
 	person, err := a.People.VerifyPerson(ctx, raw)
-	if domain.KindOf(err) == domain.KindUnavailable {
+	var client *ClientBearer
+	switch {
+	case errors.As(err, &client):
+		return a.oauthClient(r, client.ClientID)
+	case domain.KindOf(err) == domain.KindUnavailable:
 		return nil, err // the IdP is down: not the caller's fault, worth a retry
-	}
-	if err != nil {
+	case err != nil:
+		// The reason names the failed check, never the token.
+		slog.WarnContext(ctx, "bearer token refused", "reason", err.Error())
 		return nil, domain.Unauthenticatedf("invalid bearer token")
 	}
 	return a.PersonPrincipal(ctx, person)
+}
+
+// oauthClient is the caller of a client's own access token: the machine
+// caller configured for its client id, with only that caller's rights.
+func (a *Authenticator) oauthClient(r *http.Request, clientID string) (*Principal, error) {
+	c, ok := a.Machines.oauthClient(clientID)
+	if !ok {
+		slog.WarnContext(r.Context(), "bearer token refused", "reason", "client credentials token of a client with no rights here", "client", clientID)
+		return nil, domain.Forbiddenf("this client's token has no rights here: a person's access token is needed")
+	}
+	if !c.pathAllows(r.URL.Path) {
+		slog.WarnContext(r.Context(), "bearer token refused", "reason", "client credentials token outside its scopes", "client", clientID)
+		return nil, domain.Forbiddenf("this client's token is only accepted on the paths it was configured for")
+	}
+	principal := c.principal
+	return &principal, nil
 }
 
 // PersonPrincipal is the caller for a person whose identity is already
@@ -125,6 +196,7 @@ func (a *Authenticator) PersonPrincipal(ctx context.Context, person Person) (*Pr
 		return nil, err
 	}
 	u = a.observeLogin(ctx, u, person)
+	named = named || a.namedSuperUser(storedPerson(u))
 	urs, err := a.Users.ListUserRolesOfUser(ctx, u.ID)
 	if err != nil {
 		return nil, err

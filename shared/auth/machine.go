@@ -66,6 +66,19 @@ var scopePaths = map[string]string{
 type MachineCallersConfig struct {
 	CRM   []CRMCallerConfig   `json:"crm"`
 	Basic []BasicCallerConfig `json:"basic"`
+	// OAuthClients are clients of the identity provider calling with their
+	// own access token (client credentials grant), by client id; their
+	// rights are those of a Basic caller (password fields unused).
+	OAuthClients []OAuthClientConfig `json:"oauthClients"`
+}
+
+// OAuthClientConfig is one client-credentials caller.
+type OAuthClientConfig struct {
+	ClientID         string   `json:"clientId"`
+	DisplayName      string   `json:"displayName"`
+	OrganizationGUID string   `json:"organizationGUID"`
+	SuperUser        bool     `json:"superUser"`
+	Scopes           []string `json:"scopes"`
 }
 
 // CRMCallerConfig is one CRM API key.
@@ -89,8 +102,9 @@ type BasicCallerConfig struct {
 
 // MachineCallers holds the hashed credentials of machine callers.
 type MachineCallers struct {
-	crm   []crmCaller
-	basic []basicCaller
+	crm     []crmCaller
+	basic   []basicCaller
+	clients map[string]basicCaller
 }
 
 type crmCaller struct {
@@ -159,7 +173,54 @@ func NewMachineCallers(cfg MachineCallersConfig) (*MachineCallers, error) {
 			Name: firstNonEmpty(strings.TrimSpace(b.DisplayName), b.User),
 		}})
 	}
+	for i, c := range cfg.OAuthClients {
+		id := strings.TrimSpace(c.ClientID)
+		if id == "" {
+			return nil, fmt.Errorf("machine callers: oauthClients[%d]: clientId is required", i)
+		}
+		if _, dup := m.clients[id]; dup {
+			return nil, fmt.Errorf("machine callers: oauthClients[%d]: client %q is listed twice", i, id)
+		}
+		if !c.SuperUser && strings.TrimSpace(c.OrganizationGUID) == "" {
+			return nil, fmt.Errorf("machine callers: oauthClients[%d]: organizationGUID is required unless superUser", i)
+		}
+		scopes, err := callerScopes(c.Scopes)
+		if err != nil {
+			return nil, fmt.Errorf("machine callers: oauthClients[%d]: %w", i, err)
+		}
+		if m.clients == nil {
+			m.clients = map[string]basicCaller{}
+		}
+		m.clients[id] = basicCaller{user: id, scopes: scopes, principal: Principal{
+			Kind: KindMachine, SuperUser: c.SuperUser, OrganizationGUID: strings.TrimSpace(c.OrganizationGUID),
+			Name: firstNonEmpty(strings.TrimSpace(c.DisplayName), id),
+		}}
+	}
 	return m, nil
+}
+
+// callerScopes checks a machine caller's scopes; none means invite only.
+func callerScopes(names []string) (map[string]bool, error) {
+	scopes := map[string]bool{}
+	for _, s := range names {
+		if _, known := scopePaths[s]; !known {
+			return nil, fmt.Errorf("unknown scope %q (want invite, crm, voot, aa, lifecycle or profile)", s)
+		}
+		scopes[s] = true
+	}
+	if len(scopes) == 0 {
+		scopes[ScopeInvite] = true
+	}
+	return scopes, nil
+}
+
+// oauthClient is the machine caller of a client id.
+func (m *MachineCallers) oauthClient(clientID string) (basicCaller, bool) {
+	if m == nil {
+		return basicCaller{}, false
+	}
+	c, ok := m.clients[clientID]
+	return c, ok
 }
 
 // credentialHash is the SHA-256 of a credential given in clear or as hex.

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -17,8 +18,14 @@ func (s *Store) PutSession(ctx context.Context, sess domain.Session) error {
 	if sess.IDDigest == "" {
 		return domain.Invalidf("session without id")
 	}
+	keys := indexKeys{TTL: sess.ExpiresAt.Unix()}
+	if sess.Person != nil && sess.Person.Sub != "" {
+		// A signed-in session is listed under its person, so that the
+		// provider's back-channel logout can end all of them.
+		keys.GSI1PK, keys.GSI1SK = personSessionsGSI1PK(sess.Person.Sub), "SESSION#"+sess.IDDigest
+	}
 	av, err := marshal(sessionRecord{
-		itemKey: sessionKey(sess.IDDigest), indexKeys: indexKeys{TTL: sess.ExpiresAt.Unix()},
+		itemKey: sessionKey(sess.IDDigest), indexKeys: keys,
 		Entity: entitySession, Person: sess.Person, Login: sess.Login, IDToken: sess.IDToken,
 		CreatedAt: formatTime(sess.CreatedAt), LastSeen: formatTime(sess.LastSeen), ExpiresAt: formatTime(sess.ExpiresAt),
 	})
@@ -55,4 +62,29 @@ func (s *Store) DeleteSession(ctx context.Context, digest string) error {
 		return fmt.Errorf("delete session: %w", err)
 	}
 	return nil
+}
+
+// EndSessionsOfPerson deletes every signed-in session of the person with
+// this subject (Query gsi1 PERSONSESSIONS#<sub>, then DeleteItem each) and
+// says how many there were.
+func (s *Store) EndSessionsOfPerson(ctx context.Context, sub string) (int, error) {
+	in, err := s.partitionQuery(indexGSI1, personSessionsGSI1PK(sub), nil)
+	if err != nil {
+		return 0, err
+	}
+	items, err := s.queryAll(ctx, in)
+	if err != nil {
+		return 0, err
+	}
+	for _, it := range items {
+		var rec sessionRecord
+		if err := unmarshal(it, &rec); err != nil {
+			return 0, err
+		}
+		digest := strings.TrimPrefix(rec.GSI1SK, "SESSION#")
+		if err := s.DeleteSession(ctx, digest); err != nil {
+			return 0, err
+		}
+	}
+	return len(items), nil
 }

@@ -20,3 +20,5 @@ type sessionRecord struct {
 }
 
 func sessionKey(digest string) itemKey { return itemKey{PK: "SESSION#" + digest, SK: "SESSION"} }
+
+func personSessionsGSI1PK(sub string) string { return "PERSONSESSIONS#" + sub }

@@ -43,3 +43,39 @@ func TestSessionLifecycle(t *testing.T) {
 		t.Errorf("PutSession without id = %v, want invalid", err)
 	}
 }
+
+// TestEndSessionsOfPerson: the provider's back-channel logout ends every
+// signed-in session of the person, and only theirs.
+func TestEndSessionsOfPerson(t *testing.T) {
+	ctx := context.Background()
+	s := dynamotest.NewStore(t, nil)
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	put := func(digest, sub string) {
+		sess := domain.Session{IDDigest: digest, CreatedAt: now, LastSeen: now, ExpiresAt: now.Add(time.Hour)}
+		if sub != "" {
+			sess.Person = &domain.SignedInPerson{Sub: sub}
+		} else {
+			sess.Login = &domain.PendingLogin{State: "s", Nonce: "n", CodeVerifier: "v"}
+		}
+		if err := s.PutSession(ctx, sess); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("a1", "alice")
+	put("a2", "alice")
+	put("b1", "bob")
+	put("p1", "")
+	n, err := s.EndSessionsOfPerson(ctx, "alice")
+	if err != nil || n != 2 {
+		t.Fatalf("EndSessionsOfPerson = %d, %v; want 2", n, err)
+	}
+	for digest, want := range map[string]bool{"a1": false, "a2": false, "b1": true, "p1": true} {
+		_, err := s.GetSession(ctx, digest)
+		if got := err == nil; got != want {
+			t.Errorf("session %s exists = %v, want %v (%v)", digest, got, want, err)
+		}
+	}
+	if n, err := s.EndSessionsOfPerson(ctx, "nobody"); err != nil || n != 0 {
+		t.Errorf("EndSessionsOfPerson(nobody) = %d, %v", n, err)
+	}
+}

@@ -2,11 +2,14 @@ package httpapi
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"regexp"
+	"strings"
 	"time"
 
+	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
 )
 
@@ -39,6 +42,17 @@ var kindStatus = map[domain.ErrorKind]struct {
 // a status included) is logged and answered with a generic 500 so that
 // internals never leak.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var weak *auth.InsufficientAuthentication
+	if errors.As(err, &weak) {
+		// RFC 9470: the client learns which context to ask its provider for.
+		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_user_authentication", error_description="a stronger authentication is required", acr_values=%q`, weak.ACRValues))
+		slog.InfoContext(r.Context(), "request refused", "reason", "authentication context too weak", "acr_values", weak.ACRValues)
+		writeErrorStatus(w, r, http.StatusUnauthorized, "UserRestrictionException", weak.Error())
+		return
+	}
+	if domain.KindOf(err) == domain.KindUnauthenticated {
+		w.Header().Set("WWW-Authenticate", bearerChallenge(r, `error="invalid_token"`))
+	}
 	var se *statusError
 	if errors.As(err, &se) {
 		writeErrorStatus(w, r, se.status, se.exception, se.message)
@@ -92,3 +106,20 @@ type statusError struct {
 }
 
 func (e *statusError) Error() string { return e.message }
+
+// bearerChallenge is the WWW-Authenticate of a refused request (RFC 6750
+// section 3): with the error code when the request carried a bearer token,
+// bare when it carried no credentials at all.
+func bearerChallenge(r *http.Request, withToken string) string {
+	if _, bearer := oidcBearer(r); bearer {
+		return `Bearer realm="invite", ` + withToken
+	}
+	return `Bearer realm="invite"`
+}
+
+// oidcBearer reports whether the request carries an Authorization: Bearer
+// header.
+func oidcBearer(r *http.Request) (string, bool) {
+	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	return token, strings.EqualFold(scheme, "Bearer")
+}

@@ -36,6 +36,11 @@ func (a *API) middleware(next http.Handler) http.Handler {
 				if a.Throttle != nil && domain.KindOf(err) == domain.KindUnauthenticated {
 					a.Throttle.fail(keys)
 				}
+				if _, bearer := oidcBearer(r); bearer && domain.KindOf(err) == domain.KindForbidden {
+					// A valid token without the rights (a client's own
+					// token where a person's is needed).
+					w.Header().Set("WWW-Authenticate", bearerChallenge(r, `error="insufficient_scope"`))
+				}
 				writeError(w, r, err)
 				return
 			}

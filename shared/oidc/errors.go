@@ -18,6 +18,15 @@ var (
 	// not be fetched, so the token could not be judged. Answer 503, not 401:
 	// the caller's token may be fine.
 	ErrProviderUnavailable = errors.New("oidc: identity provider unavailable")
+	// ErrMisconfigured: the provider answered, but not as configured (its
+	// issuer differs, an endpoint this service needs is missing). It also
+	// matches ErrProviderUnavailable (503: the caller is not at fault); the
+	// error's text says what to fix and belongs in the log.
+	ErrMisconfigured error = &sentinel{msg: "oidc: identity provider misconfigured", parent: ErrProviderUnavailable}
+	// ErrNotAccessToken: a valid token of the provider that is not an access
+	// token for this API (an ID token, a logout token). It matches
+	// ErrInvalidToken.
+	ErrNotAccessToken error = &sentinel{msg: "oidc: not an access token", parent: ErrInvalidToken}
 )
 
 // sentinel is an error value that also matches a broader sentinel.

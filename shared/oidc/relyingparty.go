@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync"
 
 	gooidc "github.com/coreos/go-oidc/v3/oidc"
@@ -28,16 +29,31 @@ type RelyingParty struct {
 	// so a rotated secret is picked up when the resolver's cache expires).
 	secret func(context.Context) (string, error)
 	client *http.Client
+	opts   RelyingPartyOptions
 
-	mu         sync.Mutex
-	provider   *gooidc.Provider
-	endSession string
+	mu       sync.Mutex
+	provider *gooidc.Provider
+	meta     metadata
+}
+
+// RelyingPartyOptions are the choices an institution's provider may need.
+type RelyingPartyOptions struct {
+	// Scopes asked for; empty means "openid profile email". "openid" is
+	// always asked for.
+	Scopes []string
+	// Claims names the claims carrying each attribute.
+	Claims ClaimNames
 }
 
 // NewRelyingParty returns a relying party of issuerURL for clientID, whose
 // callback is redirectURL. It does no network I/O. An *http.Client set in
 // ctx with go-oidc's ClientContext is used for every call to the IdP.
 func NewRelyingParty(ctx context.Context, issuerURL, clientID, redirectURL string, secret func(context.Context) (string, error)) (*RelyingParty, error) {
+	return NewRelyingPartyWithOptions(ctx, issuerURL, clientID, redirectURL, secret, RelyingPartyOptions{})
+}
+
+// NewRelyingPartyWithOptions is NewRelyingParty with options.
+func NewRelyingPartyWithOptions(ctx context.Context, issuerURL, clientID, redirectURL string, secret func(context.Context) (string, error), opts RelyingPartyOptions) (*RelyingParty, error) {
 	if _, err := url.ParseRequestURI(issuerURL); err != nil {
 		return nil, fmt.Errorf("oidc: issuer URL %q: %w", issuerURL, err)
 	}
@@ -48,7 +64,13 @@ func NewRelyingParty(ctx context.Context, issuerURL, clientID, redirectURL strin
 	if !ok || client == nil {
 		client = &http.Client{Timeout: httpTimeout}
 	}
-	return &RelyingParty{issuer: issuerURL, clientID: clientID, redirectURL: redirectURL, secret: secret, client: client}, nil
+	if len(opts.Scopes) == 0 {
+		opts.Scopes = []string{"profile", "email"}
+	}
+	if !slices.Contains(opts.Scopes, gooidc.ScopeOpenID) {
+		opts.Scopes = append([]string{gooidc.ScopeOpenID}, opts.Scopes...)
+	}
+	return &RelyingParty{issuer: issuerURL, clientID: clientID, redirectURL: redirectURL, secret: secret, client: client, opts: opts}, nil
 }
 
 func (rp *RelyingParty) discover(ctx context.Context) (*gooidc.Provider, error) {
@@ -57,16 +79,22 @@ func (rp *RelyingParty) discover(ctx context.Context) (*gooidc.Provider, error) 
 	if rp.provider != nil {
 		return rp.provider, nil
 	}
-	p, err := gooidc.NewProvider(gooidc.ClientContext(ctx, rp.client), rp.issuer)
+	meta, err := discover(ctx, rp.client, rp.issuer)
 	if err != nil {
-		return nil, newError(ErrProviderUnavailable, err)
+		return nil, err
 	}
-	var meta struct {
-		EndSession string `json:"end_session_endpoint"`
+	if meta.AuthorizationEndpoint == "" || meta.TokenEndpoint == "" {
+		return nil, newError(ErrMisconfigured, errors.New("the discovery document lacks the authorization_endpoint or token_endpoint a browser sign-in needs"))
 	}
-	_ = p.Claims(&meta)
-	rp.provider, rp.endSession = p, meta.EndSession
-	return p, nil
+	rp.provider, rp.meta = meta.provider(ctx, rp.client), meta
+	return rp.provider, nil
+}
+
+// Check runs discovery now and reports what is wrong, for a start-up log
+// line.
+func (rp *RelyingParty) Check(ctx context.Context) error {
+	_, err := rp.discover(ctx)
+	return err
 }
 
 func (rp *RelyingParty) config(ctx context.Context, p *gooidc.Provider) (*oauth2.Config, error) {
@@ -75,13 +103,16 @@ func (rp *RelyingParty) config(ctx context.Context, p *gooidc.Provider) (*oauth2
 		return nil, fmt.Errorf("oidc: client secret: %w", err)
 	}
 	return &oauth2.Config{ClientID: rp.clientID, ClientSecret: secret, RedirectURL: rp.redirectURL,
-		Endpoint: p.Endpoint(), Scopes: []string{gooidc.ScopeOpenID, "profile", "email"}}, nil
+		Endpoint: p.Endpoint(), Scopes: rp.opts.Scopes}, nil
 }
 
 // AuthCodeURL is where the browser goes to sign in: with state, nonce, the
 // PKCE challenge of verifier (S256), acr_values when acr is set, and
 // prompt=login when freshLogin asks the IdP not to reuse its own session
-// (signing in with another account).
+// (signing in with another account). A sign-in asking for an authentication
+// context forces a fresh login too: most providers treat acr_values as a
+// wish, and would otherwise answer from their session with the context the
+// person already has, so the step-up would never happen.
 func (rp *RelyingParty) AuthCodeURL(ctx context.Context, state, nonce, verifier, acr string, freshLogin bool) (string, error) {
 	p, err := rp.discover(ctx)
 	if err != nil {
@@ -95,7 +126,7 @@ func (rp *RelyingParty) AuthCodeURL(ctx context.Context, state, nonce, verifier,
 	if acr != "" {
 		opts = append(opts, oauth2.SetAuthURLParam("acr_values", acr))
 	}
-	if freshLogin {
+	if freshLogin || acr != "" {
 		opts = append(opts, oauth2.SetAuthURLParam("prompt", "login"))
 	}
 	return cfg.AuthCodeURL(state, opts...), nil
@@ -137,9 +168,29 @@ func (rp *RelyingParty) Exchange(ctx context.Context, code, verifier, nonce stri
 	if err := idToken.Claims(&payload); err != nil {
 		return Claims{}, "", fmt.Errorf("%w: claims: %v", ErrSignInRefused, err)
 	}
-	claims, err := decodeClaims(payload)
+	claims, err := rp.opts.Claims.decode(payload)
 	if err != nil || claims.Subject == "" {
 		return Claims{}, "", fmt.Errorf("%w: claims: %v", ErrSignInRefused, err)
+	}
+	claims.ClientID = ""
+	if p.UserInfoEndpoint() != "" {
+		// Many providers release attributes at userinfo only (OpenID
+		// Connect's default for the code flow): ask there too.
+		info, err := p.UserInfo(gooidc.ClientContext(ctx, rp.client), oauth2.StaticTokenSource(tok))
+		if err != nil {
+			return Claims{}, "", newError(ErrProviderUnavailable, fmt.Errorf("userinfo: %w", err))
+		}
+		var infoPayload map[string]json.RawMessage
+		if err := info.Claims(&infoPayload); err != nil {
+			return Claims{}, "", fmt.Errorf("%w: userinfo: %v", ErrSignInRefused, err)
+		}
+		fromInfo, err := rp.opts.Claims.decode(infoPayload)
+		if err != nil {
+			return Claims{}, "", fmt.Errorf("%w: userinfo: %v", ErrSignInRefused, err)
+		}
+		if claims, err = claims.merge(fromInfo); err != nil {
+			return Claims{}, "", fmt.Errorf("%w: %v", ErrSignInRefused, err)
+		}
 	}
 	return claims, raw, nil
 }
@@ -151,7 +202,7 @@ func (rp *RelyingParty) EndSessionURL(ctx context.Context, idTokenHint, postLogo
 		return ""
 	}
 	rp.mu.Lock()
-	endSession := rp.endSession
+	endSession := rp.meta.EndSessionEndpoint
 	rp.mu.Unlock()
 	if endSession == "" {
 		return ""
@@ -168,4 +219,23 @@ func (rp *RelyingParty) EndSessionURL(ctx context.Context, idTokenHint, postLogo
 	q.Set("post_logout_redirect_uri", postLogoutRedirect)
 	u.RawQuery = q.Encode()
 	return u.String()
+}
+
+// VerifyLogoutToken checks a back-channel logout token (OpenID Connect
+// Back-Channel Logout 1.0 section 2.6: signature, issuer, audience = this
+// client, the logout event, no nonce, sub or sid) and returns whom it signs
+// out: the subject, and the provider's session id when it names one.
+func (rp *RelyingParty) VerifyLogoutToken(ctx context.Context, raw string) (sub, sid string, err error) {
+	p, err := rp.discover(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	if len(raw) > maxTokenBytes {
+		return "", "", newError(ErrInvalidToken, errors.New("logout token too large"))
+	}
+	token, err := p.Verifier(&gooidc.Config{ClientID: rp.clientID}).VerifyLogout(ctx, raw)
+	if err != nil {
+		return "", "", newError(ErrInvalidToken, fmt.Errorf("logout token: %w", err))
+	}
+	return token.Subject, token.SessionID, nil
 }

@@ -106,6 +106,11 @@ func (s *Service) grant(ctx context.Context, p *auth.Principal, inv domain.Invit
 	if err != nil {
 		return acceptanceGrant{}, err
 	}
+	// The authentication context the roles ask for holds on every path
+	// (pages and API alike); nothing is written before this point.
+	if required := requiredContext(inv, roles); !s.Contexts.Satisfies(p.Person.ACR, required) {
+		return acceptanceGrant{}, &auth.InsufficientAuthentication{ACRValues: required}
+	}
 	existing, err := s.membershipsByRole(ctx, user.ID, isNew)
 	if err != nil {
 		return acceptanceGrant{}, err

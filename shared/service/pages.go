@@ -59,13 +59,22 @@ func (s *Service) InvitationByLink(ctx context.Context, secret string) (Invitati
 	case domain.KindGone:
 		link.State = LinkExpired
 	}
-	link.RequiredACR = inv.RequestedAuthnContext
+	link.RequiredACR = requiredContext(inv, roles)
+	return link, nil
+}
+
+// requiredContext is the authentication context accepting inv needs: the
+// invitation's, else that of the first of its roles that asks for one.
+func requiredContext(inv domain.Invitation, roles []domain.Role) string {
+	if inv.RequestedAuthnContext != "" {
+		return inv.RequestedAuthnContext
+	}
 	for _, r := range roles {
-		if link.RequiredACR == "" {
-			link.RequiredACR = r.RequestedAuthnContext
+		if r.RequestedAuthnContext != "" {
+			return r.RequestedAuthnContext
 		}
 	}
-	return link, nil
+	return ""
 }
 
 // InviterName is how pages and e-mails name who invited: a role's
@@ -107,7 +116,7 @@ func (s *Service) AcceptanceBlock(link InvitationLink, person auth.Person) Accep
 	if b := acceptRefusal(link.Invitation, person); b != BlockNone {
 		return b
 	}
-	if link.RequiredACR != "" && person.ACR != link.RequiredACR {
+	if !s.Contexts.Satisfies(person.ACR, link.RequiredACR) {
 		return BlockStepUp
 	}
 	return BlockNone

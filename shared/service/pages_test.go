@@ -25,9 +25,13 @@ func TestAcceptanceBlock(t *testing.T) {
 		{"acr asked, other given", service.InvitationLink{Invitation: inv, RequiredACR: "mfa"}, auth.Person{ACR: "password"}, service.BlockStepUp},
 		{"acr asked and given", service.InvitationLink{Invitation: inv, RequiredACR: "mfa"}, auth.Person{ACR: "mfa"}, service.BlockNone},
 		{"mismatch before step-up", service.InvitationLink{Invitation: withEquality(inv), RequiredACR: "mfa"}, auth.Person{Email: "x@y.z"}, service.BlockEmailMismatch},
+		{"stronger acr given", service.InvitationLink{Invitation: inv, RequiredACR: "password"}, auth.Person{ACR: "mfa"}, service.BlockNone},
+		{"weaker acr given", service.InvitationLink{Invitation: inv, RequiredACR: "mfa"}, auth.Person{ACR: "password"}, service.BlockStepUp},
+		{"acr outside the order", service.InvitationLink{Invitation: inv, RequiredACR: "password"}, auth.Person{ACR: "other"}, service.BlockStepUp},
 	}
+	ordered := &service.Service{Contexts: auth.ContextOrder{"password", "mfa"}}
 	for _, tc := range tests {
-		if got := (&service.Service{}).AcceptanceBlock(tc.link, tc.person); got != tc.want {
+		if got := ordered.AcceptanceBlock(tc.link, tc.person); got != tc.want {
 			t.Errorf("%s: AcceptanceBlock = %q, want %q", tc.name, got, tc.want)
 		}
 	}

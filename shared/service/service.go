@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/mail"
 )
@@ -49,6 +50,10 @@ type Service struct {
 	Lifecycle Lifecycle
 	// Session is the session configuration of U6 (users_config.go).
 	Session SessionSettings
+	// Contexts orders the authentication contexts (acr values), weakest
+	// first, so that a stronger sign-in meets a role asking for a weaker
+	// one; empty means exact matches only.
+	Contexts auth.ContextOrder
 	// RegistryAdmin manages applications and SCIM connections (nil: not
 	// managed here; registry_admin.go).
 	RegistryAdmin *RegistryAdmin

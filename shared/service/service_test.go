@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -230,3 +231,57 @@ func TestAcceptEnforcesEmailEquality(t *testing.T) {
 }
 
 func ptr(t time.Time) *time.Time { return &t }
+
+// TestAcceptRequiresTheRolesContext: a role asking for an authentication
+// context is accepted, on every path, only with that context or a stronger
+// one; a weaker sign-in is told which context to ask for and changes nothing.
+func TestAcceptRequiresTheRolesContext(t *testing.T) {
+	tests := []struct {
+		name, acr string
+		refused   bool
+	}{
+		{"no context", "", true},
+		{"weaker", "urn:password", true},
+		{"unordered", "urn:other", true},
+		{"asked for", "urn:mfa", false},
+		{"stronger", "urn:hardware", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, q := newService(t)
+			s.Contexts = auth.ContextOrder{"urn:password", "urn:mfa", "urn:hardware"}
+			in := wikiRole("Lab")
+			in.RequestedAuthnContext = "urn:mfa"
+			role, err := s.CreateRole(context.Background(), root, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			expiry := now.Add(time.Hour)
+			res, err := s.Invite(context.Background(), root, service.InvitationInput{IntendedAuthority: "GUEST", Invites: []string{"g@example.org"},
+				RoleIDs: []int64{role.ID}, ExpiryDate: &expiry, SuppressSendingEmails: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := len(q.Deliveries())
+			secret := res.URLs[0].InvitationURL[strings.Index(res.URLs[0].InvitationURL, "hash=")+5:]
+			guest := &auth.Principal{Kind: auth.KindPerson, Person: &auth.Person{Sub: "guest", Email: "g@example.org", ACR: tt.acr}}
+			_, err = s.Accept(context.Background(), guest, secret, 0)
+			var weak *auth.InsufficientAuthentication
+			if got := errors.As(err, &weak); got != tt.refused {
+				t.Fatalf("Accept = %v; refused for a weak context: %v, want %v", err, got, tt.refused)
+			}
+			if !tt.refused {
+				return
+			}
+			if weak.ACRValues != "urn:mfa" {
+				t.Errorf("acr_values = %q, want urn:mfa", weak.ACRValues)
+			}
+			if len(q.Deliveries()) != before {
+				t.Error("a refused acceptance sent deliveries")
+			}
+			if _, err := s.Store.GetUserBySub(context.Background(), "guest"); !domain.IsNotFound(err) {
+				t.Errorf("a refused acceptance created the user: %v", err)
+			}
+		})
+	}
+}

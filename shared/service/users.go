@@ -34,9 +34,15 @@ func (s *Service) Me(ctx context.Context, p *auth.Principal) (UserWithRoles, err
 	case p.Person == nil:
 		return UserWithRoles{}, domain.Forbiddenf("a machine caller has no user")
 	case p.User == nil:
-		return UserWithRoles{User: userFromClaims(*p.Person), Roles: map[int64]domain.Role{}}, nil
+		u := userFromClaims(*p.Person)
+		u.SuperUser = p.SuperUser // named by configuration (SUPER_USERS)
+		return UserWithRoles{User: u, Roles: map[int64]domain.Role{}}, nil
 	}
-	return s.userWithRoles(ctx, p.User.ID)
+	uwr, err := s.userWithRoles(ctx, p.User.ID)
+	// The caller sees themselves as the rules see them: a super user named
+	// by configuration is one here too, though the stored user is not.
+	uwr.User.SuperUser = uwr.User.SuperUser || p.SuperUser
+	return uwr, err
 }
 
 // tokenUser is the user an API token acts as (users/me).

@@ -29,6 +29,8 @@ func (p *Pages) routes() []route {
 		{"GET /api/v1/csrf", http.HandlerFunc(p.apiCSRF)},           // a fixed, unchecked token
 		{"POST /api/v1/users/error", http.HandlerFunc(p.apiError)},  // a client's error report, logged without personal data
 		{"GET /api/v1/disclaimer", http.HandlerFunc(p.apiDisclaimer)},
+		// The IdP ends a person's sessions (OIDC Back-Channel Logout 1.0).
+		{"POST /login/backchannel-logout", http.HandlerFunc(p.backchannelLogout)},
 	}, p.consoleRoutes()...) // the console: console.go
 }
 

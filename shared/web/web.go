@@ -27,6 +27,8 @@ type Sessions interface {
 	PutSession(ctx context.Context, s domain.Session) error
 	GetSession(ctx context.Context, idDigest string) (domain.Session, error)
 	DeleteSession(ctx context.Context, idDigest string) error
+	// EndSessionsOfPerson deletes every signed-in session of a subject.
+	EndSessionsOfPerson(ctx context.Context, sub string) (int, error)
 }
 
 // SignIn is the OpenID Connect relying party (shared/oidc.RelyingParty,
@@ -37,6 +39,9 @@ type SignIn interface {
 	AuthCodeURL(ctx context.Context, state, nonce, verifier, acr string, freshLogin bool) (string, error)
 	Exchange(ctx context.Context, code, verifier, nonce string) (person auth.Person, idToken string, err error)
 	EndSessionURL(ctx context.Context, idTokenHint, postLogoutRedirect string) string
+	// VerifyLogoutToken checks a back-channel logout token and returns the
+	// subject it signs out.
+	VerifyLogoutToken(ctx context.Context, raw string) (sub string, err error)
 }
 
 // Config is what the pages need.
@@ -102,6 +107,9 @@ func (p *Pages) Handler() http.Handler {
 	mux.HandleFunc("/", p.notFound)
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(p.crossOrigin))
+	// The provider's server posts back-channel logouts; the signed token is
+	// their credential, no cookie is used.
+	cop.AddInsecureBypassPattern("POST /login/backchannel-logout")
 	if origin := publicOrigin(p.cfg.BaseURL); origin != "" {
 		// Behind CloudFront the Host a function sees is API Gateway's, not
 		// the public name: a browser that sends no Sec-Fetch-Site is then
