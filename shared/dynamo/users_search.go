@@ -13,11 +13,20 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// maxSearchMatches bounds the users one word query considers: a page costs
-// at most a few Queries of word items and ten BatchGetItems of users,
-// however many users the table holds. totalElements counts at most this
-// many matches; a query matching more should be narrowed.
-const maxSearchMatches = 1000
+// DefaultSearchBound is how many people one word of a user search may
+// name (as a prefix, in the whole table) for the search to read all of
+// them: a page then costs a few Queries of word items and a BatchGetItem,
+// however many users the table holds.
+const DefaultSearchBound = 1000
+
+// SetSearchBound changes the bound of the user search (DefaultSearchBound);
+// tests and benchmarks lower it to show at small scale what a national
+// table does at the default. Call it before the store is shared.
+func (s *Store) SetSearchBound(n int) {
+	if n > 0 {
+		s.searchBound = n
+	}
+}
 
 // SearchUsers implements domain.UserSearchStore.
 //
@@ -230,7 +239,7 @@ func (s *Store) queryWindow(ctx context.Context, in *dynamodb.QueryInput, offset
 }
 
 // wordPrefixCandidates returns the users with a word starting with
-// prefix, at most maxSearchMatches of them, from their word items.
+// prefix, at most s.searchBound of them, from their word items.
 func (s *Store) wordPrefixCandidates(ctx context.Context, prefix string) ([]searchCandidate, error) {
 	in, err := s.partitionQuery("", userWordPK(prefix), sortKeyPrefix(prefix))
 	if err != nil {
@@ -240,8 +249,8 @@ func (s *Store) wordPrefixCandidates(ctx context.Context, prefix string) ([]sear
 	in.TableName = aws.String(s.table)
 	seen := map[int64]bool{}
 	var candidates []searchCandidate
-	for len(candidates) < maxSearchMatches {
-		in.Limit = aws.Int32(int32(maxSearchMatches - len(candidates)))
+	for len(candidates) < s.searchBound {
+		in.Limit = aws.Int32(int32(s.searchBound - len(candidates)))
 		out, err := s.db.Query(ctx, in)
 		if err != nil {
 			return nil, fmt.Errorf("query user words: %w", err)
@@ -251,7 +260,7 @@ func (s *Store) wordPrefixCandidates(ctx context.Context, prefix string) ([]sear
 			if err := unmarshal(it, &rec); err != nil {
 				return nil, err
 			}
-			if !seen[rec.UserID] && len(candidates) < maxSearchMatches {
+			if !seen[rec.UserID] && len(candidates) < s.searchBound {
 				seen[rec.UserID] = true
 				candidates = append(candidates, searchCandidate{ID: rec.UserID, ListingSK: rec.ListingSK, Words: rec.Words})
 			}
@@ -265,7 +274,7 @@ func (s *Store) wordPrefixCandidates(ctx context.Context, prefix string) ([]sear
 }
 
 // namePrefixCandidates returns the users whose sort name starts with
-// prefix, at most maxSearchMatches of them, from the listing by name
+// prefix, at most s.searchBound of them, from the listing by name
 // (gsi2), projected to what matching and sorting need.
 func (s *Store) namePrefixCandidates(ctx context.Context, prefix string) ([]searchCandidate, error) {
 	in, err := s.partitionQuery(indexGSI2, usersPK, sortKeyPrefix(prefix))
@@ -275,8 +284,8 @@ func (s *Store) namePrefixCandidates(ctx context.Context, prefix string) ([]sear
 	project(in, "id", "givenName", "middleName", "familyName", "name", "email")
 	in.TableName = aws.String(s.table)
 	var candidates []searchCandidate
-	for len(candidates) < maxSearchMatches {
-		in.Limit = aws.Int32(int32(maxSearchMatches - len(candidates)))
+	for len(candidates) < s.searchBound {
+		in.Limit = aws.Int32(int32(s.searchBound - len(candidates)))
 		out, err := s.db.Query(ctx, in)
 		if err != nil {
 			return nil, fmt.Errorf("query users by name: %w", err)
@@ -294,7 +303,7 @@ func (s *Store) namePrefixCandidates(ctx context.Context, prefix string) ([]sear
 		}
 		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
-	return candidates[:min(len(candidates), maxSearchMatches)], nil
+	return candidates[:min(len(candidates), s.searchBound)], nil
 }
 
 // getUsers reads users by id (BatchGetItem); absent ones are left out.

@@ -20,11 +20,11 @@ import (
 //     BatchGetItem of the page's users and the 16 COUNT#orgusers#<org>#…
 //     shards, whose sum is the total;
 //   - a word of two or more letters: the word items of the longest word
-//     (at most maxSearchMatches users in the whole table), the candidates'
+//     (at most s.searchBound users in the whole table), the candidates'
 //     organization items (BatchGetItem, at most 10 requests) to keep the
 //     organization's users, then those users, filtered on every word;
 //   - only one-letter words: the organization's listing narrowed to names
-//     starting with the letter (at most maxSearchMatches), then as above.
+//     starting with the letter (at most s.searchBound), then as above.
 func (s *Store) searchOrganizationUsers(ctx context.Context, organizationGUID string, words []string, page domain.PageRequest) (domain.Page[domain.FoundUser], error) {
 	if len(words) == 0 {
 		return s.listOrganizationUsersByName(ctx, organizationGUID, page)
@@ -50,7 +50,7 @@ func (s *Store) searchOrganizationUsers(ctx context.Context, organizationGUID st
 		if err != nil {
 			return domain.Page[domain.FoundUser]{}, err
 		}
-		ids, err := s.organizationUserIDs(ctx, in, maxSearchMatches)
+		ids, err := s.organizationUserIDs(ctx, in, s.searchBound)
 		if err != nil {
 			return domain.Page[domain.FoundUser]{}, err
 		}
