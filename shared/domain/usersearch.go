@@ -1,6 +1,9 @@
 package domain
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // UserSearch asks for one page of users. An empty OrganizationGUID searches
 // every user (super users); otherwise only the organization's users: those
@@ -69,4 +72,12 @@ type IndexRepairStore interface {
 	// RepairIndexes repairs the page after cursor ("" starts) of at most
 	// limit roles or users. KindInvalid for a cursor it did not make.
 	RepairIndexes(ctx context.Context, cursor string, limit int) (IndexRepair, error)
+}
+
+// SearchTooBroad is the answer to a user search whose every word names
+// more than bound people: the store would have to read them all to give a
+// true total and page, so it asks for a narrower query instead.
+func SearchTooBroad(bound int) error {
+	return &Error{Kind: KindInvalid, Message: fmt.Sprintf(
+		"the query matches more than %d people: add a word, type more of a name, or search a whole e-mail address", bound)}
 }
