@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"errors"
 	"fmt"
 )
 
@@ -76,8 +77,27 @@ type IndexRepairStore interface {
 
 // SearchTooBroad is the answer to a user search whose every word names
 // more than bound people: the store would have to read them all to give a
-// true total and page, so it asks for a narrower query instead.
+// true total and page, so it asks for a narrower query instead. It is an
+// Error of KindInvalid (400 on the API); IsSearchTooBroad tells it apart
+// so that a page can say so next to its search field.
 func SearchTooBroad(bound int) error {
-	return &Error{Kind: KindInvalid, Message: fmt.Sprintf(
-		"the query matches more than %d people: add a word, type more of a name, or search a whole e-mail address", bound)}
+	return &searchTooBroad{bound: bound, err: &Error{Kind: KindInvalid, Message: fmt.Sprintf(
+		"the query matches more than %d people: add a word, type more of a name, or search a whole e-mail address", bound)}}
+}
+
+type searchTooBroad struct {
+	bound int
+	err   *Error
+}
+
+func (e *searchTooBroad) Error() string { return e.err.Message }
+func (e *searchTooBroad) Unwrap() error { return e.err }
+
+// IsSearchTooBroad reports whether err is SearchTooBroad, and its bound.
+func IsSearchTooBroad(err error) (bound int, ok bool) {
+	var e *searchTooBroad
+	if errors.As(err, &e) {
+		return e.bound, true
+	}
+	return 0, false
 }

@@ -15,9 +15,10 @@ const maxKeyWords = 4
 // searchByWords answers a word query exactly or not at all. Each word of
 // two or more letters (the longest maxKeyWords) names the people with a
 // word starting with it; the search reads at most searchBound+1 of them
-// per word, and answers from the word that names the fewest (the most
-// selective), keeping those whose words start with every query word (the
-// intersection), then, for an organization, those of the organization.
+// per word, longest word first, and answers from the first word whose
+// people it read whole (a selective one), keeping those whose words start
+// with every query word (the intersection), then, for an organization,
+// those of the organization.
 // The total is exact and the page is the true page by name, because every
 // match is among the people read. When every word names more than
 // searchBound people, an organization with at most searchBound people is
@@ -73,9 +74,13 @@ func keyWords(words []string) []string {
 	return keys[:min(len(keys), maxKeyWords)]
 }
 
-// mostSelectiveCandidates reads the people each key word names (at most
-// searchBound+1 each) and returns those of the word naming the fewest;
-// complete is false when every word names more than searchBound.
+// mostSelectiveCandidates returns the people of the first key word
+// (longest first) that names at most searchBound people; complete is false
+// when every word names more. Any such word gives the exact answer, since
+// its people are all read and filtered on every word (which leaves the
+// intersection, the same from any of them); reading a further word to find
+// a smaller set would cost a request and change nothing else, so the
+// search stops at the first.
 func (s *Store) mostSelectiveCandidates(ctx context.Context, organizationGUID string, words []string) ([]searchCandidate, bool, error) {
 	keys := keyWords(words)
 	if len(keys) == 0 {
@@ -93,18 +98,13 @@ func (s *Store) mostSelectiveCandidates(ctx context.Context, organizationGUID st
 		}
 		return candidatesOf(ids), len(ids) <= s.searchBound, nil
 	}
-	var best []searchCandidate
-	found := false
 	for _, k := range keys {
 		c, complete, err := s.wordPrefixCandidates(ctx, k)
-		if err != nil {
-			return nil, false, err
-		}
-		if complete && (!found || len(c) < len(best)) {
-			best, found = c, true
+		if err != nil || complete {
+			return c, complete, err
 		}
 	}
-	return best, found, nil
+	return nil, false, nil
 }
 
 // smallOrganizationCandidates are all the people of an organization when
