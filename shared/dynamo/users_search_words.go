@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"strings"
+	"unicode"
 
 	"github.com/edu-invite/invite/shared/domain"
 )
@@ -15,7 +17,7 @@ const maxKeyWords = 4
 // searchByWords answers a word query exactly or not at all. Each word of
 // two or more letters (the longest maxKeyWords) names the people with a
 // word starting with it; the search reads at most searchBound+1 of them
-// per word, longest word first, and answers from the first word whose
+// per word, in keyWords' order, and answers from the first word whose
 // people it read whole (a selective one), keeping those whose words start
 // with every query word (the intersection), then, for an organization,
 // those of the organization.
@@ -61,8 +63,10 @@ func (s *Store) searchByWords(ctx context.Context, organizationGUID string, word
 	return s.matchingUsersPage(ctx, candidates, words, page)
 }
 
-// keyWords are the distinct query words of two or more letters, longest
-// first, at most maxKeyWords.
+// keyWords are the distinct query words of two or more letters, in the
+// order the search tries them: words with a digit first (numbers in
+// addresses and ids name few people, where a name or a domain names many),
+// then the longest; at most maxKeyWords.
 func keyWords(words []string) []string {
 	var keys []string
 	for _, w := range words {
@@ -70,7 +74,16 @@ func keyWords(words []string) []string {
 			keys = append(keys, w)
 		}
 	}
-	slices.SortStableFunc(keys, func(a, b string) int { return cmp.Compare(len([]rune(b)), len([]rune(a))) })
+	hasDigit := func(w string) bool { return strings.ContainsFunc(w, unicode.IsDigit) }
+	slices.SortStableFunc(keys, func(a, b string) int {
+		if da, db := hasDigit(a), hasDigit(b); da != db {
+			if da {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(len([]rune(b)), len([]rune(a)))
+	})
 	return keys[:min(len(keys), maxKeyWords)]
 }
 
