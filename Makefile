@@ -7,7 +7,7 @@ BUILD_DIR := build
 NPM_DIR   := localstack
 APIDOCS_DIR := shared/httpapi/apidocs
 
-.PHONY: import-applications job run test test-go test-faults test-fuzz test-infra vet build synth deploy-local npm chromium api-docs-vendor clean bench
+.PHONY: import-applications job run test test-go test-faults test-fuzz test-infra vet build synth deploy-local npm chromium api-docs-vendor clean bench bench-national
 
 ## run: the whole service on one machine (embedded local stack, PORT default 8080)
 # Built, then run (not `go run`, which exits 1 on Ctrl-C): Ctrl-C stops the
@@ -86,11 +86,24 @@ test-infra:
 ## expiry job), the console pages at the same scale (p50/p95, requests per page) and the delivery
 ## path (./localstack/stack/: 1,000 acceptances for throughput, 200 one at a time for latency) and a
 ## receive from the local SQS substitute (./localstack/lambdasqs/)
+## The truth table (BenchmarkTruth, shared/service/truth_bench_test.go): per query kind, DynamoDB items
+## read and requests per page, p95, and whether page and total equal a brute-force answer from the seed
+## (TRUTH_USERS users, default 20000, in TRUTH_ROLES roles, default 200, the first with TRUTH_BIG_ROLE members).
 S1_USERS ?= 75000
 S1_ROLES ?= 500
+TRUTH_USERS ?= 20000
+TRUTH_ROLES ?= 200
+TRUTH_BIG_ROLE ?= 6000
+TRUTH_TABLE = awk 'BEGIN { printf "%-34s %11s %13s %9s %7s %7s\n", "query kind", "items/page", "requests/page", "p95-ms", "page", "total" } \
+	/^BenchmarkTruth\// && /ns\/op/ { name = $$1; sub(/^BenchmarkTruth\//, "", name); sub(/-[0-9]+$$/, "", name); \
+	  delete v; for (i = 5; i < NF; i += 2) v[$$(i+1)] = $$i; \
+	  printf "%-34s %11s %13s %9s %7s %7s\n", name, v["items/page"], v["requests/page"], v["p95-ms"], \
+	    (v["page-correct"] == "1.000" ? "right" : "WRONG"), (v["total-correct"] == "1.000" ? "right" : "WRONG") } \
+	/^(--- FAIL|FAIL|panic)/ { print }'
 bench: npm
 	@mkdir -p $(BUILD_DIR)
 	@{ S1_USERS=$(S1_USERS) S1_ROLES=$(S1_ROLES) $(GO) test -count=1 -timeout 90m -run '^$$' -bench S1 -benchtime 1x ./shared/service/; \
+	   TRUTH_USERS=$(TRUTH_USERS) TRUTH_ROLES=$(TRUTH_ROLES) TRUTH_BIG_ROLE=$(TRUTH_BIG_ROLE) $(GO) test -count=1 -timeout 90m -run '^$$' -bench Truth -benchtime 1x ./shared/service/; \
 	   CONSOLE_BENCH_USERS=$(S1_USERS) CONSOLE_BENCH_ROLES=$(S1_ROLES) $(GO) test -count=1 -timeout 60m -run '^$$' -bench ConsolePages -benchtime 1x ./shared/web/; \
 	   $(GO) test -count=1 -timeout 30m -run '^$$' -bench DeliveryPathThroughput -benchtime 1000x ./localstack/stack/; \
 	   $(GO) test -count=1 -timeout 30m -run '^$$' -bench AcceptedToMemberAtSP -benchtime 200x ./localstack/stack/; \
@@ -102,8 +115,22 @@ bench: npm
 	     $$1 ~ /^[0-9]+$$/ && $$3 == "ns/op" && name != "" { \
 	       for (i = 4; i < NF; i += 2) printf "%-36s %-22s %12s\n", name, $$(i+1), $$i } \
 	     /^(--- FAIL|FAIL|panic)/ { print }' $(BUILD_DIR)/bench.txt; \
+	echo; $(TRUTH_TABLE) $(BUILD_DIR)/bench.txt; \
 	echo "(machine: $$(nproc) cores, $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); full output in $(BUILD_DIR)/bench.txt)"; \
 	exit $$status
+
+## bench-national: the truth table at a national deployment's scale (not in `make test`; hours of seeding on
+## DynamoDB Local): 1,000,000 users, 10,000 roles, one of them with 50,000 members (NATIONAL_USERS,
+## NATIONAL_ROLES, NATIONAL_BIG_ROLE set a reduced scale)
+NATIONAL_USERS ?= 1000000
+NATIONAL_ROLES ?= 10000
+NATIONAL_BIG_ROLE ?= 50000
+bench-national: npm
+	@mkdir -p $(BUILD_DIR)
+	@TRUTH_USERS=$(NATIONAL_USERS) TRUTH_ROLES=$(NATIONAL_ROLES) TRUTH_BIG_ROLE=$(NATIONAL_BIG_ROLE) $(GO) test -count=1 -timeout 24h -run '^$$' -bench Truth -benchtime 1x -v ./shared/service/ \
+		> $(BUILD_DIR)/bench-national.txt 2>&1; status=$$?; \
+	$(TRUTH_TABLE) $(BUILD_DIR)/bench-national.txt; \
+	echo "(machine: $$(nproc) cores; full output in $(BUILD_DIR)/bench-national.txt)"; exit $$status
 
 ## build: every function as bootstrap for provided.al2023 on arm64, zipped
 build:

@@ -24,6 +24,9 @@ type LifecycleStore interface {
 	// [from, to), at most limit. KindInvalid for a range of more days than one
 	// call reads.
 	ListUserRolesEndingBetween(ctx context.Context, from, to time.Time, limit int) ([]UserRole, error)
+	// CountUserRolesEndingBetween counts the memberships whose end date is
+	// in [from, to) (what an expiry run that stopped early leaves).
+	CountUserRolesEndingBetween(ctx context.Context, from, to time.Time) (int64, error)
 	// RecordReminder stores ur with its new expiryNotifications if the stored
 	// count is still previous (so two runs never both remind), together with
 	// the reminder e-mail, in one transaction; KindConflict when another run won.

@@ -1,6 +1,10 @@
 package domain
 
-import "context"
+import (
+	"context"
+	"errors"
+	"fmt"
+)
 
 // UserSearch asks for one page of users. An empty OrganizationGUID searches
 // every user (super users); otherwise only the organization's users: those
@@ -69,4 +73,31 @@ type IndexRepairStore interface {
 	// RepairIndexes repairs the page after cursor ("" starts) of at most
 	// limit roles or users. KindInvalid for a cursor it did not make.
 	RepairIndexes(ctx context.Context, cursor string, limit int) (IndexRepair, error)
+}
+
+// SearchTooBroad is the answer to a user search whose every word names
+// more than bound people: the store would have to read them all to give a
+// true total and page, so it asks for a narrower query instead. It is an
+// Error of KindInvalid (400 on the API); IsSearchTooBroad tells it apart
+// so that a page can say so next to its search field.
+func SearchTooBroad(bound int) error {
+	return &searchTooBroad{bound: bound, err: &Error{Kind: KindInvalid, Message: fmt.Sprintf(
+		"the query matches more than %d people: add a word, type more of a name, or search a whole e-mail address", bound)}}
+}
+
+type searchTooBroad struct {
+	bound int
+	err   *Error
+}
+
+func (e *searchTooBroad) Error() string { return e.err.Message }
+func (e *searchTooBroad) Unwrap() error { return e.err }
+
+// IsSearchTooBroad reports whether err is SearchTooBroad, and its bound.
+func IsSearchTooBroad(err error) (bound int, ok bool) {
+	var e *searchTooBroad
+	if errors.As(err, &e) {
+		return e.bound, true
+	}
+	return 0, false
 }

@@ -81,7 +81,7 @@ func (s *Store) ListOpenInvitationsOfRole(ctx context.Context, roleID int64) ([]
 	if err != nil {
 		return nil, err
 	}
-	items, err := s.linkedInvitations(ctx, in)
+	items, err := s.openLinkedInvitations(ctx, in)
 	if err != nil {
 		return nil, err
 	}

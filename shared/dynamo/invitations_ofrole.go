@@ -3,6 +3,8 @@ package dynamo
 import (
 	"context"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
 	"github.com/edu-invite/invite/shared/domain"
 )
 
@@ -21,4 +23,29 @@ func (s *Store) ListInvitationsOfRole(ctx context.Context, roleID int64) ([]doma
 		return nil, err
 	}
 	return invitationsByID(items)
+}
+
+// openLinkedInvitations is linkedInvitations for the open invitations only:
+// a role's links carry a copy of their invitation's status, so the links
+// of its history (accepted invitations, kept a year) are skipped before
+// the BatchGetItem, and a year of accepted invitations costs the Query's
+// small items, not a read of every invitation. Links of older versions
+// (no copy) are read to tell.
+func (s *Store) openLinkedInvitations(ctx context.Context, in *dynamodb.QueryInput) ([]item, error) {
+	links, err := s.queryAll(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]itemKey, 0, len(links))
+	for _, av := range links {
+		var link invitationRoleRecord
+		if err := unmarshal(av, &link); err != nil {
+			return nil, err
+		}
+		if link.Listed && link.Status != string(domain.InvitationOpen) {
+			continue
+		}
+		keys = append(keys, invitationKey(link.InvitationID))
+	}
+	return s.batchGet(ctx, keys)
 }

@@ -1,6 +1,7 @@
 package dynamo_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/edu-invite/invite/shared/domain"
@@ -35,5 +36,33 @@ func TestListInvitationsOfRole(t *testing.T) {
 	must(t, err)
 	if len(none) != 0 {
 		t.Errorf("invitations of a role without any = %v", none)
+	}
+}
+
+// TestOpenInvitationsOfRoleCostTheSameAfterAYear: a role's open
+// invitations are read without reading the invitations of its history
+// (accepted ones), so 250 accepted invitations add no BatchGetItem.
+func TestOpenInvitationsOfRoleCostTheSameAfterAYear(t *testing.T) {
+	s, requests := countingStore(t)
+	must(t, s.CreateRole(ctx(t), role(1, "One"), nil))
+	var invs []domain.Invitation
+	for i := range int64(250) {
+		inv := invitation(100+i, fmt.Sprint("digest-old-", i), 1)
+		inv.Status = domain.InvitationAccepted
+		invs = append(invs, inv)
+	}
+	invs = append(invs, invitation(1, "digest-open", 1))
+	for start := 0; start < len(invs); start += 25 {
+		must(t, s.CreateInvitations(ctx(t), invs[start:min(start+25, len(invs))]))
+	}
+	before := requests.Load()
+	open, err := s.ListOpenInvitationsOfRole(ctx(t), 1)
+	must(t, err)
+	n := requests.Load() - before
+	if len(open) != 1 || open[0].ID != 1 {
+		t.Errorf("open invitations = %v, want invitation 1", open)
+	}
+	if n > 2 {
+		t.Errorf("%d requests, want 2 (the links, then the open invitation)", n)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/edu-invite/invite/shared/domain"
 )
@@ -193,4 +194,43 @@ func (s *Store) DeleteInvitations(ctx context.Context, invs []domain.Invitation)
 		}
 	}
 	return nil
+}
+
+// CountUserRolesEndingBetween implements domain.LifecycleStore: a COUNT
+// Query of each day partition of [from, to) (one request per day and per
+// 1 MB of its memberships; nothing is returned but the count).
+func (s *Store) CountUserRolesEndingBetween(ctx context.Context, from, to time.Time) (int64, error) {
+	if !from.Before(to) {
+		return 0, nil
+	}
+	// A sort key is <endDate>#<id>: one whose end date is to itself sorts
+	// after sortableTime(to), so BETWEEN leaves it out, as the range does.
+	lo, hi := sortableTime(from), sortableTime(to)
+	var n int64
+	day := from.UTC().Truncate(24 * time.Hour)
+	for days := 0; day.Before(to); days++ {
+		if days >= maxDaySpan {
+			return 0, domain.Invalidf("a range of more than %d days cannot be read at once", maxDaySpan)
+		}
+		in, err := s.partitionQuery(indexGSI3, expiresPK(day), func(sk expression.KeyBuilder) expression.KeyConditionBuilder {
+			return expression.KeyBetween(sk, expression.Value(lo), expression.Value(hi))
+		})
+		if err != nil {
+			return 0, err
+		}
+		in.Select = types.SelectCount
+		for {
+			out, err := s.db.Query(ctx, in)
+			if err != nil {
+				return 0, fmt.Errorf("count %s: %w", expiresPK(day), err)
+			}
+			n += int64(out.Count)
+			if len(out.LastEvaluatedKey) == 0 {
+				break
+			}
+			in.ExclusiveStartKey = out.LastEvaluatedKey
+		}
+		day = day.Add(24 * time.Hour)
+	}
+	return n, nil
 }

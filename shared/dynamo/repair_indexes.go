@@ -261,7 +261,7 @@ func (s *Store) repairUser(ctx context.Context, userID int64) (domain.IndexRepai
 // staleUserWords are the word items of the user that are missing or differ
 // from what the user's names make them (one BatchGetItem).
 func (s *Store) staleUserWords(ctx context.Context, u domain.User) ([]userWordRecord, error) {
-	want := newUserWordRecords(u, userWords(u))
+	want := newUserWordRecords(u)
 	keys := make([]itemKey, len(want))
 	for i, rec := range want {
 		keys[i] = rec.itemKey

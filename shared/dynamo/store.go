@@ -23,6 +23,10 @@ type Store struct {
 
 	// auditIDs numbers the provisioner's audit entries (RecordOutcomes).
 	auditIDs *idBlock
+
+	// searchBound is how many people one word of a user search may name
+	// for the search to answer exactly (users_search.go).
+	searchBound int
 }
 
 var _ domain.Store = (*Store)(nil)
@@ -33,7 +37,8 @@ func New(client *dynamodb.Client, table string, clock domain.Clock) *Store {
 	if clock == nil {
 		clock = time.Now
 	}
-	return &Store{db: client, table: table, now: clock, auditIDs: newIDBlock(auditSequence, auditIDBlock)}
+	return &Store{db: client, table: table, now: clock, auditIDs: newIDBlock(auditSequence, auditIDBlock),
+		searchBound: DefaultSearchBound}
 }
 
 // getItem reads one item with a strongly consistent read, because callers

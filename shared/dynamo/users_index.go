@@ -27,6 +27,7 @@ import (
 
 const (
 	entityUserWord  = "UserWord"
+	entityUserExact = "UserExact"
 	entityUserCount = "UserCount"
 	// maxUserWords bounds the word items of one user, so that a user
 	// change stays well inside a transaction (at most 2 × 16 word writes).
@@ -72,38 +73,47 @@ func userWords(u domain.User) []string {
 	return words[:min(len(words), maxUserWords)]
 }
 
-// indexNewUser writes the words of a new user and counts it.
+// indexNewUser writes the search items of a new user and counts it.
 func (t *txn) indexNewUser(u domain.User) {
-	t.putUserWords(u, userWords(u))
+	t.putUserWords(newUserWordRecords(u))
 	t.countUsers(u.ID, 1)
 }
 
-// reindexUser replaces the words of stored by those of changed. When the
-// words or the sort name change, every word item is rewritten, since each
-// carries both; otherwise nothing is written.
+// reindexUser replaces the search items of stored by those of changed.
+// When the words, identifiers or the sort name change, every item is
+// rewritten, since each carries the sort name and words; otherwise nothing
+// is written.
 func (t *txn) reindexUser(stored, changed domain.User) {
-	before, after := userWords(stored), userWords(changed)
-	if slices.Equal(before, after) && userListingSK(stored) == userListingSK(changed) {
+	before, after := newUserWordRecords(stored), newUserWordRecords(changed)
+	if slices.EqualFunc(before, after, sameSearchItem) {
 		return
 	}
-	for _, w := range before {
-		if !slices.Contains(after, w) {
-			t.delete(userWordKey(w, stored.ID), nil, nil)
+	kept := map[itemKey]bool{}
+	for _, rec := range after {
+		kept[rec.itemKey] = true
+	}
+	for _, rec := range before {
+		if !kept[rec.itemKey] {
+			t.delete(rec.itemKey, nil, nil)
 		}
 	}
-	t.putUserWords(changed, after)
+	t.putUserWords(after)
 }
 
-// unindexUser removes the words of a deleted user and uncounts it.
+func sameSearchItem(a, b userWordRecord) bool {
+	return a.itemKey == b.itemKey && a.Entity == b.Entity && a.ListingSK == b.ListingSK && slices.Equal(a.Words, b.Words)
+}
+
+// unindexUser removes the search items of a deleted user and uncounts it.
 func (t *txn) unindexUser(u domain.User) {
-	for _, w := range userWords(u) {
-		t.delete(userWordKey(w, u.ID), nil, nil)
+	for _, rec := range newUserWordRecords(u) {
+		t.delete(rec.itemKey, nil, nil)
 	}
 	t.countUsers(u.ID, -1)
 }
 
-func (t *txn) putUserWords(u domain.User, words []string) {
-	for _, rec := range newUserWordRecords(u, words) {
+func (t *txn) putUserWords(records []userWordRecord) {
+	for _, rec := range records {
 		t.put(rec)
 	}
 }

@@ -1,6 +1,7 @@
 package dynamo
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/edu-invite/invite/shared/domain"
@@ -14,6 +15,9 @@ const (
 	prefixUserWord = "UWORD#"
 	// prefixAdmin starts the gsi3 partition of an organization's institution admins.
 	prefixAdmin = "ADMIN#"
+	// prefixUserExact starts the partition of one whole identifier (an
+	// e-mail address or eppn, lower case): UEXACT#<value> / <userId>.
+	prefixUserExact = "UEXACT#"
 )
 
 // userCountShards spreads the user count over items, so that concurrent
@@ -68,13 +72,47 @@ type userWordRecord struct {
 	Words     []string `dynamodbav:"words,omitempty"`
 }
 
-// newUserWordRecords are the word items of a user for the given words.
-func newUserWordRecords(u domain.User, words []string) []userWordRecord {
+// newUserWordRecords are the search items of a user: one per word and one
+// per whole identifier (userIdentifiers), each with the user's sort key
+// and words.
+func newUserWordRecords(u domain.User) []userWordRecord {
 	all := userWords(u)
-	records := make([]userWordRecord, len(words))
-	for i, w := range words {
-		records[i] = userWordRecord{itemKey: userWordKey(w, u.ID), Entity: entityUserWord, UserID: u.ID,
-			ListingSK: userListingSK(u), Words: all}
+	idents := userIdentifiers(u)
+	records := make([]userWordRecord, 0, len(all)+len(idents))
+	for _, w := range all {
+		records = append(records, userWordRecord{itemKey: userWordKey(w, u.ID), Entity: entityUserWord, UserID: u.ID,
+			ListingSK: userListingSK(u), Words: all})
+	}
+	for _, v := range idents {
+		records = append(records, userWordRecord{itemKey: userExactKey(v, u.ID), Entity: entityUserExact, UserID: u.ID,
+			ListingSK: userListingSK(u), Words: all})
 	}
 	return records
+}
+
+// maxIdentifierLength keeps an identifier's partition key well inside
+// DynamoDB's 2,048 bytes; longer values are not addresses.
+const maxIdentifierLength = 512
+
+// userIdentifiers are the whole values a search finds a user by besides
+// the id and sub (which have their own keys): the e-mail address and the
+// eppn, trimmed and lower case, distinct.
+func userIdentifiers(u domain.User) []string {
+	var out []string
+	for _, v := range []string{u.Email, u.EduPersonPrincipalName} {
+		v = identifierOf(v)
+		if v != "" && len(v) <= maxIdentifierLength && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// identifierOf is the form an identifier is stored and looked up in.
+func identifierOf(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+func userExactPK(value string) string { return prefixUserExact + value }
+
+func userExactKey(value string, userID int64) itemKey {
+	return itemKey{PK: userExactPK(value), SK: id(userID)}
 }

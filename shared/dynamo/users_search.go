@@ -13,11 +13,20 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// maxSearchMatches bounds the users one word query considers: a page costs
-// at most a few Queries of word items and ten BatchGetItems of users,
-// however many users the table holds. totalElements counts at most this
-// many matches; a query matching more should be narrowed.
-const maxSearchMatches = 1000
+// DefaultSearchBound is how many people one word of a user search may
+// name (as a prefix, in the whole table) for the search to read all of
+// them: a page then costs a few Queries of word items and a BatchGetItem,
+// however many users the table holds.
+const DefaultSearchBound = 1000
+
+// SetSearchBound changes the bound of the user search (DefaultSearchBound);
+// tests and benchmarks lower it to show at small scale what a national
+// table does at the default. Call it before the store is shared.
+func (s *Store) SetSearchBound(n int) {
+	if n > 0 {
+		s.searchBound = n
+	}
+}
 
 // SearchUsers implements domain.UserSearchStore.
 //
@@ -41,25 +50,17 @@ func (s *Store) SearchUsers(ctx context.Context, q domain.UserSearch) (domain.Pa
 // the same cost, with each user's role summary (users_rolesummary.go).
 func (s *Store) SearchUsersWithRoles(ctx context.Context, q domain.UserSearch) (domain.Page[domain.FoundUser], error) {
 	words := splitWords(q.Page.Query)
-	key := longestWord(words)
-	if q.OrganizationGUID == "" && len(words) == 0 {
+	if len(words) == 0 {
+		if q.OrganizationGUID != "" {
+			return s.listOrganizationUsersByName(ctx, q.OrganizationGUID, q.Page)
+		}
 		return s.listUsersByName(ctx, q.Page)
 	}
-	if q.OrganizationGUID != "" {
-		return s.searchOrganizationUsers(ctx, q.OrganizationGUID, words, q.Page)
+	page, ok, err := s.searchByIdentifier(ctx, q.OrganizationGUID, q.Page.Query, q.Page)
+	if err != nil || ok {
+		return page, err
 	}
-	var candidates []searchCandidate
-	var err error
-	if len([]rune(key)) >= 2 {
-		candidates, err = s.wordPrefixCandidates(ctx, key)
-	} else {
-		// Only one-letter words: names starting with the letter.
-		candidates, err = s.namePrefixCandidates(ctx, key)
-	}
-	if err != nil {
-		return domain.Page[domain.FoundUser]{}, err
-	}
-	return s.matchingUsersPage(ctx, candidates, words, q.Page)
+	return s.searchByWords(ctx, q.OrganizationGUID, words, q.Page)
 }
 
 // searchCandidate is a user a search may show: its id and, when the index
@@ -230,71 +231,71 @@ func (s *Store) queryWindow(ctx context.Context, in *dynamodb.QueryInput, offset
 }
 
 // wordPrefixCandidates returns the users with a word starting with
-// prefix, at most maxSearchMatches of them, from their word items.
-func (s *Store) wordPrefixCandidates(ctx context.Context, prefix string) ([]searchCandidate, error) {
+// prefix, reading at most searchBound+1 of them from their word items;
+// complete is false when there are more than searchBound.
+func (s *Store) wordPrefixCandidates(ctx context.Context, prefix string) (candidates []searchCandidate, complete bool, err error) {
 	in, err := s.partitionQuery("", userWordPK(prefix), sortKeyPrefix(prefix))
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	project(in, "userId", "listingSk", "words")
 	in.TableName = aws.String(s.table)
 	seen := map[int64]bool{}
-	var candidates []searchCandidate
-	for len(candidates) < maxSearchMatches {
-		in.Limit = aws.Int32(int32(maxSearchMatches - len(candidates)))
+	for len(candidates) <= s.searchBound {
+		in.Limit = aws.Int32(int32(s.searchBound + 1 - len(candidates)))
 		out, err := s.db.Query(ctx, in)
 		if err != nil {
-			return nil, fmt.Errorf("query user words: %w", err)
+			return nil, false, fmt.Errorf("query user words: %w", err)
 		}
 		for _, it := range out.Items {
 			var rec userWordRecord
 			if err := unmarshal(it, &rec); err != nil {
-				return nil, err
+				return nil, false, err
 			}
-			if !seen[rec.UserID] && len(candidates) < maxSearchMatches {
+			if !seen[rec.UserID] {
 				seen[rec.UserID] = true
 				candidates = append(candidates, searchCandidate{ID: rec.UserID, ListingSK: rec.ListingSK, Words: rec.Words})
 			}
 		}
 		if len(out.LastEvaluatedKey) == 0 {
-			break
+			return candidates, len(candidates) <= s.searchBound, nil
 		}
 		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
-	return candidates, nil
+	return candidates, false, nil
 }
 
 // namePrefixCandidates returns the users whose sort name starts with
-// prefix, at most maxSearchMatches of them, from the listing by name
-// (gsi2), projected to what matching and sorting need.
-func (s *Store) namePrefixCandidates(ctx context.Context, prefix string) ([]searchCandidate, error) {
+// prefix from the listing by name (gsi2), projected to what matching and
+// sorting need, at most searchBound+1 of them; complete is false when
+// there are more than searchBound.
+func (s *Store) namePrefixCandidates(ctx context.Context, prefix string) (candidates []searchCandidate, complete bool, err error) {
 	in, err := s.partitionQuery(indexGSI2, usersPK, sortKeyPrefix(prefix))
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	project(in, "id", "givenName", "middleName", "familyName", "name", "email")
 	in.TableName = aws.String(s.table)
-	var candidates []searchCandidate
-	for len(candidates) < maxSearchMatches {
-		in.Limit = aws.Int32(int32(maxSearchMatches - len(candidates)))
+	for len(candidates) <= s.searchBound {
+		in.Limit = aws.Int32(int32(s.searchBound + 1 - len(candidates)))
 		out, err := s.db.Query(ctx, in)
 		if err != nil {
-			return nil, fmt.Errorf("query users by name: %w", err)
+			return nil, false, fmt.Errorf("query users by name: %w", err)
 		}
 		for _, it := range out.Items {
 			var rec userRecord
 			if err := unmarshal(it, &rec); err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			u := domain.User{ID: rec.ID, GivenName: rec.GivenName, MiddleName: rec.MiddleName, FamilyName: rec.FamilyName, Name: rec.Name, Email: rec.Email}
 			candidates = append(candidates, searchCandidate{ID: u.ID, ListingSK: userListingSK(u), Words: userWords(u)})
 		}
 		if len(out.LastEvaluatedKey) == 0 {
-			break
+			return candidates, len(candidates) <= s.searchBound, nil
 		}
 		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
-	return candidates[:min(len(candidates), maxSearchMatches)], nil
+	return candidates, false, nil
 }
 
 // getUsers reads users by id (BatchGetItem); absent ones are left out.
@@ -312,16 +313,6 @@ func (s *Store) getUsers(ctx context.Context, ids []int64) ([]domain.FoundUser, 
 
 func decodeUsers(items []item) ([]domain.User, error) {
 	return decodeAll(items, decodeWith[userRecord, domain.User])
-}
-
-func longestWord(words []string) string {
-	var longest string
-	for _, w := range words {
-		if len([]rune(w)) > len([]rune(longest)) {
-			longest = w
-		}
-	}
-	return longest
 }
 
 // matchesAllWords: every query word is a prefix of some word of the user.

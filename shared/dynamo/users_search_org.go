@@ -3,61 +3,12 @@ package dynamo
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/edu-invite/invite/shared/domain"
 )
-
-// searchOrganizationUsers searches the users of one organization (holders
-// of its roles and its institution admins) through its organization items
-// (users_orgindex.go), at a cost that does not grow with the organization:
-//
-//   - no query: the gsi1 ORGUSERS#<org> listing by name, walked to the
-//     end of the page (one Query), then one
-//     BatchGetItem of the page's users and the 16 COUNT#orgusers#<org>#…
-//     shards, whose sum is the total;
-//   - a word of two or more letters: the word items of the longest word
-//     (at most maxSearchMatches users in the whole table), the candidates'
-//     organization items (BatchGetItem, at most 10 requests) to keep the
-//     organization's users, then those users, filtered on every word;
-//   - only one-letter words: the organization's listing narrowed to names
-//     starting with the letter (at most maxSearchMatches), then as above.
-func (s *Store) searchOrganizationUsers(ctx context.Context, organizationGUID string, words []string, page domain.PageRequest) (domain.Page[domain.FoundUser], error) {
-	if len(words) == 0 {
-		return s.listOrganizationUsersByName(ctx, organizationGUID, page)
-	}
-	key := longestWord(words)
-	var candidates []searchCandidate
-	if len([]rune(key)) >= 2 {
-		all, err := s.wordPrefixCandidates(ctx, key)
-		if err != nil {
-			return domain.Page[domain.FoundUser]{}, err
-		}
-		members, err := s.organizationMembersAmong(ctx, organizationGUID, candidateIDs(all))
-		if err != nil {
-			return domain.Page[domain.FoundUser]{}, err
-		}
-		inOrg := make(map[int64]bool, len(members))
-		for _, uid := range members {
-			inOrg[uid] = true
-		}
-		candidates = slices.DeleteFunc(all, func(c searchCandidate) bool { return !inOrg[c.ID] })
-	} else {
-		in, err := s.partitionQuery(indexGSI1, orgUsersPK(organizationGUID), sortKeyPrefix(key))
-		if err != nil {
-			return domain.Page[domain.FoundUser]{}, err
-		}
-		ids, err := s.organizationUserIDs(ctx, in, maxSearchMatches)
-		if err != nil {
-			return domain.Page[domain.FoundUser]{}, err
-		}
-		candidates = candidatesOf(ids)
-	}
-	return s.matchingUsersPage(ctx, candidates, words, page)
-}
 
 // listOrganizationUsersByName reads one page of an organization's listing:
 // the listing's Query, then one BatchGetItem of the page's users together

@@ -51,7 +51,7 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 			return err
 		}
 		records = append(records, userItem, newUserSubRecord(u))
-		for _, rec := range newUserWordRecords(u, userWords(u)) {
+		for _, rec := range newUserWordRecords(u) {
 			records = append(records, rec)
 		}
 	}

@@ -244,3 +244,35 @@ func containsAll(s string, parts ...string) bool {
 	}
 	return true
 }
+
+// TestAPIUserSearchPastTheBound: with the store's bound lowered to 5, a
+// query whose every word names more people is answered 400 with the
+// spec's error body saying to narrow it, while a selective word and a
+// whole e-mail address still answer exact totals.
+func TestAPIUserSearchPastTheBound(t *testing.T) {
+	f := newSearchCostFixture(t)
+	f.store.SetSearchBound(5)
+	for _, c := range []struct {
+		path   string
+		status int
+		want   string
+	}{
+		{"/api/v1/users/search?query=searchy", http.StatusBadRequest, "matches more than 5 people"},
+		{"/api/v1/users/search?query=searchy%20person07", http.StatusOK, `"totalElements":1`},
+		{"/api/v1/users/search?query=searchy07%40example.org", http.StatusOK, `"totalElements":1`},
+		{"org:/api/v1/users/search?query=example", http.StatusBadRequest, "matches more than 5 people"},
+	} {
+		token := searchCostToken
+		path := c.path
+		if rest, ok := strings.CutPrefix(path, "org:"); ok {
+			path, token = rest, searchCostOrgToken
+		}
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		req.Header.Set(auth.APITokenHeader, token)
+		rec := httptest.NewRecorder()
+		f.server.ServeHTTP(rec, req)
+		if rec.Code != c.status || !strings.Contains(rec.Body.String(), c.want) {
+			t.Errorf("GET %s: %d %s, want %d with %q", c.path, rec.Code, rec.Body, c.status, c.want)
+		}
+	}
+}

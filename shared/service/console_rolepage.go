@@ -148,15 +148,17 @@ func (s *Service) rolePageInMemory(ctx context.Context, p *auth.Principal, roleI
 	return out, nil
 }
 
-// memberRowsOfRole is a role with its members as the lists show them: from
-// the members index when the store has a complete one (two requests),
-// else with their users (MembersOfRole).
-func (s *Service) memberRowsOfRole(ctx context.Context, p *auth.Principal, roleID int64) (domain.Role, []domain.Member, error) {
+// memberRowsOfRole is a role with up to limit of its members as the lists
+// show them: from the members index when the store has a complete one (two
+// requests, one more per 1 MB of members), else with their users
+// (MembersOfRole, at most MaxMembersListed). A role with more members is
+// refused rather than answered incompletely.
+func (s *Service) memberRowsOfRole(ctx context.Context, p *auth.Principal, roleID int64, limit int) (domain.Role, []domain.Member, error) {
 	if p == nil {
 		return domain.Role{}, nil, domain.Unauthenticatedf("authentication required")
 	}
 	if rs, ok := s.Store.(memberRows); ok {
-		role, members, more, listed, err := rs.MemberRowsOfRole(ctx, roleID, MaxMembersListed)
+		role, members, more, listed, err := rs.MemberRowsOfRole(ctx, roleID, limit)
 		if err != nil {
 			return domain.Role{}, nil, err
 		}
@@ -165,7 +167,7 @@ func (s *Service) memberRowsOfRole(ctx context.Context, p *auth.Principal, roleI
 				return domain.Role{}, nil, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the members of role %d", roleID))
 			}
 			if more {
-				return domain.Role{}, nil, domain.Invalidf("role %d has more than %d members, more than one request lists", roleID, MaxMembersListed)
+				return domain.Role{}, nil, domain.Invalidf("role %d has more than %d members, more than one request lists", roleID, limit)
 			}
 			return role, members, nil
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/edu-invite/invite/shared/auth"
@@ -19,6 +20,14 @@ type Lifecycle struct {
 	// Lookback is how far back the jobs look for what they missed while not
 	// running (default 30 days).
 	Lookback time.Duration
+	// ExpiryWorkers is how many users' expired memberships RemoveExpired
+	// removes at once (default 8): each user's removal is its own
+	// version-checked transactions, so they do not wait for each other.
+	ExpiryWorkers int
+	// ExpiryReserve is the time RemoveExpired keeps before its context's
+	// deadline (the function's timeout): it starts no user's removal
+	// after that, counts what is left and reports it (default 20 s).
+	ExpiryReserve time.Duration
 }
 
 // DefaultReminderDays are the reminder lead times when none are configured;
@@ -160,6 +169,9 @@ func reminderLevel(days []int, daysLeft int) (level, lead int) {
 type ExpiryResult struct {
 	UserRoles int `json:"userRoles"`
 	Users     int `json:"users"`
+	// Remaining counts the memberships still due when the run stopped
+	// before its deadline (0: none left).
+	Remaining int64 `json:"remaining,omitempty"`
 }
 
 // RemoveExpired ends every membership whose end date has passed, whether
@@ -167,15 +179,24 @@ type ExpiryResult struct {
 // membership is removed at each SP, the member is told; a user left without
 // memberships is deleted in the service and at every SP (spec 3.1). A
 // user's removal is safe to repeat and to run concurrently (version checks
-// make a second run's attempt fail harmlessly). A user whose removal fails
-// is logged and skipped, so one cannot hold up the others; the job then
-// reports the failures, and the next run tries that user again.
+// make a second run's attempt fail harmlessly), so ExpiryWorkers users are
+// removed at once. A user whose removal fails is logged and skipped, so one
+// cannot hold up the others; the job then reports the failures, and the
+// next run tries that user again.
+//
+// A day on which a whole cohort ends can hold more than one run can remove
+// before its deadline: the run stops starting users ExpiryReserve before
+// the context's deadline, and reports in Remaining how many memberships
+// are still due (a count of the day partitions); the next run (the
+// schedule, or `make job JOB=expiry`) goes on where it stopped.
 func (s *Service) RemoveExpired(ctx context.Context) (ExpiryResult, error) {
 	var res ExpiryResult
 	var mails []domain.MailDelivery
 	var failures []error
 	now := s.now()
-	for {
+	stopAt, bounded := s.expiryStop(ctx)
+	stopped := false
+	for !stopped {
 		expired, err := s.Store.ListUserRolesEndingBetween(ctx, now.Add(-s.lookback()), now, jobBatch)
 		if err != nil {
 			failures = append(failures, err)
@@ -189,29 +210,81 @@ func (s *Service) RemoveExpired(ctx context.Context) (ExpiryResult, error) {
 				users = append(users, ur.UserID)
 			}
 		}
+		var mu sync.Mutex
 		progress := false
-		for _, userID := range users {
-			done, err := s.removeExpiredOfUser(ctx, userID, now)
-			mails = append(mails, done.mails...)
-			res.UserRoles += done.memberships
-			if done.userDeleted {
-				res.Users++
-			}
-			progress = progress || done.memberships > 0
-			if err != nil && !domain.IsNotFound(err) && err != domain.ErrVersionConflict {
-				s.log().ErrorContext(ctx, "expiry of a user failed; the next run tries again", "user", userID, "error", err)
-				failures = append(failures, fmt.Errorf("user %d: %w", userID, err))
-			}
+		work := make(chan int64)
+		var wg sync.WaitGroup
+		for range min(s.expiryWorkers(), max(len(users), 1)) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for userID := range work {
+					done, err := s.removeExpiredOfUser(ctx, userID, now)
+					mu.Lock()
+					mails = append(mails, done.mails...)
+					res.UserRoles += done.memberships
+					if done.userDeleted {
+						res.Users++
+					}
+					progress = progress || done.memberships > 0
+					if err != nil && !domain.IsNotFound(err) && err != domain.ErrVersionConflict {
+						s.log().ErrorContext(ctx, "expiry of a user failed; the next run tries again", "user", userID, "error", err)
+						failures = append(failures, fmt.Errorf("user %d: %w", userID, err))
+					}
+					mu.Unlock()
+				}
+			}()
 		}
+		for _, userID := range users {
+			if ctx.Err() != nil || (bounded && !time.Now().Before(stopAt)) {
+				stopped = true
+				break
+			}
+			work <- userID
+		}
+		close(work)
+		wg.Wait()
 		if len(expired) < jobBatch || !progress || ctx.Err() != nil {
 			break
 		}
 	}
 	s.flushMails(ctx, mails)
+	if stopped {
+		// Counted with a context of its own: the run's may be nearly spent.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		left, err := s.Store.CountUserRolesEndingBetween(cctx, now.Add(-s.lookback()), now)
+		cancel()
+		if err != nil {
+			failures = append(failures, fmt.Errorf("counting the memberships left: %w", err))
+		}
+		res.Remaining = left
+		s.log().WarnContext(ctx, "expiry stopped before its deadline; the next run goes on", "removed", res.UserRoles, "remaining", left)
+	}
 	if len(failures) > 0 {
 		return res, fmt.Errorf("expiry: %d failures, first: %w", len(failures), failures[0])
 	}
 	return res, nil
+}
+
+// expiryStop is when RemoveExpired starts no more removals: ExpiryReserve
+// before the context's deadline; bounded is false without a deadline.
+func (s *Service) expiryStop(ctx context.Context) (time.Time, bool) {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return time.Time{}, false
+	}
+	reserve := s.Lifecycle.ExpiryReserve
+	if reserve <= 0 {
+		reserve = 20 * time.Second
+	}
+	return deadline.Add(-reserve), true
+}
+
+func (s *Service) expiryWorkers() int {
+	if s.Lifecycle.ExpiryWorkers > 0 {
+		return s.Lifecycle.ExpiryWorkers
+	}
+	return 8
 }
 
 func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now time.Time) (removalResult, error) {

@@ -168,3 +168,58 @@ func TestRemindersGoOnPastAMembershipThatFails(t *testing.T) {
 		t.Errorf("second run reminded %v (%v), want only stuck@example.org", sent, err)
 	}
 }
+
+// TestExpiryOfACohortStopsBeforeItsDeadlineAndGoesOn: when a run's
+// deadline leaves no time (the function's timeout is near), it removes
+// nothing more and reports how many memberships are still due; the next
+// run removes every one of them, several users at once, and reports none
+// left.
+func TestExpiryOfACohortStopsBeforeItsDeadlineAndGoesOn(t *testing.T) {
+	s, _ := newService(t)
+	ctx := context.Background()
+	role, err := s.CreateRole(ctx, root, wikiRole("Cohort 2026"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cohort = 60
+	end := now.Add(10 * 24 * time.Hour)
+	seed := domain.Seed{}
+	for i := range int64(cohort) {
+		uid := 10_001 + i
+		seed.Users = append(seed.Users, domain.User{ID: uid, Sub: fmt.Sprint("sub-cohort-", uid), Name: fmt.Sprint("Student ", uid),
+			Email: fmt.Sprint("student", uid, "@example.org"), CreatedAt: now})
+		seed.UserRoles = append(seed.UserRoles, domain.UserRole{ID: 50_001 + i, UserID: uid, RoleID: role.ID, Authority: domain.Guest,
+			CreatedAt: now, EndDate: &end})
+	}
+	if err := s.Store.Seed(ctx, seed); err != nil {
+		t.Fatal(err)
+	}
+	s.Clock = func() time.Time { return now.Add(15 * 24 * time.Hour) }
+	s.Lifecycle.ExpiryReserve = time.Hour
+
+	nearDeadline, cancel := context.WithTimeout(ctx, 30*time.Minute) // within the reserve
+	res, err := s.RemoveExpired(nearDeadline)
+	cancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.UserRoles != 0 || res.Remaining != cohort {
+		t.Fatalf("near the deadline: %+v, want nothing removed and %d remaining", res, cohort)
+	}
+
+	res, err = s.RemoveExpired(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.UserRoles != cohort || res.Users != cohort || res.Remaining != 0 {
+		t.Errorf("next run: %+v, want %d memberships and users removed, none remaining", res, cohort)
+	}
+	for _, uid := range []int64{10_001, 10_000 + cohort} {
+		if _, err := s.Store.GetUser(ctx, uid); !domain.IsNotFound(err) {
+			t.Errorf("user %d still there: %v", uid, err)
+		}
+	}
+	if left, err := s.Store.CountUserRolesEndingBetween(ctx, now, now.Add(30*24*time.Hour)); err != nil || left != 0 {
+		t.Errorf("memberships left: %d, %v", left, err)
+	}
+}

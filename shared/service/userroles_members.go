@@ -10,14 +10,21 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// MaxMembersListed bounds the members one request reads (U9, U10): the
-// member lists are read whole (one Query per 1000 memberships and one
-// BatchGetItem per 100 users), so that they can be filtered and sorted by
-// the users' names. A role with more members is refused with a 400 rather
-// than answered incompletely.
+// MaxMembersListed bounds the members one unpaged answer holds (U10 and
+// the lists of managers): some 800 bytes of JSON each, 5,000 keep the
+// answer inside a Lambda response's 6 MB. A role with more members is
+// refused with a 400 rather than answered incompletely; its members are
+// paged by U9.
 const MaxMembersListed = 5000
 
-// MembersOfRole returns every membership of a role with its user (U10), to
+// MaxMembersSearched bounds the members U9 reads to filter, sort and page
+// them: from the role's members index, where each membership carries its
+// user's copy (one Query per some 2,000 members, no read of the users), so
+// that a role of a national deployment's size is searched, not refused.
+const MaxMembersSearched = 100_000
+
+// MembersOfRole returns every membership of a role with its whole user
+// (U10: every attribute, which the members index's copy does not hold), to
 // those who may see the role's members.
 func (s *Service) MembersOfRole(ctx context.Context, p *auth.Principal, roleID int64) (domain.Role, []domain.Member, error) {
 	if p == nil {
@@ -61,7 +68,7 @@ var MemberSorts = []string{MemberSortEmail, MemberSortSchacHome, MemberSortAutho
 // query matches word prefixes of the member's names and e-mail address,
 // case-insensitively; every word of the query must match.
 func (s *Service) SearchMembersOfRole(ctx context.Context, p *auth.Principal, roleID int64, guests bool, req domain.PageRequest) (domain.Page[domain.Member], error) {
-	_, members, err := s.memberRowsOfRole(ctx, p, roleID)
+	_, members, err := s.memberRowsOfRole(ctx, p, roleID, MaxMembersSearched)
 	if err != nil {
 		return domain.Page[domain.Member]{}, err
 	}

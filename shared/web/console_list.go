@@ -21,12 +21,15 @@ type listState struct {
 	// TableID is the id of the list's table; SearchLabel labels its query
 	// field (the searchfield and resultstable templates).
 	TableID, SearchLabel string
-	Query                string
-	Sort                 string
-	Desc                 bool
-	Page                 int // 1-based
-	Size                 int
-	path                 string
+	// SearchError says, next to the query field, why the query cannot be
+	// answered (a search naming too many people).
+	SearchError string
+	Query       string
+	Sort        string
+	Desc        bool
+	Page        int // 1-based
+	Size        int
+	path        string
 	// extra are the list's own filters, kept in every link.
 	extra url.Values
 }

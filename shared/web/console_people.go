@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/i18n"
 	"github.com/edu-invite/invite/shared/service"
 )
@@ -32,9 +33,15 @@ func (p *Pages) consolePeople(w http.ResponseWriter, r *http.Request) {
 	st.Private = true
 	st.TableID, st.SearchLabel = "people", i18n.T(lang, "console.people.search")
 	res, err := p.cfg.Service.SearchPeople(r.Context(), pr, st.request())
-	if err != nil {
+	bound, broad := domain.IsSearchTooBroad(err)
+	if err != nil && !broad {
 		p.refuse(w, r, err)
 		return
+	}
+	if broad {
+		// The query kept, and next to it what to do instead of a list that
+		// would not be the true one.
+		st.SearchError = i18n.T(lang, "console.people.tooBroad", bound)
 	}
 	page := peoplePage{consolePage: p.consoleBase(r, pr, lang, "console.people.title", "people"), List: st, Pager: st.pager(lang, res.Total),
 		Headers: []sortHeader{st.header(lang, "console.people.name", "name"), st.header(lang, "console.people.email", "email"),

@@ -1,0 +1,387 @@
+package service_test
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+	"unicode"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go/middleware"
+
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/dynamo"
+	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+// BenchmarkTruth seeds TRUTH_USERS users (default 20,000) in TRUTH_ROLES
+// roles (default 200) of one organization per 100 roles, the first role
+// with TRUTH_BIG_ROLE members (default 6,000), and asks each kind of
+// query a page the API and console ask. For each kind it reports the
+// DynamoDB items read and requests per page, the p95 latency, and whether
+// the page and the total were the true ones, against an answer computed
+// by brute force from the seed itself (every user, every role, in memory).
+// A search that answers "narrow the query" is right when the brute force
+// finds that every word of the query names more people than the store's
+// bound. `make bench` runs it at the default scale, `make bench-national`
+// at 1,000,000 users and 10,000 roles (one with 50,000 members).
+func BenchmarkTruth(b *testing.B) {
+	f := loadTruth(b)
+	for _, k := range f.kinds() {
+		b.Run(k.name, func(b *testing.B) {
+			var took []time.Duration
+			var items, requests int64
+			var pageOK, totalOK bool
+			for b.Loop() {
+				took = took[:0]
+				items0, requests0 := f.items.Load(), f.requests.Load()
+				for range truthRuns {
+					start := time.Now()
+					got := k.ask()
+					took = append(took, time.Since(start))
+					pageOK, totalOK = k.want.samePage(got), k.want.sameTotal(got)
+				}
+				items, requests = f.items.Load()-items0, f.requests.Load()-requests0
+			}
+			slices.Sort(took)
+			b.ReportMetric(float64(items)/truthRuns, "items/page")
+			b.ReportMetric(float64(requests)/truthRuns, "requests/page")
+			b.ReportMetric(float64(took[len(took)*95/100].Microseconds())/1000, "p95-ms")
+			b.ReportMetric(boolMetric(pageOK), "page-correct")
+			b.ReportMetric(boolMetric(totalOK), "total-correct")
+			if !pageOK || !totalOK {
+				b.Logf("%s: got %s, want %s", k.name, k.ask(), k.want)
+			}
+		})
+	}
+}
+
+const truthRuns = 20
+
+func boolMetric(ok bool) float64 {
+	if ok {
+		return 1
+	}
+	return 0
+}
+
+// answer is a page as ids in order, its total, or "narrow the query".
+type answer struct {
+	ids    []int64
+	total  int64
+	narrow bool
+	err    string
+}
+
+func (a answer) String() string {
+	switch {
+	case a.err != "":
+		return "error " + a.err
+	case a.narrow:
+		return "narrow the query"
+	}
+	return fmt.Sprintf("%v of %d", a.ids, a.total)
+}
+
+func (a answer) samePage(got answer) bool {
+	return got.err == "" && got.narrow == a.narrow && slices.Equal(got.ids, a.ids)
+}
+
+func (a answer) sameTotal(got answer) bool {
+	return got.err == "" && got.narrow == a.narrow && got.total == a.total
+}
+
+type truthKind struct {
+	name string
+	ask  func() answer
+	want answer
+}
+
+// truthUser is what the brute force knows of a seeded user.
+type truthUser struct {
+	id                  int64
+	name, email, org    string
+	words, listingOrder string
+	wordList            []string
+}
+
+type truthFixture struct {
+	svc             *service.Service
+	store           *dynamo.Store
+	items, requests *atomic.Int64
+	users           []truthUser
+	roles           []domain.Role
+	bigRole         int64
+	bigMembers      []int64
+	bound           int
+}
+
+var truthFirst = []string{"Anna", "Bram", "Daan", "Emma", "Julia", "Lotte", "Noah", "Sanne", "Sem", "Tess", "Lucas", "Mila", "Finn", "Zoë", "Jesse", "Fleur"}
+var truthFamily = []string{"Jansen", "de Vries", "van den Berg", "Bakker", "Visser", "Smit", "Meijer", "de Boer", "Mulder", "de Groot",
+	"Bos", "Vos", "Peters", "Hendriks", "van Leeuwen", "Dekker", "Brouwer", "de Wit", "Dijkstra", "Smits"}
+
+var truthOnce struct {
+	done bool
+	f    *truthFixture
+}
+
+func loadTruth(b *testing.B) *truthFixture {
+	b.Helper()
+	if truthOnce.done {
+		if truthOnce.f == nil {
+			b.Fatal("the seed failed")
+		}
+		return truthOnce.f
+	}
+	truthOnce.done = true
+	users, roles, big := envInt("TRUTH_USERS", 20_000), envInt("TRUTH_ROLES", 200), envInt("TRUTH_BIG_ROLE", 6_000)
+	big = min(big, users)
+	var items, requests atomic.Int64
+	client := dynamodb.New(dynamodb.Options{BaseEndpoint: aws.String(dynamotest.Endpoint(b)), Region: "eu-west-1",
+		Credentials: credentials.NewStaticCredentialsProvider("test", "test", "")}, countItemsRead(&items, &requests))
+	table := fmt.Sprintf("truth-%d", time.Now().UnixNano())
+	if err := dynamo.CreateTable(context.Background(), client, table); err != nil {
+		b.Fatal(err)
+	}
+	store := dynamo.New(client, table, nil)
+	f := &truthFixture{svc: &service.Service{Store: store, Queue: nopQueue{}, PublicBaseURL: "https://invite.example.org"},
+		store: store, items: &items, requests: &requests, bound: dynamo.DefaultSearchBound, bigRole: 1}
+	now := time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC)
+	orgs := max(1, roles/100)
+	for r := range roles {
+		f.roles = append(f.roles, domain.Role{ID: int64(r + 1), Name: fmt.Sprintf("Course %06d", r+1), ShortName: fmt.Sprintf("course-%06d", r+1),
+			OrganizationGUID: fmt.Sprint("org-", r%orgs), DefaultExpiryDays: 365, Auditable: domain.Auditable{CreatedAt: now}})
+	}
+	start := time.Now()
+	seed := domain.Seed{Roles: f.roles}
+	end := now.AddDate(1, 0, 0)
+	for i := range users {
+		uid := int64(i + 1)
+		given, family := truthFirst[i%len(truthFirst)], truthFamily[(i/len(truthFirst))%len(truthFamily)]
+		roleID := int64(1)
+		if i >= big && roles > 1 {
+			roleID = 2 + int64(i%(roles-1))
+		}
+		org := f.roles[roleID-1].OrganizationGUID
+		domainName := strings.Replace(org, "org-", "inst", 1) + ".example.org"
+		local := fmt.Sprintf("%s.%s.%d", strings.ToLower(given), strings.ToLower(strings.ReplaceAll(family, " ", "")), uid)
+		u := domain.User{ID: uid, Sub: "urn:collab:person:" + domainName + ":" + local, GivenName: given, FamilyName: family,
+			Name: given + " " + family, Email: local + "@" + domainName, EduPersonPrincipalName: local + "@" + domainName,
+			SchacHomeOrganization: domainName, CreatedAt: now}
+		seed.Users = append(seed.Users, u)
+		seed.UserRoles = append(seed.UserRoles, domain.UserRole{ID: uid, UserID: uid, RoleID: roleID, Authority: domain.Guest,
+			CreatedAt: now, EndDate: &end})
+		f.users = append(f.users, truthUserOf(u, org))
+		if roleID == 1 {
+			f.bigMembers = append(f.bigMembers, uid)
+		}
+		if len(seed.Users) == 5_000 || i == users-1 {
+			if err := store.Seed(context.Background(), seed); err != nil {
+				b.Fatal(err)
+			}
+			seed = domain.Seed{}
+		}
+	}
+	b.Logf("seeded %d users in %d roles (%d organizations; role 1 with %d members) in %s", users, roles, orgs, len(f.bigMembers), time.Since(start))
+	truthOnce.f = f
+	return f
+}
+
+// countItemsRead counts requests and the items each read: a Query's
+// scanned items, a BatchGetItem's and GetItem's items.
+func countItemsRead(items, requests *atomic.Int64) func(*dynamodb.Options) {
+	return func(o *dynamodb.Options) {
+		o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
+			return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("countItemsRead",
+				func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+					requests.Add(1)
+					out, md, err := next.HandleInitialize(ctx, in)
+					switch r := out.Result.(type) {
+					case *dynamodb.QueryOutput:
+						items.Add(int64(r.ScannedCount))
+					case *dynamodb.BatchGetItemOutput:
+						for _, got := range r.Responses {
+							items.Add(int64(len(got)))
+						}
+					case *dynamodb.GetItemOutput:
+						if r.Item != nil {
+							items.Add(1)
+						}
+					}
+					return out, md, err
+				}), middleware.Before)
+		})
+	}
+}
+
+func truthSplit(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// truthUserOf derives, by the documented rule, a user's search words
+// (names, the e-mail's local part whole and its words; distinct, sorted,
+// at most 16) and place in the listing by name.
+func truthUserOf(u domain.User, org string) truthUser {
+	var words []string
+	for _, s := range []string{u.GivenName, u.MiddleName, u.FamilyName, u.Name} {
+		words = append(words, truthSplit(s)...)
+	}
+	email := strings.ToLower(u.Email)
+	if local, _, ok := strings.Cut(email, "@"); ok {
+		words = append(words, local)
+	}
+	words = append(words, truthSplit(email)...)
+	slices.Sort(words)
+	words = slices.Compact(words)
+	words = words[:min(len(words), 16)]
+	return truthUser{id: u.ID, name: u.Name, email: email, org: org, wordList: words,
+		listingOrder: strings.ToLower(u.Name) + "#" + fmt.Sprint(u.ID)}
+}
+
+func (u truthUser) matches(query []string) bool {
+	for _, q := range query {
+		if !slices.ContainsFunc(u.wordList, func(w string) bool { return strings.HasPrefix(w, q) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// bruteSearch is the true answer of a user search over every user.
+func (f *truthFixture) bruteSearch(org, query string, page domain.PageRequest) answer {
+	var scope []truthUser
+	for _, u := range f.users {
+		if org == "" || u.org == org {
+			scope = append(scope, u)
+		}
+	}
+	var hits []truthUser
+	if q := strings.ToLower(strings.TrimSpace(query)); strings.Contains(q, "@") {
+		for _, u := range scope {
+			if u.email == q {
+				hits = append(hits, u)
+			}
+		}
+	}
+	if hits == nil {
+		words := truthSplit(query)
+		// The store reads the people of one word of two or more letters
+		// at a time; a query all of whose words name more than the bound
+		// (in the whole table) must be narrowed, unless the organization
+		// itself is within the bound.
+		selective := len(scope) <= f.bound && org != ""
+		for _, w := range words {
+			if len([]rune(w)) < 2 {
+				continue
+			}
+			named := 0
+			for _, u := range f.users {
+				if u.matches([]string{w}) {
+					named++
+				}
+			}
+			selective = selective || named <= f.bound
+		}
+		if !selective && len(words) > 0 {
+			return answer{narrow: true}
+		}
+		for _, u := range scope {
+			if u.matches(words) {
+				hits = append(hits, u)
+			}
+		}
+	}
+	slices.SortFunc(hits, func(a, b truthUser) int { return cmp.Compare(a.listingOrder, b.listingOrder) })
+	return pageOf(hits, page, func(u truthUser) int64 { return u.id })
+}
+
+func pageOf[T any](all []T, page domain.PageRequest, id func(T) int64) answer {
+	a := answer{total: int64(len(all)), ids: []int64{}}
+	for _, x := range all[min(page.Offset(), len(all)):min(page.Offset()+page.Size, len(all))] {
+		a.ids = append(a.ids, id(x))
+	}
+	return a
+}
+
+func (f *truthFixture) storeSearch(org, query string, page domain.PageRequest) answer {
+	got, err := f.store.SearchUsers(context.Background(), domain.UserSearch{OrganizationGUID: org, Page: page})
+	if _, broad := domain.IsSearchTooBroad(err); broad {
+		return answer{narrow: true}
+	}
+	if err != nil {
+		return answer{err: err.Error()}
+	}
+	a := answer{total: got.Total, ids: []int64{}}
+	for _, u := range got.Items {
+		a.ids = append(a.ids, u.ID)
+	}
+	return a
+}
+
+func (f *truthFixture) kinds() []truthKind {
+	last := f.users[len(f.users)-1]
+	mid := f.users[len(f.users)/2]
+	org := last.org
+	search := func(name, org, query string, page domain.PageRequest) truthKind {
+		page.Query = query
+		return truthKind{name: name, ask: func() answer { return f.storeSearch(org, query, page) }, want: f.bruteSearch(org, query, page)}
+	}
+	p10 := domain.PageRequest{Size: 10}
+	kinds := []truthKind{
+		search("user/exact-email", "", last.email, p10),
+		search("user/exact-email-org", org, last.email, p10),
+		search("user/email-local-part", "", strings.Split(mid.email, "@")[0], p10),
+		search("user/two-words", "", mid.name, p10),
+		search("user/name-and-number", "", fmt.Sprintf("%s %d", strings.Fields(mid.name)[0], mid.id/10), p10),
+		search("user/one-common-word", "", "anna", p10),
+		search("user/org-two-words", org, last.name, domain.PageRequest{Size: 10, Number: 1}),
+		search("user/listing-page-3", "", "", domain.PageRequest{Size: 10, Number: 3}),
+		search("user/org-listing", org, "", p10),
+	}
+	byName := slices.Clone(f.roles)
+	slices.SortFunc(byName, func(a, b domain.Role) int { return cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)) })
+	rolePage := domain.PageRequest{Size: 10, Number: 2, Sort: "name"}
+	kinds = append(kinds, truthKind{name: "role/list-page-3",
+		ask: func() answer {
+			got, _, err := f.svc.ListRoles(context.Background(), benchAdmin, rolePage, false)
+			if err != nil {
+				return answer{err: err.Error()}
+			}
+			a := answer{total: got.Total, ids: []int64{}}
+			for _, r := range got.Items {
+				a.ids = append(a.ids, r.ID)
+			}
+			return a
+		},
+		want: pageOf(byName, rolePage, func(r domain.Role) int64 { return r.ID })})
+	members := make([]truthUser, 0, len(f.bigMembers))
+	for _, uid := range f.bigMembers {
+		members = append(members, f.users[uid-1])
+	}
+	slices.SortFunc(members, func(a, b truthUser) int {
+		return cmp.Or(cmp.Compare(strings.ToLower(a.name), strings.ToLower(b.name)), cmp.Compare(a.id, b.id))
+	})
+	memberPage := domain.PageRequest{Size: 10, Number: 2, Sort: "name"}
+	kinds = append(kinds, truthKind{name: "role/members-of-largest-page-3",
+		ask: func() answer {
+			got, err := f.svc.SearchMembersOfRole(context.Background(), benchAdmin, f.bigRole, true, memberPage)
+			if err != nil {
+				return answer{err: err.Error()}
+			}
+			a := answer{total: got.Total, ids: []int64{}}
+			for _, m := range got.Items {
+				a.ids = append(a.ids, m.User.ID)
+			}
+			return a
+		},
+		want: pageOf(members, memberPage, func(u truthUser) int64 { return u.id })})
+	return kinds
+}
