@@ -32,12 +32,18 @@ func (h *linksReadHook) GetLinksAt(ctx context.Context, kind domain.ResourceKind
 	return links, err
 }
 
-// accept invites email to the role and accepts as that person.
+// accept invites email to the role as a guest and accepts as that person.
 func (f *fixture) accept(t *testing.T, roleID int64, email string) {
+	t.Helper()
+	f.acceptWith(t, roleID, email, domain.Guest)
+}
+
+// acceptWith invites email to the role with an authority and accepts.
+func (f *fixture) acceptWith(t *testing.T, roleID int64, email string, authority domain.Authority) {
 	t.Helper()
 	ctx := context.Background()
 	expiry := time.Now().Add(time.Hour)
-	res, err := f.svc.Invite(ctx, superUser, service.InvitationInput{IntendedAuthority: "GUEST", Invites: []string{email},
+	res, err := f.svc.Invite(ctx, superUser, service.InvitationInput{IntendedAuthority: string(authority), Invites: []string{email},
 		RoleIDs: []int64{roleID}, ExpiryDate: &expiry, SuppressSendingEmails: true})
 	if err != nil {
 		t.Fatal(err)
