@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/edu-invite/invite/localstack/scimsp"
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/provisioner"
 	"github.com/edu-invite/invite/shared/service"
-	"github.com/edu-invite/invite/localstack/scimsp"
 )
 
 // linksReadHook runs a function once, just after the first batched read of
