@@ -147,7 +147,8 @@ func (s *Service) roleFromInput(in RoleInput, storedDate *time.Time) (domain.Rol
 	return role, nil
 }
 
-// GetRole returns a role the caller may see.
+// GetRole returns a role the caller may see, with its member count read
+// as the listings read it (one count everywhere).
 func (s *Service) GetRole(ctx context.Context, p *auth.Principal, id int64) (domain.Role, error) {
 	role, err := s.Store.GetRole(ctx, id)
 	if err != nil {
@@ -156,7 +157,11 @@ func (s *Service) GetRole(ctx context.Context, p *auth.Principal, id int64) (dom
 	if !p.CanManageRole(role) && p.Memberships[id] == "" {
 		return domain.Role{}, domain.Forbiddenf("no access to role %d", id)
 	}
-	return role, nil
+	one := []domain.Role{role}
+	if err := s.countMembers(ctx, one); err != nil {
+		return domain.Role{}, err
+	}
+	return one[0], nil
 }
 
 func (s *Service) urnPrefix() string {
