@@ -44,4 +44,3 @@ func (s *Store) rewriteRepairedInvitation(ctx context.Context, inv domain.Invita
 	}
 	return t.commit(ctx)
 }
-
