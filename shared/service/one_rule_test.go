@@ -7,6 +7,7 @@ import (
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/service"
 	"github.com/edu-invite/invite/shared/testkit"
 )
 
@@ -88,5 +89,51 @@ func TestLastMembershipOfAnInstitutionAdminOneRule(t *testing.T) {
 				t.Errorf("member after the last membership: %v, want deleted", err)
 			}
 		})
+	}
+}
+
+// A user the SPs know already who accepts an invitation with a placeholder
+// id gets it as externalId there now (a user.update to each SP that knows
+// the user), as a user created after the acceptance gets it at creation:
+// one rule, not one at creation and another at the next sign-in.
+func TestPlaceholderOfALaterAcceptanceReachesTheSPsThatKnowTheUser(t *testing.T) {
+	s, q := newService(t)
+	ctx := context.Background()
+	first, err := s.CreateRole(ctx, root, wikiRole("First"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := s.CreateRole(ctx, root, wikiRole("Second"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	person := auth.Person{Sub: "sub-pia", Email: "pia@example.org", EduPersonPrincipalName: "pia@example.org", Name: "Pia"}
+	u := acceptInto(t, s, person, []int64{first.ID})
+	if err := s.Store.PutLink(ctx, domain.SPLink{Kind: domain.ResourceUser, LocalID: u.ID, SPID: "sp-a", RemoteID: "a-1",
+		Status: domain.StatusProvisioned, UpdatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	expiry := now.Add(24 * time.Hour)
+	res, err := s.Invite(ctx, root, service.InvitationInput{IntendedAuthority: "GUEST", RoleIDs: []int64{second.ID}, ExpiryDate: &expiry,
+		SuppressSendingEmails: true, WithPlaceholders: []service.PlaceholderRecipient{{Email: "pia@example.org", InternalPlaceholderIdentifier: "hr-7"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := len(q.Deliveries())
+	if _, err := s.Accept(ctx, &auth.Principal{Kind: auth.KindPerson, Person: &person}, testkit.SecretOfURL(t, res.URLs[0].InvitationURL), 0); err != nil {
+		t.Fatal(err)
+	}
+	stored, err := s.Store.GetUser(ctx, u.ID)
+	if err != nil || stored.InternalPlaceholderIdentifier != "hr-7" {
+		t.Fatalf("user %+v, %v; want the placeholder", stored, err)
+	}
+	updated := map[string]bool{}
+	for _, d := range q.Deliveries()[before:] {
+		if d.Kind == domain.DeliverUserUpdate {
+			updated[d.SPID] = true
+		}
+	}
+	if !updated["sp-a"] {
+		t.Errorf("user.update at %v, want sp-a, where the user is known with its old externalId", updated)
 	}
 }
