@@ -53,8 +53,8 @@ func (s *Store) SearchUsersWithRoles(ctx context.Context, q domain.UserSearch) (
 	if len([]rune(key)) >= 2 {
 		candidates, err = s.wordPrefixCandidates(ctx, key)
 	} else {
-		// Only one-letter words: names or words starting with the letter.
-		candidates, err = s.letterCandidates(ctx, key)
+		// Only one-letter words: names starting with the letter.
+		candidates, err = s.namePrefixCandidates(ctx, key)
 	}
 	if err != nil {
 		return domain.Page[domain.FoundUser]{}, err

@@ -54,21 +54,7 @@ func (s *Store) searchOrganizationUsers(ctx context.Context, organizationGUID st
 		if err != nil {
 			return domain.Page[domain.FoundUser]{}, err
 		}
-		// And the organization's users with a word starting with the letter.
-		byWord, err := s.letterWordCandidates(ctx, key)
-		if err != nil {
-			return domain.Page[domain.FoundUser]{}, err
-		}
-		members, err := s.organizationMembersAmong(ctx, organizationGUID, candidateIDs(byWord))
-		if err != nil {
-			return domain.Page[domain.FoundUser]{}, err
-		}
-		inOrg := make(map[int64]bool, len(members))
-		for _, uid := range members {
-			inOrg[uid] = true
-		}
-		byWord = slices.DeleteFunc(byWord, func(c searchCandidate) bool { return !inOrg[c.ID] })
-		candidates = mergeCandidates(candidatesOf(ids), byWord)
+		candidates = candidatesOf(ids)
 	}
 	return s.matchingUsersPage(ctx, candidates, words, page)
 }

@@ -74,8 +74,6 @@ func TestSearchUsersByWordPrefix(t *testing.T) {
 		{"case-insensitive", "", "LoVeL", []string{"Ada Lovelace"}},
 		{"every word must match", "", "marie tur", []string{"Marie Turing"}},
 		{"one letter: names starting with it", "", "a", []string{"Ada Lovelace"}},
-		{"one letter: a later word starting with it", "", "t", []string{"Marie Turing"}},
-		{"one letter in an organization: a later word", "org-1", "c", []string{"Marie Curie", "Pierre Curie"}},
 		{"no match", "", "zzz", nil},
 		{"organization scope", "org-1", "marie", []string{"Marie Curie"}},
 		{"organization, no query", "org-1", "", []string{"Ada Lovelace", "Marie Curie", "Pierre Curie"}},
