@@ -7,7 +7,7 @@ BUILD_DIR := build
 NPM_DIR   := localstack
 APIDOCS_DIR := shared/httpapi/apidocs
 
-.PHONY: import-applications job run test test-go test-faults test-fuzz test-infra vet build synth deploy-local npm chromium api-docs-vendor clean bench bench-national
+.PHONY: import-applications job run test test-go test-faults test-model test-fuzz test-infra vet build synth deploy-local npm chromium api-docs-vendor clean bench bench-national
 
 ## run: the whole service on one machine (embedded local stack, PORT default 8080)
 # Built, then run (not `go run`, which exits 1 on Ctrl-C): Ctrl-C stops the
@@ -67,6 +67,12 @@ test-go: npm chromium
 ## test-faults: the fault-injection test at the scale of issue 5 (1,000 guests, ~15 min; make test runs 200)
 test-faults: npm
 	FAULT_TEST_USERS=1000 $(GO) test -count=1 -timeout 40m -run TestDeliveryUnderFaults -v ./localstack/stack/
+
+## test-model: the model-based test (random operations, sequential then concurrent, compared with a model and the SP)
+## at ten times the scale make test runs; MODEL_SCALE sets another, MODEL_SEED repeats a run
+MODEL_SCALE ?= 10
+test-model: npm
+	MODEL_SCALE=$(MODEL_SCALE) $(GO) test -count=1 -timeout 60m -run TestModelAgreesAfterRandomOperations -v ./localstack/stack/
 
 ## test-fuzz: a short run (FUZZTIME each, default 3000x: a count of inputs, not a duration, which a loaded machine can end mid-run) of every fuzz target of the request decoders and dates (go test ./... runs their seed corpora)
 FUZZTIME ?= 3000x

@@ -78,8 +78,8 @@ func unescapeFilterString(raw string) string {
 }
 
 // matches reports whether got satisfies the filter under attr's case rule.
-func (f *eqFilter) matches(attr *filterableAttribute, got string) bool {
-	if attr.caseExact {
+func (f *eqFilter) matches(attr *filterableAttribute, got string, allExact bool) bool {
+	if attr.caseExact || allExact {
 		return got == f.value
 	}
 	return strings.EqualFold(got, f.value)

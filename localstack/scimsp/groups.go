@@ -56,7 +56,7 @@ func (h groupHandler) GetAll(r *http.Request, params elimity.ListRequestParams) 
 	defer sp.mu.Unlock()
 	var hits []*groupRecord
 	for _, g := range sp.groups {
-		if f == nil || f.matches(attr, groupAttr(g, f.attribute)) {
+		if f == nil || f.matches(attr, groupAttr(g, f.attribute), sp.opts.Unreliable.CaseExactFilters) {
 			hits = append(hits, g)
 		}
 	}

@@ -87,7 +87,7 @@ func (sp *SP) patchMembers(g *groupRecord, opName string, where filter.Expressio
 			return err
 		}
 		for _, m := range add {
-			if !g.hasMember(m.value) {
+			if !g.hasMember(m.value) || sp.opts.Unreliable.PatchAddRepeats {
 				g.members = append(g.members, m)
 			}
 		}

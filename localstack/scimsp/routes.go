@@ -25,6 +25,13 @@ func (sp *SP) routes(server http.Handler) http.Handler {
 		loc := &location{base: externalBase(r)}
 		r = r.WithContext(context.WithValue(r.Context(), locationKey{}, loc))
 		rec.location = loc
+		if r.Method != http.MethodGet && sp.loss.lose() {
+			// The change is made, the answer never arrives.
+			mux.ServeHTTP(&lostAnswer{header: http.Header{}}, r)
+			http.Error(w, "answer lost on the way", http.StatusGatewayTimeout)
+			sp.log.add(r.Method, r.URL.Path, http.StatusGatewayTimeout)
+			return
+		}
 		mux.ServeHTTP(rec, r)
 		sp.log.add(r.Method, r.URL.Path, rec.statusOrOK())
 	})

@@ -29,6 +29,9 @@ type Options struct {
 	// thousands of members per request (work an SP does on its own machines)
 	// does not take the cores the service is measured on.
 	PatchNoContent bool
+	// Unreliable makes the SP behave as some do in the field (see
+	// unreliable.go); the zero value is a well-behaved SP.
+	Unreliable Unreliable
 }
 
 // FilterSupport is which list filters an SP accepts.
@@ -53,6 +56,8 @@ type SP struct {
 	now    func() time.Time
 
 	log requestLog
+
+	loss lossDice // decides which answers Unreliable.LoseAnswers loses
 }
 
 // New returns an SP. It panics when Options do not configure exactly one
@@ -76,6 +81,7 @@ func New(opts Options) *SP {
 	if err != nil {
 		panic("scimsp: " + err.Error()) // only on missing arguments, which are constant here
 	}
+	sp.loss = newLossDice(opts.Unreliable)
 	sp.handler = sp.routes(server)
 	return sp
 }

@@ -48,7 +48,7 @@ func (h userHandler) GetAll(r *http.Request, params elimity.ListRequestParams) (
 	defer sp.mu.Unlock()
 	var hits []*userRecord
 	for _, u := range sp.users {
-		if f == nil || f.matches(attr, stringAttr(u.attrs, f.attribute)) {
+		if f == nil || f.matches(attr, stringAttr(u.attrs, f.attribute), sp.opts.Unreliable.CaseExactFilters) {
 			hits = append(hits, u)
 		}
 	}

@@ -42,10 +42,18 @@ type RoleStore interface {
 	// KindConflict when the new name is taken.
 	UpdateRole(ctx context.Context, r Role, deliveries []Delivery) error
 	// DeleteRole removes the role, its unique name and application links and
-	// writes the deliveries, in one transaction; memberships of the role are
+	// writes the deliveries, in one transaction, and keeps the role as a
+	// deletion in progress (GetRoleDeletion); memberships of the role are
 	// removed by the caller afterwards. KindNotFound when the role is gone,
 	// ErrVersionConflict when it changed.
 	DeleteRole(ctx context.Context, r Role, deliveries []Delivery) error
+	// GetRoleDeletion reads a role that DeleteRole removed and whose
+	// memberships are not all removed yet (FinishRoleDeletion not called).
+	// KindNotFound when there is none.
+	GetRoleDeletion(ctx context.Context, id int64) (Role, error)
+	// FinishRoleDeletion forgets a deleted role once its memberships are
+	// gone. No domain error.
+	FinishRoleDeletion(ctx context.Context, id int64) error
 	// GetRole reads one role. KindNotFound when there is no such role.
 	GetRole(ctx context.Context, id int64) (Role, error)
 	// GetRoles reads roles by id, in the order asked, each once. Roles that do

@@ -70,6 +70,9 @@ func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 		t.putNew(newUserRoleRecord(ur, 1), always(domain.Conflictf("user %d already has role %d", ur.UserID, ur.RoleID)))
 	}
 	t.countMembers(a.NewUserRoles, 1)
+	for _, roleID := range newRoleIDs(a.NewUserRoles) {
+		t.roleExists(roleID)
+	}
 	for _, ur := range a.UpdatedUserRoles {
 		key := userRoleKey(ur.UserID, ur.RoleID)
 		t.putVersion(newUserRoleRecord(ur, ur.Version+1), ur.Version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))

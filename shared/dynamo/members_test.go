@@ -9,6 +9,7 @@ import (
 func TestListMembersOfRole(t *testing.T) {
 	s := newStore(t)
 	must(t, s.CreateRole(ctx(t), role(1, "One"), nil))
+	must(t, s.CreateRole(ctx(t), role(2, "Two"), nil))
 	for i := int64(1); i <= 5; i++ {
 		must(t, s.SaveAcceptance(ctx(t), domain.Acceptance{User: user(10+i, "sub-"+id(10+i)), NewUser: true,
 			NewUserRoles: []domain.UserRole{membership(100+i, 10+i, 1)}}))

@@ -102,13 +102,13 @@ func (s *Store) repairItem(ctx context.Context, av item, apply bool) ([]domain.D
 		if err != nil {
 			return nil, err
 		}
-		record = newUserRoleRecord(ur, ur.Version+1)
+		return repairs, s.rewriteRepairedMembership(ctx, ur)
 	case entityInvitation:
 		inv, err := decodeInvitation(av)
 		if err != nil {
 			return nil, err
 		}
-		record = newInvitationRecord(inv, inv.Version+1)
+		return repairs, s.rewriteRepairedInvitation(ctx, inv)
 	case entityRole:
 		r, err := decodeRole(av)
 		if err != nil {

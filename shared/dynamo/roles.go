@@ -91,6 +91,7 @@ func (s *Store) DeleteRole(ctx context.Context, r domain.Role, deliveries []doma
 	for _, manageID := range stored.ManageIDs() {
 		t.delete(appLinkKey(manageID, r.ID), nil, nil)
 	}
+	t.put(newRoleDeletionRecord(stored)) // until its memberships are gone
 	// The member counter stays: the role's memberships are deleted after
 	// it (in pages of 25), each transaction taking its count down to 0.
 	t.putDeliveries(deliveries)

@@ -104,6 +104,7 @@ func TestMemberCountOfRolesOfOlderVersions(t *testing.T) {
 	client, table := dynamotest.NewClient(t)
 	s := dynamo.New(client, table, func() time.Time { return testNow })
 	must(t, s.CreateRole(ctx(t), role(1, "One"), nil))
+	must(t, s.CreateRole(ctx(t), role(2, "Two"), nil))
 	must(t, s.CreateInvitations(ctx(t), []domain.Invitation{invitation(1, "digest-1", 1, 2)}))
 	// Role 1 as an older version left it: no counter items.
 	for shard := range 4 {
@@ -112,7 +113,7 @@ func TestMemberCountOfRolesOfOlderVersions(t *testing.T) {
 			ConditionExpression: aws.String("attribute_exists(pk)")})
 		must(t, err)
 	}
-	must(t, s.SaveAcceptance(ctx(t), acceptance())) // user 10 joins role 1 (and 2, not stored): ADD +1 on one shard
+	must(t, s.SaveAcceptance(ctx(t), acceptance())) // user 10 joins role 1 (and 2): ADD +1 on one shard
 	for _, uid := range []int64{11, 12} {
 		inv := invitation(uid, "digest-"+id(uid), 1)
 		must(t, s.CreateInvitations(ctx(t), []domain.Invitation{inv}))

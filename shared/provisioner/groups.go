@@ -140,6 +140,17 @@ func (p *Provisioner) addMember(ctx context.Context, c SCIMClient, sp domain.Ser
 	if sp.MembershipMode == domain.MembershipPut {
 		return p.putGroup(ctx, c, sp, roleID, groupID)
 	}
+	if isRetry(ctx) {
+		// The earlier attempt may have added the member; an SP whose PATCH
+		// add is not idempotent would hold it twice.
+		in, err := isMember(ctx, c, groupID, userRemoteID)
+		if err == nil && in {
+			return nil
+		}
+		if err != nil && !isDrift(err) {
+			return err
+		}
+	}
 	err = c.PatchGroupMembers(ctx, groupID, scim.PatchAdd, []scim.Member{{Value: userRemoteID}})
 	if isDrift(err) {
 		// The group or the user is gone at the SP: the group is made whole

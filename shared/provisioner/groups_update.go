@@ -12,8 +12,9 @@ import (
 // with the role's display name and members. Members are read page by page,
 // so a role of any size takes bounded memory; a retry after a failure
 // finds what was already created by its externalId and goes on from there.
-// The whole group is sent with PUT at SPs of either membership mode: SCIM
-// has no other way to set a display name together with the members.
+// At a PUT SP the whole group is sent (its members change in its own line
+// only); at a PATCH SP it is renamed and given missing members with PATCH
+// (patchUpdateGroup), so that it never undoes a member's own line.
 func (p *Provisioner) updateGroup(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID int64) error {
 	groupID, ok, err := p.ensureGroup(ctx, c, sp, roleID, true) // the group's own line
 	if err != nil || !ok {
@@ -41,6 +42,9 @@ func (p *Provisioner) updateGroup(ctx context.Context, c SCIMClient, sp domain.S
 			break
 		}
 		token = next
+	}
+	if sp.MembershipMode != domain.MembershipPut {
+		return p.patchUpdateGroup(ctx, c, sp, roleID, groupID)
 	}
 	return p.putGroup(ctx, c, sp, roleID, groupID)
 }

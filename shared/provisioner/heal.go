@@ -110,6 +110,9 @@ func (p *Provisioner) verifiedMembers(ctx context.Context, c SCIMClient, sp doma
 			return nil, err
 		}
 		for _, ur := range page {
+			if !ur.Provisioned() { // only guests are members at the SPs
+				continue
+			}
 			_, remoteID, err := p.activeLink(ctx, domain.ResourceUser, ur.UserID, sp.ID)
 			if err != nil {
 				return nil, err

@@ -70,7 +70,13 @@ func newFixture(t *testing.T, membership string, spToken string) *fixture {
 // newFixtureWith is newFixture with an SP accepting only some filters.
 func newFixtureWith(t *testing.T, membership string, spToken string, filters scimsp.FilterSupport) *fixture {
 	t.Helper()
-	sp := scimsp.New(scimsp.Options{BearerToken: "right-token", Filters: filters})
+	return newFixtureOf(t, membership, spToken, scimsp.Options{BearerToken: "right-token", Filters: filters})
+}
+
+// newFixtureOf is newFixture with an SP of the given options.
+func newFixtureOf(t *testing.T, membership string, spToken string, opts scimsp.Options) *fixture {
+	t.Helper()
+	sp := scimsp.New(opts)
 	srv := httptest.NewServer(sp.Handler())
 	t.Cleanup(srv.Close)
 	t.Setenv("TEST_SP_TOKEN", spToken)

@@ -232,17 +232,24 @@ func (p *Provisioner) listUsers(ctx context.Context, c SCIMClient) (map[string]s
 	}
 }
 
-// userDiff says which identifying attributes of the user at the SP differ.
+// userDiff names every attribute the SP holds that the repair's PUT would
+// change, so that the plan says what it rewrites: userName (compared
+// case-insensitively, as RFC 7643 says), externalId (also one the service
+// never set, as on an account adopted after a 409), displayName and the
+// name. Attributes the SP does not keep (absent) are not differences.
 func userDiff(got, want scim.User) string {
 	var d []string
 	if !strings.EqualFold(got.UserName, want.UserName) {
 		d = append(d, fmt.Sprintf("userName %q, want %q", got.UserName, want.UserName))
 	}
 	if got.ExternalID != "" && got.ExternalID != want.ExternalID {
-		d = append(d, fmt.Sprintf("externalId %q, want %q", got.ExternalID, want.ExternalID))
+		d = append(d, fmt.Sprintf("externalId %q is replaced by %q", got.ExternalID, want.ExternalID))
 	}
 	if got.DisplayName != "" && got.DisplayName != want.DisplayName {
 		d = append(d, fmt.Sprintf("displayName %q, want %q", got.DisplayName, want.DisplayName))
+	}
+	if got.Name != nil && want.Name != nil && (got.Name.GivenName != want.Name.GivenName || got.Name.FamilyName != want.Name.FamilyName) {
+		d = append(d, fmt.Sprintf("name %q %q, want %q %q", got.Name.GivenName, got.Name.FamilyName, want.Name.GivenName, want.Name.FamilyName))
 	}
 	return strings.Join(d, "; ")
 }
@@ -258,6 +265,9 @@ func (p *Provisioner) membersDiff(ctx context.Context, spID string, roleID int64
 			return "", err
 		}
 		for _, ur := range page {
+			if !ur.Provisioned() { // delivery's rule: only guests are members at the SPs
+				continue
+			}
 			_, remoteID, err := p.activeLink(ctx, domain.ResourceUser, ur.UserID, spID)
 			if err != nil {
 				return "", err
@@ -272,8 +282,13 @@ func (p *Provisioner) membersDiff(ctx context.Context, spID string, roleID int64
 		token = next
 	}
 	have := map[string]bool{}
-	var extra, missing []string
+	var extra, missing, twice []string
 	for _, m := range got.Members {
+		if have[m.Value] {
+			// An SP whose PATCH add is not idempotent, after a retry.
+			twice = append(twice, m.Value)
+			continue
+		}
 		have[m.Value] = true
 		if !want[m.Value] {
 			extra = append(extra, m.Value)
@@ -286,7 +301,11 @@ func (p *Provisioner) membersDiff(ctx context.Context, spID string, roleID int64
 	}
 	sort.Strings(extra)
 	sort.Strings(missing)
+	sort.Strings(twice)
 	var d []string
+	if len(twice) > 0 {
+		d = append(d, "members held more than once "+strings.Join(twice, ", "))
+	}
 	if len(missing) > 0 {
 		d = append(d, "missing members "+strings.Join(missing, ", "))
 	}

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/edu-invite/invite/localstack/scimsp"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/scim"
+	"github.com/edu-invite/invite/shared/service"
 )
 
 func TestReconcilePlansRepairsAndGuardsDeletions(t *testing.T) {
@@ -107,3 +109,76 @@ func actions(r domain.ReconcileReport) string {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// Reconcile applies delivery's rule: a member who holds a role without its
+// guest part (an inviter) is not put in that role's group, even where the
+// user is at the SP for another role. A member an SP holds twice (its
+// PATCH add is not idempotent) is planned and repaired.
+func TestReconcileKeepsNonGuestsOutAndRepairsDuplicates(t *testing.T) {
+	ctx := context.Background()
+	f := newFixtureOf(t, "PATCH", "right-token", scimsp.Options{BearerToken: "right-token",
+		Unreliable: scimsp.Unreliable{PatchAddRepeats: true}})
+	guestRole := f.acceptedGuest(t, "alice@example.org")
+	inviterRole, err := f.svc.CreateRole(ctx, superUser, service.RoleInput{OrganizationGUID: "org-test", Name: "Wiki inviters",
+		ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.acceptWith(t, inviterRole.ID, "alice@example.org", domain.Inviter)
+	f.deliver(t, f.queue.Take(), 1)
+
+	plan, err := f.prov.Reconcile(ctx, "wiki-sp", domain.ReconcileOptions{DryRun: true})
+	if err != nil || len(plan.Repairs) != 0 {
+		t.Fatalf("plan with an inviter at the SP through another role: %+v, %v; want nothing to repair", plan.Repairs, err)
+	}
+
+	// Someone's retry added alice to the guest role's group a second time.
+	c := scim.NewClient(scim.Target{ID: "direct", BaseURL: f.spURL,
+		Credentials: scim.Credentials{Method: scim.AuthBearer, Token: "right-token"}}, nil)
+	group, err := f.store.GetLink(ctx, domain.ResourceGroup, guestRole, "wiki-sp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice := f.sp.Users()[0].ID
+	if err := c.PatchGroupMembers(ctx, group.RemoteID, scim.PatchAdd, []scim.Member{{Value: alice}}); err != nil {
+		t.Fatal(err)
+	}
+	plan, err = f.prov.Reconcile(ctx, "wiki-sp", domain.ReconcileOptions{DryRun: true})
+	if err != nil || len(plan.Repairs) != 1 || !strings.Contains(plan.Repairs[0].Detail, "more than once") {
+		t.Fatalf("plan with a duplicate member: %+v, %v", plan.Repairs, err)
+	}
+	if done, err := f.prov.Reconcile(ctx, "wiki-sp", domain.ReconcileOptions{}); err != nil || done.Repaired != 1 {
+		t.Fatalf("run: %+v, %v", done, err)
+	}
+	for _, g := range f.sp.Groups() {
+		want := 0
+		if g.ID == group.RemoteID {
+			want = 1
+		}
+		if len(g.Members) != want {
+			t.Errorf("group %q members %+v, want %d", g.DisplayName, g.Members, want)
+		}
+	}
+}
+
+// The plan names an externalId it replaces that the service never set: an
+// account adopted after a 409 keeps its own until the plan says so.
+func TestReconcilePlanSaysItReplacesAnAdoptedExternalID(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, "PATCH", "right-token")
+	c := scim.NewClient(scim.Target{ID: "direct", BaseURL: f.spURL,
+		Credentials: scim.Credentials{Method: scim.AuthBearer, Token: "right-token"}}, nil)
+	if _, err := c.CreateUser(ctx, scim.User{UserName: "alice@example.org", ExternalID: "hr-42"}); err != nil {
+		t.Fatal(err)
+	}
+	f.acceptedGuest(t, "alice@example.org")
+	f.deliver(t, f.queue.Take(), 1)
+	if u := f.sp.Users(); len(u) != 1 || u[0].ExternalID != "hr-42" {
+		t.Fatalf("adopted account %+v, want its own externalId kept by the delivery", u)
+	}
+	plan, err := f.prov.Reconcile(ctx, "wiki-sp", domain.ReconcileOptions{DryRun: true})
+	if err != nil || len(plan.Repairs) != 1 || plan.Repairs[0].Action != domain.RepairUpdateUser ||
+		!strings.Contains(plan.Repairs[0].Detail, `externalId "hr-42" is replaced`) {
+		t.Fatalf("plan %+v, %v: want an update that says it replaces the externalId", plan.Repairs, err)
+	}
+}

@@ -65,7 +65,7 @@ func (p *Provisioner) createUser(ctx context.Context, c SCIMClient, spID string,
 	created, err := c.CreateUser(ctx, want)
 	if scim.IsConflict(err) {
 		// Created meanwhile (or by someone else): adopt the existing one.
-		id, lerr := p.lookupUser(ctx, c, spID, want)
+		id, lerr := p.lookupConflictingUser(ctx, c, spID, want)
 		switch {
 		case errors.Is(lerr, errNoLookup):
 			return "", fmt.Errorf("SP reports user %s exists (409): %w", want.UserName, lerr)

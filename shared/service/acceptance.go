@@ -40,6 +40,15 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, secret string, 
 	if g.acc.Deliveries, err = s.acceptanceDeliveries(ctx, user, isNew, g.provisioned); err != nil {
 		return AcceptResult{}, err
 	}
+	if !isNew && inv.InternalPlaceholderIdentifier != "" && user.InternalPlaceholderIdentifier == inv.InternalPlaceholderIdentifier {
+		// The placeholder is the user's externalId at every SP (ExternalIDAt),
+		// at creation and from now on: SPs that know the user already hear it now.
+		updates, err := s.userUpdateDeliveries(ctx, user.ID, nil)
+		if err != nil {
+			return AcceptResult{}, err
+		}
+		g.acc.Deliveries = append(g.acc.Deliveries, updates...)
+	}
 	if err := s.Store.SaveAcceptance(ctx, g.acc); err != nil {
 		return AcceptResult{}, err
 	}

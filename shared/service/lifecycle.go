@@ -309,11 +309,12 @@ func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now tim
 	if err != nil {
 		return removalResult{}, err
 	}
-	// The last membership ended: the user goes, in the service and at every
-	// SP where it was created, after its group removals.
+	// The last membership ended: the user leaves every SP where it was
+	// created, after its group removals, and the service unless its record
+	// carries rights of its own.
 	last := len(expired) == len(memberships)
 	return s.removeMemberships(ctx, membershipRemoval{by: system, user: user, memberships: expired, roles: roles,
-		notify: true, deleteUser: last})
+		notify: true, leaveSPs: last, deleteUser: last && keepsNoRecord(user)})
 }
 
 // CleanupResult says what the cleanup job removed (S6).

@@ -30,6 +30,9 @@ type membershipRemoval struct {
 	// roles are the memberships' roles; a role missing here was deleted and
 	// has no SPs to tell.
 	roles map[int64]domain.Role
+	// deleted are roles just deleted, for the names in the audit trail; their
+	// groups are gone at the SPs with their members.
+	deleted map[int64]domain.Role
 	// notify queues an "access ended" e-mail per membership.
 	notify bool
 	// leaveSPs deletes the user at every SP where it was created, after the
@@ -106,6 +109,9 @@ func (s *Service) addMembershipRemoval(ctx context.Context, removal *domain.Remo
 	role, ok := r.roles[ur.RoleID]
 	if !ok {
 		role = domain.Role{ID: ur.RoleID}
+		if d, deleted := r.deleted[ur.RoleID]; deleted {
+			role = domain.Role{ID: d.ID, Name: d.Name, OrganizationGUID: d.OrganizationGUID}
+		}
 	}
 	removal.UserRoles = append(removal.UserRoles, ur)
 	removal.Audit = append(removal.Audit, s.auditEntry(ctx, r.by, ur, role, r.user.Email, domain.AuditDelete))

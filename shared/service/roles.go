@@ -169,7 +169,8 @@ func applicationNotInRegistry(manageID string) error {
 	return domain.Invalidf("application %q is not in the registry", manageID)
 }
 
-// GetRole returns a role the caller may see.
+// GetRole returns a role the caller may see, with its member count read
+// as the listings read it (one count everywhere).
 func (s *Service) GetRole(ctx context.Context, p *auth.Principal, id int64) (domain.Role, error) {
 	role, err := s.Store.GetRole(ctx, id)
 	if err != nil {
@@ -178,74 +179,11 @@ func (s *Service) GetRole(ctx context.Context, p *auth.Principal, id int64) (dom
 	if !p.CanManageRole(role) && p.Memberships[id] == "" {
 		return domain.Role{}, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to role %d", id))
 	}
-	return role, nil
-}
-
-// DeleteRole removes a role and its group at every SP. The spec answers a
-// caller without access with 400 (spec 7), which the HTTP layer does for
-// this use case.
-func (s *Service) DeleteRole(ctx context.Context, p *auth.Principal, id int64) error {
-	if p == nil {
-		return domain.Unauthenticatedf("authentication required")
+	one := []domain.Role{role}
+	if err := s.countMembers(ctx, one); err != nil {
+		return domain.Role{}, err
 	}
-	role, err := s.Store.GetRole(ctx, id)
-	if err != nil {
-		return err
-	}
-	if !p.CanManageRole(role) {
-		inOrganization, err := s.callerIsInOrganization(ctx, p, role.OrganizationGUID)
-		if err != nil {
-			return err
-		}
-		if !inOrganization && p.Memberships[id] == "" {
-			// Another organization's role answers as a missing one.
-			return roleNotFound(id)
-		}
-		return domain.Forbiddenf("no access to role %d", id)
-	}
-	var deliveries []domain.Delivery
-	for _, sp := range s.Registry.SPsOfRole(role) {
-		d := s.newDelivery(ctx, sp, domain.DeliverGroupDelete, 0, role.ID)
-		d.ExternalID, d.RoleName = role.URN, role.Name
-		deliveries = append(deliveries, d)
-	}
-	if err := s.Store.DeleteRole(ctx, role, deliveries); err != nil {
-		return err
-	}
-	s.dispatch(ctx, deliveries)
-	// The group is gone at the SPs with its members; the memberships left in
-	// the table are removed here, with an audit entry each.
-	return s.removeMembershipsOfDeletedRole(ctx, p, role)
-}
-
-func (s *Service) removeMembershipsOfDeletedRole(ctx context.Context, p *auth.Principal, role domain.Role) error {
-	token := ""
-	for {
-		// 16 memberships, each of another user, write at most 6 items each
-		// (membership, audit entry, organization item and count, the user's
-		// role summary, a member-counter shard): within a transaction's 100.
-		page, next, err := s.Store.ListUserRolesOfRole(ctx, role.ID, token, 16)
-		if err != nil {
-			return err
-		}
-		if len(page) > 0 {
-			audit := make([]domain.AuditEntry, 0, len(page))
-			for _, ur := range page {
-				audit = append(audit, s.auditEntry(ctx, p, ur, role, s.emailOf(ctx, ur.UserID), domain.AuditDelete))
-			}
-			if err := s.assignAuditIDs(ctx, audit); err != nil {
-				return err
-			}
-			if err := s.Store.DeleteUserRoles(ctx, page, audit, nil); err != nil {
-				return err
-			}
-		}
-		if next == "" {
-			return nil
-		}
-		// Deleting shifts the pages, so start over until none are left.
-		token = ""
-	}
+	return one[0], nil
 }
 
 func (s *Service) urnPrefix() string {

@@ -83,7 +83,7 @@ func (s *Service) RemoveUserRole(ctx context.Context, p *auth.Principal, userRol
 		return RemovalOutcome{}, err
 	}
 	last := len(memberships) == 0 || (len(memberships) == 1 && memberships[0].RoleID == ur.RoleID)
-	deleteUser := last && !user.SuperUser && !user.InstitutionAdmin
+	deleteUser := last && keepsNoRecord(user)
 	if _, err := s.removeMemberships(ctx, membershipRemoval{by: p, user: user, memberships: []domain.UserRole{ur},
 		roles: map[int64]domain.Role{role.ID: role}, leaveSPs: last, deleteUser: deleteUser}); err != nil {
 		return RemovalOutcome{}, err

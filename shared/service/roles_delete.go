@@ -1,0 +1,193 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// DeleteRole removes a role and its group at every SP. The spec answers a
+// caller without access with 400 (spec 7), which the HTTP layer does for
+// this use case.
+//
+// The role goes first, in one transaction with its group deletions, so that
+// no membership can be added to it afterwards (an acceptance checks that its
+// roles exist); its memberships follow, one member at a time. A member's
+// removal can lose to a concurrent write of that member and is then tried
+// again; should it still fail, the deletion answers the conflict and stays
+// in progress (the store keeps the deleted role until its members are
+// gone), so that the caller's retry of the same DELETE finishes it instead
+// of answering 404.
+func (s *Service) DeleteRole(ctx context.Context, p *auth.Principal, id int64) error {
+	if p == nil {
+		return domain.Unauthenticatedf("authentication required")
+	}
+	role, err := s.Store.GetRole(ctx, id)
+	inProgress := false
+	if domain.IsNotFound(err) {
+		if deleted, gone := s.Store.GetRoleDeletion(ctx, id); gone == nil {
+			role, err, inProgress = deleted, nil, true
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if !p.CanManageRole(role) {
+		inOrganization, err := s.callerIsInOrganization(ctx, p, role.OrganizationGUID)
+		if err != nil {
+			return err
+		}
+		if !inOrganization && p.Memberships[id] == "" {
+			// Another organization's role answers as a missing one.
+			return roleNotFound(id)
+		}
+		return domain.Forbiddenf("no access to role %d", id)
+	}
+	if !inProgress {
+		var deliveries []domain.Delivery
+		for _, sp := range s.Registry.SPsOfRole(role) {
+			d := s.newDelivery(ctx, sp, domain.DeliverGroupDelete, 0, role.ID)
+			d.ExternalID, d.RoleName = role.URN, role.Name
+			deliveries = append(deliveries, d)
+		}
+		if err := s.Store.DeleteRole(ctx, role, deliveries); err != nil {
+			return err
+		}
+		s.dispatch(ctx, deliveries)
+	}
+	if err := s.removeMembershipsOfDeletedRole(ctx, p, role); err != nil {
+		return err
+	}
+	return s.Store.FinishRoleDeletion(ctx, role.ID)
+}
+
+// removeMembershipsOfDeletedRole removes every membership of a deleted
+// role, each with its DELETE audit entry, as any other removal: a member
+// whose last membership it was leaves the service and every SP.
+func (s *Service) removeMembershipsOfDeletedRole(ctx context.Context, p *auth.Principal, role domain.Role) error {
+	idle := 0
+	for {
+		page, _, err := s.Store.ListUserRolesOfRole(ctx, role.ID, "", 100)
+		if err != nil {
+			return err
+		}
+		if len(page) == 0 {
+			return nil
+		}
+		progress := false
+		for _, ur := range page {
+			err := s.retryConflicts(ctx, func() error {
+				removed, err := s.leaveDeletedRole(ctx, p, role, ur.UserID)
+				progress = progress || removed
+				return err
+			})
+			if err != nil {
+				return err
+			}
+		}
+		// Removing shifts the pages: start over until none are left. A page
+		// of memberships already removed is the index catching up.
+		if !progress {
+			if idle++; idle > len(conflictRetries) {
+				return domain.ErrVersionConflict
+			}
+			if err := sleepCtx(ctx, conflictRetries[idle-1]); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// leaveDeletedRole removes one user's membership of a deleted role, read
+// afresh. When the user holds no membership of a role that still exists,
+// the user goes too (super users and institution admins keep their record:
+// their rights are not memberships), with the memberships of other roles
+// deleted meanwhile, whose own deletions then find nothing left to do.
+func (s *Service) leaveDeletedRole(ctx context.Context, p *auth.Principal, role domain.Role, userID int64) (removed bool, err error) {
+	memberships, err := s.Store.ListUserRolesOfUser(ctx, userID)
+	if err != nil {
+		return false, err
+	}
+	var mine *domain.UserRole
+	for i := range memberships {
+		if memberships[i].RoleID == role.ID {
+			mine = &memberships[i]
+		}
+	}
+	if mine == nil {
+		return false, nil // removed meanwhile
+	}
+	user, err := s.Store.GetUser(ctx, userID)
+	if domain.IsNotFound(err) {
+		// A membership left by a user's removal that lost a race: it goes alone.
+		audit := []domain.AuditEntry{s.auditEntry(ctx, p, *mine, role, "", domain.AuditDelete)}
+		if err := s.assignAuditIDs(ctx, audit); err != nil {
+			return false, err
+		}
+		return true, s.Store.DeleteUserRoles(ctx, []domain.UserRole{*mine}, audit, nil)
+	}
+	if err != nil {
+		return false, err
+	}
+	roles, err := s.rolesOf(ctx, memberships)
+	if err != nil {
+		return false, err
+	}
+	var ofGoneRoles []domain.UserRole
+	for _, ur := range memberships {
+		if _, exists := roles[ur.RoleID]; !exists {
+			ofGoneRoles = append(ofGoneRoles, ur)
+		}
+	}
+	last := len(ofGoneRoles) == len(memberships)
+	gone := []domain.UserRole{*mine}
+	if last {
+		gone = ofGoneRoles
+	}
+	_, err = s.removeMemberships(ctx, membershipRemoval{by: p, user: user, memberships: gone, roles: roles,
+		deleted: map[int64]domain.Role{role.ID: role}, leaveSPs: last,
+		deleteUser: last && keepsNoRecord(user)})
+	return err == nil, err
+}
+
+// keepsNoRecord tells whether a user without memberships leaves the service:
+// super users and institution admins stay, as their rights are not
+// memberships. Every removal (expiry, DELETE /user_roles, role deletion)
+// applies it.
+func keepsNoRecord(u domain.User) bool { return !u.SuperUser && !u.InstitutionAdmin }
+
+// conflictRetries bounds how often a step that lost to a concurrent write
+// is tried again, read afresh, before the conflict is the caller's.
+var conflictRetries = []time.Duration{10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond,
+	80 * time.Millisecond, 160 * time.Millisecond, 320 * time.Millisecond, 640 * time.Millisecond}
+
+// retryConflicts runs step until it does not lose to a concurrent write
+// (a version conflict, or an item that another writer removed first).
+func (s *Service) retryConflicts(ctx context.Context, step func() error) error {
+	for attempt := 0; ; attempt++ {
+		err := step()
+		if err == nil || attempt == len(conflictRetries) || !(errors.Is(err, domain.ErrVersionConflict) || domain.IsNotFound(err)) {
+			return err
+		}
+		if err := sleepCtx(ctx, conflictRetries[attempt]); err != nil {
+			return err
+		}
+	}
+}
+
+// sleepCtx waits between d/2 and d, so that writers that collided do not
+// collide again in step, or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d/2 + rand.N(d/2+1))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

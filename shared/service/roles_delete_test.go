@@ -1,0 +1,174 @@
+package service_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/dynamo"
+	"github.com/edu-invite/invite/shared/service"
+	"github.com/edu-invite/invite/shared/testkit"
+)
+
+// memberRacingStore changes each membership a removal is about to remove,
+// as a concurrent write of the member would (an end date set meanwhile),
+// for the first races removals.
+type memberRacingStore struct {
+	domain.Store
+	races int
+}
+
+func (s *memberRacingStore) ApplyRemoval(ctx context.Context, r domain.Removal) error {
+	if s.races > 0 {
+		s.races--
+		for _, ur := range r.UserRoles {
+			stored, err := s.Store.GetUserRole(ctx, ur.UserID, ur.RoleID)
+			if err != nil {
+				return err
+			}
+			end := now.Add(90 * 24 * time.Hour)
+			stored.EndDate = &end
+			if err := s.Store.UpdateUserRole(ctx, stored, nil, nil); err != nil {
+				return err
+			}
+		}
+	}
+	return s.Store.ApplyRemoval(ctx, r)
+}
+
+// A role deletion whose member removals keep losing to concurrent writes
+// answers a conflict, and the caller's retry of the same DELETE finishes
+// it: memberships gone with a DELETE audit entry each, a member whose last
+// membership it was deleted and no longer found, the others keep their
+// other roles; a third DELETE finds nothing.
+func TestRoleDeletionLosingToMemberWritesFinishesOnRetry(t *testing.T) {
+	s, _ := newService(t)
+	ctx := context.Background()
+	doomed, err := s.CreateRole(ctx, root, wikiRole("Doomed"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, err := s.CreateRole(ctx, root, wikiRole("Kept"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice := acceptInto(t, s, auth.Person{Sub: "sub-alice", Email: "alice@example.org", GivenName: "Alice", FamilyName: "Only", Name: "Alice Only"}, []int64{doomed.ID})
+	bob := acceptInto(t, s, auth.Person{Sub: "sub-bob", Email: "bob@example.org", GivenName: "Bob", FamilyName: "Both", Name: "Bob Both"}, []int64{doomed.ID, kept.ID})
+
+	racing := &memberRacingStore{Store: s.Store, races: 1000}
+	inner := s.Store
+	s.Store = racing
+	if err := s.DeleteRole(ctx, root, doomed.ID); domain.KindOf(err) != domain.KindConflict {
+		t.Fatalf("deletion losing every race: %v, want a conflict", err)
+	}
+	if _, err := inner.GetRole(ctx, doomed.ID); !domain.IsNotFound(err) {
+		t.Fatalf("role after the first attempt: %v, want it gone", err)
+	}
+
+	racing.races = 2 // the retry loses twice more, then wins
+	if err := s.DeleteRole(ctx, root, doomed.ID); err != nil {
+		t.Fatalf("retried deletion: %v", err)
+	}
+	s.Store = inner
+	if left, _, err := inner.ListUserRolesOfRole(ctx, doomed.ID, "", 100); err != nil || len(left) != 0 {
+		t.Fatalf("memberships left: %d, %v", len(left), err)
+	}
+	if _, err := inner.GetUser(ctx, alice.ID); !domain.IsNotFound(err) {
+		t.Errorf("alice, whose last role it was: %v, want deleted", err)
+	}
+	if urs, err := inner.ListUserRolesOfUser(ctx, bob.ID); err != nil || len(urs) != 1 || urs[0].RoleID != kept.ID {
+		t.Errorf("bob's memberships = %+v, %v; want only the kept role", urs, err)
+	}
+	entries, err := inner.(*dynamo.Store).ListAuditEntriesOfRole(ctx, doomed.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deletes := map[int64]int{}
+	for _, e := range entries {
+		if e.Action == domain.AuditDelete {
+			deletes[e.UserID]++
+			if e.RoleName != "Doomed" {
+				t.Errorf("audit entry names role %q", e.RoleName)
+			}
+		}
+	}
+	if deletes[alice.ID] != 1 || deletes[bob.ID] != 1 {
+		t.Errorf("DELETE audit entries per user = %v, want one each", deletes)
+	}
+	if page, err := s.SearchUsers(ctx, root, domain.PageRequest{Query: "alice", Size: 10}); err != nil || page.Total != 0 {
+		t.Errorf("deleted member still found: %+v, %v", page, err)
+	}
+	if err := s.DeleteRole(ctx, root, doomed.ID); !domain.IsNotFound(err) {
+		t.Errorf("third deletion: %v, want not found", err)
+	}
+}
+
+// A caller who may not manage the role cannot finish another's deletion.
+func TestRoleDeletionInProgressKeepsItsRule(t *testing.T) {
+	s, _ := newService(t)
+	ctx := context.Background()
+	role, err := s.CreateRole(ctx, root, wikiRole("Doomed"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	acceptInto(t, s, auth.Person{Sub: "sub-carl", Email: "carl@example.org", Name: "Carl"}, []int64{role.ID})
+	inner := s.Store
+	s.Store = &memberRacingStore{Store: inner, races: 1000}
+	if err := s.DeleteRole(ctx, root, role.ID); domain.KindOf(err) != domain.KindConflict {
+		t.Fatalf("first attempt: %v", err)
+	}
+	s.Store = inner
+	person := auth.Person{Sub: "other"}
+	other := &auth.Principal{Kind: auth.KindPerson, Person: &person, User: &domain.User{ID: 999}}
+	if err := s.DeleteRole(ctx, other, role.ID); domain.KindOf(err) != domain.KindForbidden {
+		t.Errorf("a stranger finishing the deletion: %v, want forbidden", err)
+	}
+	if left, _, _ := inner.ListUserRolesOfRole(ctx, role.ID, "", 10); len(left) != 1 {
+		t.Errorf("%d memberships left after the refusal, want 1", len(left))
+	}
+}
+
+// deletingStore deletes the role just before an acceptance is saved.
+type deletingStore struct {
+	domain.Store
+	deleteRole func()
+}
+
+func (s *deletingStore) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
+	if s.deleteRole != nil {
+		s.deleteRole()
+		s.deleteRole = nil
+	}
+	return s.Store.SaveAcceptance(ctx, a)
+}
+
+// An acceptance that comes after its role's deletion adds no membership
+// the deletion could not see.
+func TestAcceptanceAfterRoleDeletionAddsNoMembership(t *testing.T) {
+	s, q := newService(t)
+	ctx := context.Background()
+	role, err := s.CreateRole(ctx, root, wikiRole("Doomed"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, secret := testkit.Invite(t, s, root, "dora@example.org", role.ID, domain.Guest, now.Add(24*time.Hour))
+	inner := s.Store
+	s.Store = &deletingStore{Store: inner, deleteRole: func() {
+		other := &service.Service{Store: inner, Queue: q, Registry: s.Registry, Clock: s.Clock}
+		if err := other.DeleteRole(ctx, root, role.ID); err != nil {
+			t.Error(err)
+		}
+	}}
+	person := auth.Person{Sub: "sub-dora", Email: "dora@example.org", Name: "Dora"}
+	if _, err := s.Accept(ctx, &auth.Principal{Kind: auth.KindPerson, Person: &person}, secret, id); err == nil {
+		t.Fatal("acceptance into a deleted role succeeded")
+	}
+	if left, _, _ := inner.ListUserRolesOfRole(ctx, role.ID, "", 10); len(left) != 0 {
+		t.Errorf("%d memberships of the deleted role", len(left))
+	}
+	if _, err := inner.GetUserBySub(ctx, "sub-dora"); !domain.IsNotFound(err) {
+		t.Errorf("user of the failed acceptance: %v", err)
+	}
+}
