@@ -17,7 +17,7 @@ func TestBannerListsEveryEndpoint(t *testing.T) {
 	for _, want := range []string{
 		s.URL + "/health", s.URL + "/api/docs", s.URL + "/api/docs/openapi.json", s.URL + "/ ", s.URL + "/idp",
 		s.URL + "/scim-sp/v1", s.URL + "/scim-sp/state", s.URL + "/mail", "X-API-TOKEN: the value of BOOTSTRAP_API_TOKEN",
-		"in memory", "make job",
+		"in memory", "make job", s.URL + "/console", "SUPER_USERS=<eppn> make run",
 	} {
 		if !strings.Contains(banner, want) {
 			t.Errorf("the banner lacks %q:\n%s", want, banner)
