@@ -107,8 +107,8 @@ func programName(recorded string) string {
 }
 
 // InvitingOrganization is the name, in lang, of the organization an
-// invitation comes from (its own, else its first role's); "" when neither
-// has one.
+// invitation comes from (its own, else its first role's); "" when the
+// registry names neither.
 func (s *Service) InvitingOrganization(inv domain.Invitation, roles []domain.Role, lang string) string {
 	guid := inv.OrganizationGUID
 	for _, r := range roles {
@@ -116,10 +116,16 @@ func (s *Service) InvitingOrganization(inv domain.Invitation, roles []domain.Rol
 			guid = r.OrganizationGUID
 		}
 	}
-	if guid == "" {
+	// Only a name: an organization the registry does not name is left
+	// out (the text then says "you have been invited"), never its GUID.
+	o, known := domain.OrganizationOf(s.OrganizationChoices(), guid)
+	if guid == "" || !known {
 		return ""
 	}
-	return s.OrganizationName(guid, lang)
+	if name := o.DisplayName(lang); name != guid {
+		return name
+	}
+	return ""
 }
 
 // AcceptBlock names why a signed-in person cannot accept an open invitation

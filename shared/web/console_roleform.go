@@ -164,6 +164,11 @@ func (p *Pages) readRoleForm(r *http.Request, f *roleFormPage, lang string) serv
 			in.ApplicationUsages = append(in.ApplicationUsages, service.ApplicationUsageInput{ManageID: a.ManageID, ManageType: a.ManageType, LandingPage: a.LandingPage})
 		}
 	}
+	if f.ShowApplications && len(in.ApplicationUsages) == 0 {
+		// A role gives access to applications: beside the list, not as
+		// the API's message above the form.
+		f.Errors["applications"] = i18n.T(lang, "console.roleform.err.applications")
+	}
 	return in
 }
 
