@@ -236,4 +236,3 @@ func apiWithToken(t *testing.T, token, method, path string, body any) int {
 	}
 	return resp.StatusCode
 }
-
