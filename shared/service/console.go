@@ -125,12 +125,21 @@ func (s *Service) MembersProvisioning(ctx context.Context, p *auth.Principal, ro
 			byUser[id] = links
 		}
 	}
-	return memberStatuses(members, byUser, spIDs), nil
+	gl, err := s.Store.ListLinks(ctx, domain.ResourceGroup, role.ID)
+	if err != nil {
+		return nil, err
+	}
+	return memberStatuses(members, byUser, spIDs, gl), nil
 }
 
 // memberStatuses is where each member stands at each of the SPs, from
 // their links by user id (links to other SPs are left out).
-func memberStatuses(members []domain.Member, byUser map[int64][]domain.SPLink, spIDs []string) map[int64][]ProvisioningStatus {
+//
+// A member is at an SP only when the role's group is: where the group
+// failed (groupLinks), the member is failed too, with the group's reason.
+func memberStatuses(members []domain.Member, byUser map[int64][]domain.SPLink, spIDs []string, groupLinks []domain.SPLink) map[int64][]ProvisioningStatus {
+	groups := failedGroups{}
+	groups.add(groupLinks)
 	out := make(map[int64][]ProvisioningStatus, len(members))
 	if len(spIDs) == 0 {
 		return out
@@ -146,7 +155,7 @@ func memberStatuses(members []domain.Member, byUser map[int64][]domain.SPLink, s
 				links = append(links, l)
 			}
 		}
-		out[m.User.ID] = statuses(links, expected)
+		out[m.User.ID] = groups.apply(statuses(links, expected), false)
 	}
 	return out
 }

@@ -88,7 +88,7 @@ func (p *Pages) consolePerson(w http.ResponseWriter, r *http.Request) {
 			Role: role.Name, Authority: i18n.T(lang, "console.authority."+string(ur.Authority)), Ends: endsText(lang, ur.EndDate, now)})
 	}
 	for _, st := range sts {
-		page.Statuses = append(page.Statuses, p.statusView(lang, st))
+		page.Statuses = append(page.Statuses, p.statusView(lang, pr, st))
 	}
 	invs, err := p.cfg.Service.PersonInvitations(r.Context(), pr, u)
 	if err != nil {

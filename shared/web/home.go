@@ -99,7 +99,7 @@ func (p *Pages) accessViews(lang string, access []service.Access, wanted map[int
 			view.Status = string(app.Status)
 			switch app.Status {
 			case domain.StatusFailed:
-				view.StatusText = i18n.T(lang, "status.failed", app.LastError)
+				view.StatusText = i18n.T(lang, "status.failed", failureReason(lang, app.LastError))
 			case domain.StatusPending:
 				view.StatusText = i18n.T(lang, "status.pending")
 				pending = true

@@ -96,7 +96,9 @@ func (p *Pages) showInvitation(w http.ResponseWriter, r *http.Request, hash stri
 	}
 	page.Message = inv.Message
 	page.Expires = i18n.T(lang, "inv.expires", i18n.Date(lang, inv.ExpiryDate))
-	page.RoleEnd = roleEnd(lang, inv, link.Roles)
+	if len(link.Roles) > 0 {
+		page.RoleEnd = roleEnd(lang, inv, link.Roles) // an institution admin's right has no end date to speak of
+	}
 	if v.principal == nil || v.principal.Person == nil {
 		p.render(w, r, http.StatusOK, "invitation", page)
 		return
