@@ -44,4 +44,5 @@ require (
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/stretchr/testify v1.11.1 // indirect
 	golang.org/x/sys v0.42.0 // indirect
+	golang.org/x/text v0.40.0 // indirect
 )

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -235,4 +236,92 @@ func apiWithToken(t *testing.T, token, method, path string, body any) int {
 		t.Logf("%s %s = %d %s", method, path, resp.StatusCode, raw)
 	}
 	return resp.StatusCode
+}
+
+// TestRefusedMemberShowsFailedWithReason: an application whose connection
+// has a wrong token refuses the role's group and the new member (401). The
+// role page shows the group and the member failed, with the reason in
+// plain words and what to do (a super user also the way to the dead
+// letters); so do the person's page and the guest's own page, never
+// "being set up" forever.
+func TestRefusedMemberShowsFailedWithReason(t *testing.T) {
+	conn := map[string]any{"id": "refusing-sp", "name": "Refusing SP", "baseUrl": stk.URL + "/scim-sp/v1", "version": "v1",
+		"membership": "PATCH", "userIdentifier": "eduPersonPrincipalName", "auth": map[string]any{"method": "bearer"},
+		"secret": "a-token-the-sample-sp-does-not-know"}
+	if got := api(t, "POST", "/api/v1/manage/registry/connections", conn, nil); got != http.StatusCreated && got != http.StatusConflict {
+		t.Fatalf("create the refusing connection = %d", got)
+	}
+	app := map[string]any{"manageId": "refusing-app", "manageType": "SAML20_SP", "name": "Refusing app",
+		"landingPage": "https://refusing.example.org", "provisionings": []string{"refusing-sp"}}
+	if got := api(t, "POST", "/api/v1/manage/registry/applications", app, nil); got != http.StatusCreated && got != http.StatusConflict {
+		t.Fatalf("create the refusing application = %d", got)
+	}
+	roleSeq.Lock()
+	roleSeq.n++
+	name := fmt.Sprintf("Refused members %d", roleSeq.n)
+	roleSeq.Unlock()
+	var role struct {
+		ID int64 `json:"id"`
+	}
+	body := map[string]any{"name": name, "organizationGUID": "org-first-hour", "defaultExpiryDays": 365,
+		"applicationUsages": []any{map[string]any{"landingPage": "https://refusing.example.org",
+			"application": map[string]any{"manageId": "refusing-app", "manageType": "SAML20_SP"}}}}
+	if got := api(t, "POST", "/api/v1/roles", body, &role); got != http.StatusCreated {
+		t.Fatalf("create the role = %d", got)
+	}
+	member := makePerson(t, "Rex Refused", "rex.firsthour@example.org", role.ID, "GUEST", nil)
+	super := makePerson(t, "Sid Super", "sid.firsthour@example.org", role.ID, "INVITER", func(u *domain.User) { u.SuperUser = true })
+	manager := makePerson(t, "Meg Manager", "meg.firsthour@example.org", role.ID, "MANAGER", nil)
+
+	for _, lang := range []string{"en", "nl"} {
+		t.Run(lang, func(t *testing.T) {
+			reason := i18n.T(lang, "failure.credentials")
+			for _, who := range []consolePerson{super, manager} {
+				ctx := consoleSignIn(t, who.person, lang)
+				rolePage := fmt.Sprintf("%s/console/roles/%d?lang=%s", stk.URL, role.ID, lang)
+				var group, row string
+				deadline := time.Now().Add(time.Minute)
+				for {
+					open(t, ctx, rolePage)
+					group = text(t, ctx, "main")
+					if exists(t, ctx, `#group li[data-status="failed"]`) && exists(t, ctx, `tr li[data-status="failed"]`) || time.Now().After(deadline) {
+						break
+					}
+					time.Sleep(time.Second)
+				}
+				if !exists(t, ctx, `#group li[data-status="failed"]`) {
+					t.Fatalf("the role page shows no failed group at the refusing application: %s", group)
+				}
+				if !exists(t, ctx, `tr li[data-status="failed"]`) {
+					t.Fatalf("the role page shows the refused member otherwise: %s", group)
+				}
+				row = text(t, ctx, `tr li[data-status="failed"]`)
+				if !strings.Contains(row, reason) || strings.Contains(row, i18n.T(lang, "status.pending")) {
+					t.Errorf("the member's state at the refusing application: %q, want the reason %q", row, reason)
+				}
+				deadLetters := exists(t, ctx, `tr li[data-status="failed"] a[href^="/console/operations"]`)
+				if deadLetters != (who.UserID == super.UserID) {
+					t.Errorf("the way to the dead letters shown to %s: %v", who.Name, deadLetters)
+				}
+				if who.UserID == super.UserID {
+					atBothWidths(t, ctx, map[string]string{"en": "console-role-refused", "nl": ""}[lang])
+					open(t, ctx, fmt.Sprintf("%s/console/people/%d?lang=%s", stk.URL, member.UserID, lang))
+					if got := text(t, ctx, `li[data-status="failed"]`); !strings.Contains(got, reason) {
+						t.Errorf("the person page's state at the refusing application: %q", got)
+					}
+					atBothWidths(t, ctx, "")
+				}
+			}
+			ctx := newTab(t)
+			open(t, ctx, stk.URL+"/?lang="+lang)
+			click(t, ctx, `main a[role="button"]`)
+			signInAtIdP(t, ctx, member.person)
+			open(t, ctx, stk.URL+"/?lang="+lang)
+			got := text(t, ctx, `li[data-status="failed"] .status`)
+			if got != i18n.T(lang, "status.failed", reason) {
+				t.Errorf("the guest's own page: %q, want the reason %q", got, reason)
+			}
+			atBothWidths(t, ctx, map[string]string{"en": "my-access-refused", "nl": ""}[lang])
+		})
+	}
 }

@@ -106,8 +106,10 @@ func age(lang string, d time.Duration) string {
 		return i18n.T(lang, "console.age.days", int(d.Hours()/24))
 	case d >= 2*time.Hour:
 		return i18n.T(lang, "console.age.hours", int(d.Hours()))
+	case d < time.Minute:
+		return i18n.T(lang, "console.age.now")
 	default:
-		return i18n.T(lang, "console.age.minutes", max(int(d.Minutes()), 0))
+		return i18n.T(lang, "console.age.minutes", int(d.Minutes()))
 	}
 }
 

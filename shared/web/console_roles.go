@@ -198,9 +198,8 @@ func (p *Pages) statusView(lang string, pr *auth.Principal, st service.Provision
 // failureReason is an SP's refusal in plain words, by the kind of answer
 // (the HTTP status the delivery recorded).
 func failureReason(lang, lastError string) string {
-	class := service.ReasonClass(lastError)
 	code := 0
-	if m := httpStatusOf.FindStringSubmatch(class); m != nil {
+	if m := httpStatusOf.FindStringSubmatch(lastError); m != nil {
 		code, _ = strconv.Atoi(m[1])
 	}
 	switch {
@@ -216,9 +215,10 @@ func failureReason(lang, lastError string) string {
 	return i18n.T(lang, "failure.unreachable")
 }
 
-// httpStatusOf finds the HTTP status at the start of a reason class
-// ("401 Unauthorized").
-var httpStatusOf = regexp.MustCompile(`^([1-5][0-9][0-9])\b`)
+// httpStatusOf finds the SP's HTTP status in a recorded reason, also one
+// passed on from the delivery it waited for ("member.add at sp: ... its
+// creation failed: group.create at sp: scim POST /Groups: 401 Unauthorized").
+var httpStatusOf = regexp.MustCompile(`(?:^|: )([1-5][0-9][0-9])(?: |$)`)
 
 func roleDetails(lang string, role domain.Role) []detail {
 	yes := func(b bool) string {
