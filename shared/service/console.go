@@ -145,6 +145,11 @@ func memberStatuses(members []domain.Member, byUser map[int64][]domain.SPLink, s
 		return out
 	}
 	for _, m := range members {
+		if !m.UserRole.Provisioned() {
+			// An inviter or manager who is not also a guest is never at
+			// the applications: no state there to wait for.
+			continue
+		}
 		expected := map[string]bool{}
 		for _, sp := range spIDs {
 			expected[sp] = true

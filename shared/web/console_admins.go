@@ -140,7 +140,7 @@ func (p *Pages) consoleAdminInvite(w http.ResponseWriter, r *http.Request) {
 		p.refuse(w, r, err)
 		return
 	}
-	out := invitedPage{consolePage: p.consoleBase(r, pr, lang, "console.invited.title", "admins"), RoleHref: adminsHref(org)}
+	out := invitedPage{consolePage: p.consoleBase(r, pr, lang, "console.invited.title", "admins"), RoleHref: adminsHref(org), BackKey: "console.invited.backAdmins"}
 	for _, u := range res.URLs {
 		out.Recipients = append(out.Recipients, newInvitedRow(lang, len(out.Recipients), u.Recipient, u.InvitationURL, i18n.T(lang, "console.invited.mailQueued")))
 	}

@@ -136,7 +136,7 @@ func (p *Pages) consoleRole(w http.ResponseWriter, r *http.Request) {
 	for _, u := range role.ApplicationUsages {
 		page.Apps = append(page.Apps, firstNonEmpty(u.Application.Name, u.Application.ManageID))
 	}
-	page.Details = roleDetails(lang, role)
+	page.Details = roleDetails(lang, role, p.cfg.Service.OrganizationName(role.OrganizationGUID, lang))
 	for _, st := range view.Group {
 		page.Group = append(page.Group, p.statusView(lang, pr, st))
 	}
@@ -220,7 +220,9 @@ func failureReason(lang, lastError string) string {
 // creation failed: group.create at sp: scim POST /Groups: 401 Unauthorized").
 var httpStatusOf = regexp.MustCompile(`(?:^|: )([1-5][0-9][0-9])(?: |$)`)
 
-func roleDetails(lang string, role domain.Role) []detail {
+// roleDetails are a role's settings in words; organization is the name of
+// its organization (its GUID when the registry does not name it).
+func roleDetails(lang string, role domain.Role, organization string) []detail {
 	yes := func(b bool) string {
 		if b {
 			return i18n.T(lang, "console.yes")
@@ -246,7 +248,7 @@ func roleDetails(lang string, role domain.Role) []detail {
 		d = append(d, detail{i18n.T(lang, "console.role.inviterName"), role.InviterDisplayName})
 	}
 	if role.OrganizationGUID != "" {
-		d = append(d, detail{i18n.T(lang, "console.role.organization"), role.OrganizationGUID})
+		d = append(d, detail{i18n.T(lang, "console.role.organization"), organization})
 	}
 	return d
 }
