@@ -36,6 +36,19 @@ func TestBannerListsEveryEndpoint(t *testing.T) {
 	if generated := s.Banner(); !strings.Contains(generated, "X-API-TOKEN: "+s.BootstrapToken) {
 		t.Errorf("a generated token is not shown:\n%s", generated)
 	}
+	// A browser reads the captured mails as a page, a program as JSON.
+	req, _ := http.NewRequest(http.MethodGet, s.URL+"/mail", nil)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")
+	if resp, err := http.DefaultClient.Do(req); err != nil || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		t.Errorf("GET /mail from a browser: %v %v", err, resp)
+	} else {
+		resp.Body.Close()
+	}
+	if resp, err := http.Get(s.URL + "/mail"); err != nil || resp.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("GET /mail from a program: %v %v", err, resp)
+	} else {
+		resp.Body.Close()
+	}
 	for _, path := range []string{"/health", "/api/docs", "/api/docs/openapi.json", "/idp/.well-known/openid-configuration", "/scim-sp/state", "/mail"} {
 		resp, err := http.Get(s.URL + path)
 		if err != nil {

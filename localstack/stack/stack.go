@@ -396,6 +396,13 @@ func (s *Stack) mailPage(w http.ResponseWriter, r *http.Request) {
 	for _, m := range mails {
 		out = append(out, view{From: m.From, To: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML, SentAt: m.SentAt})
 	}
+	if wantsHTML(r) {
+		// A person in a browser: the mails to read, newest first.
+		slices.Reverse(out)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_ = mailListPage.Execute(w, out)
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(out)
 }
