@@ -22,6 +22,7 @@ require (
 	github.com/go-jose/go-jose/v4 v4.1.8
 	github.com/scim2/filter-parser/v2 v2.2.0
 	golang.org/x/oauth2 v0.36.0
+	golang.org/x/text v0.40.0
 	golang.org/x/time v0.16.0
 )
 
@@ -44,5 +45,4 @@ require (
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/stretchr/testify v1.11.1 // indirect
 	golang.org/x/sys v0.42.0 // indirect
-	golang.org/x/text v0.40.0 // indirect
 )

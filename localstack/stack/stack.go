@@ -30,7 +30,6 @@ import (
 	"time"
 
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 
 	"github.com/edu-invite/invite/localstack/idp"
 	"github.com/edu-invite/invite/localstack/lambdasqs"
@@ -178,7 +177,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := awsconfig.LoadDefaultConfig(ctx)
+	cfg, err := app.LoadAWSConfig(ctx)
 	if err != nil {
 		return nil, err
 	}
