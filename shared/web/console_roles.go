@@ -146,7 +146,7 @@ func (p *Pages) consoleRole(w http.ResponseWriter, r *http.Request) {
 		page.MembersFirst = "/console/roles/" + page.RoleID
 	}
 	for _, m := range members {
-		row := memberRow{UserRoleID: m.UserRole.ID, UserID: m.User.ID, Name: firstNonEmpty(m.User.Name, m.User.Email), Email: m.User.Email,
+		row := memberRow{UserRoleID: m.UserRole.ID, UserID: m.User.ID, Name: personName(m.User), Email: m.User.Email,
 			Authority: i18n.T(lang, "console.authority."+string(m.UserRole.Authority)), Ends: endsText(lang, m.UserRole.EndDate, now),
 			MayExtend: service.MayChangeEndDate(pr, role, m.UserRole), MayRemove: service.MayRemove(pr, role, m.UserRole)}
 		if m.UserRole.EndDate != nil {
