@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/i18n"
 	"github.com/edu-invite/invite/shared/service"
 )
@@ -39,7 +40,7 @@ type reasonCount struct {
 }
 
 type deadLetterItem struct {
-	ID, Kind, Reason, Age string
+	ID, Kind, Reason, Technical, Age string
 	Actions               []rowAction // send again, discard
 }
 
@@ -62,9 +63,12 @@ func (p *Pages) consoleOperations(w http.ResponseWriter, r *http.Request) {
 			if i == 0 {
 				v.Oldest = age(lang, now.Sub(d.CreatedAt))
 			}
-			counts[d.LastError]++
+			// In words: what was to be done and why the application
+			// refused it; the technical reason stays beside it.
+			plain := failureReason(lang, d.LastError)
+			counts[plain]++
 			if len(v.Items) < 50 {
-				item := deadLetterItem{ID: d.ID, Kind: string(d.Kind), Reason: d.LastError, Age: age(lang, now.Sub(d.CreatedAt))}
+				item := deadLetterItem{ID: d.ID, Kind: deliveryKindWords(lang, d.Kind), Reason: plain, Technical: d.LastError, Age: age(lang, now.Sub(d.CreatedAt))}
 				id := []hiddenField{{"id", d.ID}}
 				item.Actions = []rowAction{
 					{Action: "/console/operations/replay", Hidden: id, Button: i18n.T(lang, "console.ops.replay"), ButtonAL: i18n.T(lang, "console.ops.replayOne", item.Kind, item.Age)},
@@ -97,6 +101,16 @@ func (p *Pages) consoleOperations(w http.ResponseWriter, r *http.Request) {
 		page.Jobs = append(page.Jobs, v)
 	}
 	p.render(w, r, http.StatusOK, "console/operations", page)
+}
+
+// deliveryKindWords is a delivery's kind in words ("Add a member"), the
+// kind itself when the catalogue has no words for it.
+func deliveryKindWords(lang string, kind domain.DeliveryKind) string {
+	key := "console.delivery." + string(kind)
+	if words := i18n.T(lang, key); words != key {
+		return words
+	}
+	return string(kind)
 }
 
 // age says how long ago, in the largest whole unit.
