@@ -41,7 +41,7 @@ type reasonCount struct {
 
 type deadLetterItem struct {
 	ID, Kind, Reason, Technical, Age string
-	Actions               []rowAction // send again, discard
+	Actions                          []rowAction // send again, discard
 }
 
 func (p *Pages) consoleOperations(w http.ResponseWriter, r *http.Request) {
