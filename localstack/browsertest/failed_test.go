@@ -10,8 +10,8 @@ import (
 
 // TestProvisioningFailureInPlainWords: when the application refuses the new
 // account (here: the sample SP's credentials are wrong for a moment), the
-// page that follows Accept says so in plain words and that the service
-// keeps trying, instead of waiting forever. It runs first of the browser
+// page that follows Accept says so in plain words and what to do, instead
+// of waiting forever. It runs first of the browser
 // tests (file order), while no other delivery is in flight.
 func TestProvisioningFailureInPlainWords(t *testing.T) {
 	role := newRole(t, "Refused", roleOptions{})
@@ -27,7 +27,7 @@ func TestProvisioningFailureInPlainWords(t *testing.T) {
 	click(t, ctx, "#accept")
 	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`#status li[data-status="failed"]`))))
 	got := text(t, ctx, `#status li[data-status="failed"] .status`)
-	if !strings.HasPrefix(got, "Not ready yet: the application refused your account") || !strings.Contains(got, "tries again") {
+	if !strings.HasPrefix(got, "Not ready: The application did not accept the service's credentials.") || !strings.Contains(got, "tell the person who invited you") {
 		t.Errorf("failure text = %q", got)
 	}
 	checkAxe(t, ctx)

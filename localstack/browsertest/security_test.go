@@ -48,7 +48,7 @@ func TestCrossOriginPostChangesNothing(t *testing.T) {
 	a.signIn(link, grace)
 	crossSite := http.Header{"Sec-Fetch-Site": {"cross-site"}, "Origin": {"https://evil.example"}}
 	if status, _, body := a.do("POST", stk.URL+"/invitation/accept", url.Values{"hash": {hash}}, crossSite); status != http.StatusForbidden ||
-		!strings.Contains(body, `data-state="forbidden"`) {
+		!strings.Contains(body, `data-state="crossOrigin"`) {
 		t.Errorf("cross-site POST = %d, want 403 with the refusal page", status)
 	}
 	if got := linkState(t, link); got != service.LinkOpen {

@@ -72,7 +72,7 @@ var loginForm = template.Must(template.New("login").Parse(`<!doctype html>
 {{range $k, $v := .Params}}<input type="hidden" name="{{$k}}" value="{{$v}}">
 {{end}}<p><label for="name">Name</label><br><input id="name" name="name" value="Alice Guest" autocomplete="off"></p>
 <p><label for="email">E-mail</label><br><input id="email" name="email" type="email" value="alice@example.org" autocomplete="off"></p>
-<p><label for="eppn">eduPersonPrincipalName</label><br><input id="eppn" name="eppn" value="alice@example.org" autocomplete="off"></p>
+<p><label for="eppn">eduPersonPrincipalName</label><br><input id="eppn" name="eppn" value="" aria-describedby="eppn-hint" autocomplete="off"><br><small id="eppn-hint">Left empty: the e-mail address. A super user of the local stack is an eppn in SUPER_USERS.</small></p>
 <p><label for="sho">Home organization</label><br><input id="sho" name="sho" value="example.org" autocomplete="off"></p>
 <p><input id="fedid" name="fedid" type="checkbox" value="on" checked> <label for="fedid">Federated account (eduID)</label></p>
 <p><label for="acr">Authentication context (acr)</label><br><input id="acr" name="acr" value="{{.ACR}}" autocomplete="off"></p>
@@ -121,7 +121,10 @@ func (p *IdP) serveAuthorizeForm(w http.ResponseWriter, r *http.Request) {
 		redirectError(w, r, redirectURI, state, "access_denied")
 		return
 	}
-	eppn, email := strings.TrimSpace(f.Get("eppn")), strings.TrimSpace(f.Get("email"))
+	// The eppn is not filled in: a developer who changes only the name and
+	// the e-mail address signs in as that person, never as the one before.
+	email := strings.TrimSpace(f.Get("email"))
+	eppn := firstOf(strings.TrimSpace(f.Get("eppn")), email)
 	sub := "urn:collab:person:" + strings.ToLower(firstOf(eppn, email))
 	if sub == "urn:collab:person:" {
 		http.Error(w, "an eduPersonPrincipalName or an e-mail address is required", http.StatusBadRequest)

@@ -25,6 +25,13 @@ func (s *Stack) Banner() string {
 	}
 	row("API documentation", s.URL+"/api/docs", "the OpenAPI document: "+s.URL+"/api/docs/openapi.json")
 	row("Pages", s.URL+"/", "sign-in and invitation pages")
+	row("Console", s.URL+"/console", "roles, invitations, people, applications, operations")
+	// Nobody is an administrator of a fresh stack: say how to become one.
+	if supers := strings.TrimSpace(os.Getenv("SUPER_USERS")); supers != "" {
+		row("Super users", supers, "type one as the eppn at the development IdP's form")
+	} else {
+		row("Super users", "none", "start with SUPER_USERS=<eppn> make run, then type that eppn at the IdP's form")
+	}
 	row("Development IdP", os.Getenv("OIDC_ISSUER"), "OIDC issuer; POST claims to /token for a bearer token")
 	row("Sample SCIM SP", s.URL+"/scim-sp/v1", "what it holds: "+s.URL+"/scim-sp/state")
 	row("Captured e-mails", s.URL+"/mail", "as the SES substitute received them")

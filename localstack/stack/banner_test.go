@@ -17,7 +17,7 @@ func TestBannerListsEveryEndpoint(t *testing.T) {
 	for _, want := range []string{
 		s.URL + "/health", s.URL + "/api/docs", s.URL + "/api/docs/openapi.json", s.URL + "/ ", s.URL + "/idp",
 		s.URL + "/scim-sp/v1", s.URL + "/scim-sp/state", s.URL + "/mail", "X-API-TOKEN: the value of BOOTSTRAP_API_TOKEN",
-		"in memory", "make job",
+		"in memory", "make job", s.URL + "/console", "SUPER_USERS=<eppn> make run",
 	} {
 		if !strings.Contains(banner, want) {
 			t.Errorf("the banner lacks %q:\n%s", want, banner)
@@ -35,6 +35,19 @@ func TestBannerListsEveryEndpoint(t *testing.T) {
 	s.BootstrapTokenChosen = false
 	if generated := s.Banner(); !strings.Contains(generated, "X-API-TOKEN: "+s.BootstrapToken) {
 		t.Errorf("a generated token is not shown:\n%s", generated)
+	}
+	// A browser reads the captured mails as a page, a program as JSON.
+	req, _ := http.NewRequest(http.MethodGet, s.URL+"/mail", nil)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")
+	if resp, err := http.DefaultClient.Do(req); err != nil || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		t.Errorf("GET /mail from a browser: %v %v", err, resp)
+	} else {
+		resp.Body.Close()
+	}
+	if resp, err := http.Get(s.URL + "/mail"); err != nil || resp.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("GET /mail from a program: %v %v", err, resp)
+	} else {
+		resp.Body.Close()
 	}
 	for _, path := range []string{"/health", "/api/docs", "/api/docs/openapi.json", "/idp/.well-known/openid-configuration", "/scim-sp/state", "/mail"} {
 		resp, err := http.Get(s.URL + path)

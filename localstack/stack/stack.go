@@ -30,7 +30,6 @@ import (
 	"time"
 
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 
 	"github.com/edu-invite/invite/localstack/idp"
 	"github.com/edu-invite/invite/localstack/lambdasqs"
@@ -188,7 +187,7 @@ func Start(ctx context.Context, opts Options) (_ *Stack, err error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := awsconfig.LoadDefaultConfig(ctx)
+	cfg, err := app.LoadAWSConfig(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -405,6 +404,13 @@ func (s *Stack) mailPage(w http.ResponseWriter, r *http.Request) {
 	out := make([]view, 0, len(mails))
 	for _, m := range mails {
 		out = append(out, view{From: m.From, To: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML, SentAt: m.SentAt})
+	}
+	if wantsHTML(r) {
+		// A person in a browser: the mails to read, newest first.
+		slices.Reverse(out)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_ = mailListPage.Execute(w, out)
+		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(out)

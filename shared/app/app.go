@@ -18,7 +18,6 @@ import (
 	"unicode"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2"
@@ -163,7 +162,7 @@ func FromEnv(ctx context.Context) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := awsconfig.LoadDefaultConfig(ctx)
+	cfg, err := LoadAWSConfig(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("AWS configuration: %w", err)
 	}

@@ -130,7 +130,7 @@ func (a *Authenticator) Authenticate(r *http.Request) (*Principal, error) {
 func (a *Authenticator) apiToken(ctx context.Context, raw string) (*Principal, error) {
 	hashed := HashToken(raw)
 	if a.BootstrapTokenHash != "" && subtle.ConstantTimeCompare([]byte(hashed), []byte(a.BootstrapTokenHash)) == 1 {
-		return &Principal{Kind: KindAPIToken, SuperUser: true, Name: "bootstrap-token"}, nil
+		return &Principal{Kind: KindAPIToken, SuperUser: true, Name: BootstrapTokenName}, nil
 	}
 	t, err := a.Tokens.GetAPITokenByHash(ctx, hashed)
 	if domain.IsNotFound(err) {
@@ -211,6 +211,9 @@ func (a *Authenticator) PersonPrincipal(ctx context.Context, person Person) (*Pr
 	}
 	return p, nil
 }
+
+// BootstrapTokenName is how the bootstrap token's actions are attributed.
+const BootstrapTokenName = "bootstrap-token"
 
 func firstNonEmpty(vs ...string) string {
 	for _, v := range vs {

@@ -7,11 +7,14 @@ package domain
 // members, the page's members' links at the SPs asked for, and every kept
 // invitation of the role (as their role links copy them) with their roles.
 type RoleView struct {
-	Role            Role
-	Members         []Member
-	Next            string
-	MemberCount     int64
-	Links           []SPLink
+	Role        Role
+	Members     []Member
+	Next        string
+	MemberCount int64
+	Links       []SPLink
+	// GroupLinks are the role's own group at the SPs of its applications
+	// (those delivered to at least once).
+	GroupLinks      []SPLink
 	Invitations     []Invitation
 	InvitationRoles []Role
 }

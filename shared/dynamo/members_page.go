@@ -165,6 +165,11 @@ func (s *Store) roleViewDetails(ctx context.Context, view *domain.RoleView, link
 			keys = append(keys, spLinkKey(domain.ResourceUser, m.User.ID, sp))
 		}
 	}
+	// The role's own group at each SP, in the same batch: the page shows
+	// it, and a member cannot be at an SP where the group failed.
+	for _, sp := range spIDs {
+		keys = append(keys, spLinkKey(domain.ResourceGroup, roleID, sp))
+	}
 	otherRoles := map[int64]bool{}
 	for i := len(links) - 1; i >= 0; i-- {
 		inv, err := links[i].invitation()
@@ -223,7 +228,11 @@ func (s *Store) roleViewDetails(ctx context.Context, view *domain.RoleView, link
 			if err != nil {
 				return err
 			}
-			view.Links = append(view.Links, l)
+			if l.Kind == domain.ResourceGroup {
+				view.GroupLinks = append(view.GroupLinks, l)
+			} else {
+				view.Links = append(view.Links, l)
+			}
 		}
 	}
 	if !stored {

@@ -1,7 +1,8 @@
 // Package i18n is the one message catalogue of the pages and the e-mails,
 // in English and Dutch: the phrases both say (the authority in words, dates)
 // and every text of the pages. Messages are flat keys in one JSON file per
-// language, parsed once; a key missing in a language is a start-up error
+// language, parsed once; a message about a count has the language's plural
+// forms (golang.org/x/text's CLDR rules); a key missing in a language is a start-up error
 // (TestCatalogueComplete), so no page ever shows a key.
 package i18n
 
@@ -13,6 +14,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/text/feature/plural"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/message/catalog"
 )
 
 //go:embed messages/*.json
@@ -24,37 +30,57 @@ var Languages = []string{"en", "nl"}
 // Fallback is the language of a reader whose language is not supported.
 const Fallback = "en"
 
-var catalogue = mustLoad()
+var catalogue, plurals = mustLoad()
 
-func mustLoad() map[string]map[string]string {
+// A message is a string, or for a count an object of CLDR plural forms
+// ({"one": "%d member", "other": "%d members"}): its first argument picks
+// the form by the language's plural rules (golang.org/x/text/feature/plural).
+func mustLoad() (map[string]map[string]string, *catalog.Builder) {
 	c := map[string]map[string]string{}
+	plurals := catalog.NewBuilder(catalog.Fallback(language.English))
 	for _, lang := range Languages {
-		raw, err := files.ReadFile("messages/" + lang + ".json")
-		if err != nil {
-			panic(err)
-		}
 		m := map[string]string{}
-		if err := json.Unmarshal(raw, &m); err != nil {
-			panic(fmt.Sprintf("i18n: messages/%s.json: %v", lang, err))
-		}
 		// The console's messages live in their own file per language
 		// (messages/console.<lang>.json), merged here; a key in both is
 		// a start-up error.
-		if raw, err := files.ReadFile("messages/console." + lang + ".json"); err == nil {
-			more := map[string]string{}
-			if err := json.Unmarshal(raw, &more); err != nil {
-				panic(fmt.Sprintf("i18n: messages/console.%s.json: %v", lang, err))
+		for _, file := range []string{"messages/" + lang + ".json", "messages/console." + lang + ".json"} {
+			raw, err := files.ReadFile(file)
+			if err != nil {
+				panic(err)
 			}
-			for k, v := range more {
+			entries := map[string]json.RawMessage{}
+			if err := json.Unmarshal(raw, &entries); err != nil {
+				panic(fmt.Sprintf("i18n: %s: %v", file, err))
+			}
+			for k, v := range entries {
 				if _, dup := m[k]; dup {
-					panic(fmt.Sprintf("i18n: %s is in messages/%s.json and messages/console.%s.json", k, lang, lang))
+					panic(fmt.Sprintf("i18n: %s is twice in the messages of %s", k, lang))
 				}
-				m[k] = v
+				var text string
+				if err := json.Unmarshal(v, &text); err == nil {
+					m[k] = text
+					continue
+				}
+				var forms map[string]string
+				if err := json.Unmarshal(v, &forms); err != nil || forms["other"] == "" {
+					panic(fmt.Sprintf("i18n: %s in %s is neither a text nor plural forms with \"other\"", k, file))
+				}
+				var cases []any
+				for _, form := range []string{"zero", "one", "two", "few", "many", "other"} {
+					if f, ok := forms[form]; ok {
+						cases = append(cases, form, f)
+					}
+				}
+				if err := plurals.Set(language.Make(lang), k, plural.Selectf(1, "", cases...)); err != nil {
+					panic(fmt.Sprintf("i18n: %s in %s: %v", k, file, err))
+				}
+				pluralKeys[k] = true
+				m[k] = forms["other"] // a key of the language, and what Keys compares
 			}
 		}
 		c[lang] = m
 	}
-	return c
+	return c, plurals
 }
 
 // Supported returns lang when it is a supported language ("nl", "NL",
@@ -94,10 +120,11 @@ func FromAcceptLanguage(header string) string {
 // T is the message key in lang (the fallback language when lang is not
 // supported) with args filled in as by fmt.Sprintf.
 func T(lang, key string, args ...any) string {
-	m := catalogue[Supported(lang)]
-	if m == nil {
-		m = catalogue[Fallback]
+	lang = Supported(lang)
+	if lang == "" {
+		lang = Fallback
 	}
+	m := catalogue[lang]
 	msg, ok := m[key]
 	if !ok {
 		return key
@@ -105,8 +132,23 @@ func T(lang, key string, args ...any) string {
 	if len(args) == 0 {
 		return msg
 	}
+	if p, ok := printers[lang]; ok && pluralKeys[key] {
+		return p.Sprintf(key, args...)
+	}
 	return fmt.Sprintf(msg, args...)
 }
+
+// printers format the plural messages, one per language.
+var printers = func() map[string]*message.Printer {
+	out := map[string]*message.Printer{}
+	for _, lang := range Languages {
+		out[lang] = message.NewPrinter(language.Make(lang), message.Catalog(plurals))
+	}
+	return out
+}()
+
+// pluralKeys are the keys whose messages have plural forms.
+var pluralKeys = map[string]bool{}
 
 // Authority is the authority a membership grants, in words ("as a guest").
 func Authority(lang, authority string) string {

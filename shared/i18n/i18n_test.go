@@ -45,3 +45,29 @@ func TestPhrases(t *testing.T) {
 		t.Errorf("fallback = %q", got)
 	}
 }
+
+// TestPluralForms: a message about a count takes the language's plural
+// form (CLDR rules: one for 1, other for 0 and more than 1), with the
+// other arguments in place.
+func TestPluralForms(t *testing.T) {
+	for _, c := range []struct {
+		lang, key string
+		args      []any
+		want      string
+	}{
+		{"en", "console.role.days", []any{1}, "1 day"},
+		{"en", "console.role.days", []any{2}, "2 days"},
+		{"en", "console.role.days", []any{0}, "0 days"},
+		{"nl", "console.role.days", []any{1}, "1 dag"},
+		{"nl", "console.role.days", []any{30}, "30 dagen"},
+		{"en", "console.ops.count", []any{1, "3 minutes"}, "1 failed delivery, 3 minutes old."},
+		{"en", "console.ops.count", []any{4, "2 hours"}, "4 failed deliveries, the oldest 2 hours old."},
+		{"nl", "console.roledelete.members", []any{1}, "de toegang van 1 lid beëindigen"},
+		{"fr", "console.role.days", []any{1}, "1 day"}, // an unsupported language reads English
+		{"en", "console.search", nil, "Search"},        // a plain message stays as it is
+	} {
+		if got := T(c.lang, c.key, c.args...); got != c.want {
+			t.Errorf("T(%s, %s, %v) = %q, want %q", c.lang, c.key, c.args, got, c.want)
+		}
+	}
+}

@@ -147,17 +147,31 @@ func (s *Service) MembersProvisioning(ctx context.Context, p *auth.Principal, ro
 			byUser[id] = links
 		}
 	}
-	return memberStatuses(members, byUser, spIDs), nil
+	gl, err := s.Store.ListLinks(ctx, domain.ResourceGroup, role.ID)
+	if err != nil {
+		return nil, err
+	}
+	return memberStatuses(members, byUser, spIDs, gl), nil
 }
 
 // memberStatuses is where each member stands at each of the SPs, from
 // their links by user id (links to other SPs are left out).
-func memberStatuses(members []domain.Member, byUser map[int64][]domain.SPLink, spIDs []string) map[int64][]ProvisioningStatus {
+//
+// A member is at an SP only when the role's group is: where the group
+// failed (groupLinks), the member is failed too, with the group's reason.
+func memberStatuses(members []domain.Member, byUser map[int64][]domain.SPLink, spIDs []string, groupLinks []domain.SPLink) map[int64][]ProvisioningStatus {
+	groups := failedGroups{}
+	groups.add(groupLinks)
 	out := make(map[int64][]ProvisioningStatus, len(members))
 	if len(spIDs) == 0 {
 		return out
 	}
 	for _, m := range members {
+		if !m.UserRole.Provisioned() {
+			// An inviter or manager who is not also a guest is never at
+			// the applications: no state there to wait for.
+			continue
+		}
 		expected := map[string]bool{}
 		for _, sp := range spIDs {
 			expected[sp] = true
@@ -168,7 +182,7 @@ func memberStatuses(members []domain.Member, byUser map[int64][]domain.SPLink, s
 				links = append(links, l)
 			}
 		}
-		out[m.User.ID] = statuses(links, expected)
+		out[m.User.ID] = groups.apply(statuses(links, expected), false)
 	}
 	return out
 }
@@ -357,4 +371,21 @@ func (s *Service) SearchPeople(ctx context.Context, p *auth.Principal, page doma
 		q.OrganizationGUID = org
 	}
 	return s.Store.SearchUsers(ctx, q)
+}
+
+// OrganizationChoices are the organizations a super user chooses from: those
+// the registry's applications name, by name.
+func (s *Service) OrganizationChoices() []domain.Organization {
+	c := s.registryCatalogue()
+	if c == nil {
+		return nil
+	}
+	return domain.OrganizationsOf(c.Applications())
+}
+
+// OrganizationName is an organization's name in lang, its GUID when the
+// registry does not name it.
+func (s *Service) OrganizationName(guid, lang string) string {
+	o, _ := domain.OrganizationOf(s.OrganizationChoices(), guid)
+	return o.DisplayName(lang)
 }

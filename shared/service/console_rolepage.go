@@ -21,9 +21,11 @@ const RolePageSize = 25
 // role has, and every kept invitation to it (open, expired, accepted),
 // newest first.
 type RolePageView struct {
-	Role        domain.Role
-	Members     []domain.Member
-	Statuses    map[int64][]ProvisioningStatus
+	Role     domain.Role
+	Members  []domain.Member
+	Statuses map[int64][]ProvisioningStatus
+	// Group is the role's own group at each SP of its applications.
+	Group       []ProvisioningStatus
 	Next        string
 	MemberCount int64
 	Invitations []InvitationWithRoles
@@ -91,7 +93,8 @@ func (s *Service) rolePageOf(ctx context.Context, p *auth.Principal, view domain
 		byUser[l.LocalID] = append(byUser[l.LocalID], l)
 	}
 	out := RolePageView{Role: view.Role, Members: view.Members, Next: view.Next, MemberCount: view.MemberCount,
-		Statuses: memberStatuses(view.Members, byUser, s.spIDsOfRole(view.Role))}
+		Statuses: memberStatuses(view.Members, byUser, s.spIDsOfRole(view.Role), view.GroupLinks),
+		Group:    groupStatuses(view.GroupLinks, s.spIDsOfRole(view.Role))}
 	roles := map[int64]domain.Role{}
 	for _, r := range view.InvitationRoles {
 		roles[r.ID] = r
@@ -142,6 +145,11 @@ func (s *Service) rolePageInMemory(ctx context.Context, p *auth.Principal, roleI
 	if out.Statuses, err = s.MembersProvisioning(ctx, p, role, out.Members); err != nil {
 		return RolePageView{}, err
 	}
+	gl, err := s.Store.ListLinks(ctx, domain.ResourceGroup, role.ID)
+	if err != nil {
+		return RolePageView{}, err
+	}
+	out.Group = groupStatuses(gl, s.spIDsOfRole(role))
 	if out.Invitations, err = s.RoleInvitationHistory(ctx, p, roleID); err != nil {
 		return RolePageView{}, err
 	}
@@ -173,4 +181,20 @@ func (s *Service) memberRowsOfRole(ctx context.Context, p *auth.Principal, roleI
 		}
 	}
 	return s.MembersOfRole(ctx, p, roleID)
+}
+
+// groupStatuses is a role's group at each of spIDs: pending where nothing
+// was delivered yet.
+func groupStatuses(links []domain.SPLink, spIDs []string) []ProvisioningStatus {
+	expected := map[string]bool{}
+	for _, sp := range spIDs {
+		expected[sp] = true
+	}
+	var at []domain.SPLink
+	for _, l := range links {
+		if expected[l.SPID] {
+			at = append(at, l)
+		}
+	}
+	return statuses(at, expected)
 }

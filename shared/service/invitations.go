@@ -15,6 +15,7 @@ import (
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/i18n"
 	invitemail "github.com/edu-invite/invite/shared/mail"
 )
 
@@ -332,9 +333,20 @@ func (s *Service) queueInvitationMail(ctx context.Context, inv domain.Invitation
 	if s.Mailer == nil || s.Renderer == nil {
 		return domain.MailDelivery{}, false
 	}
+	lang := i18n.Supported(string(inv.Language))
+	if lang == "" {
+		lang = i18n.Fallback
+	}
+	// Who invites: a person or a program by name, else the organization;
+	// an institution admin invitation names its organization by name.
 	m := invitemail.Invitation{Language: string(inv.Language), To: inv.Email, InviterName: s.InviterName(ctx, inv, roles),
-		Authority: string(inv.IntendedAuthority), Message: inv.Message, ExpiresAt: inv.ExpiryDate, RoleEndDate: inv.RoleExpiryDate, URL: link,
-		Organization: inv.OrganizationGUID}
+		Authority: string(inv.IntendedAuthority), Message: inv.Message, ExpiresAt: inv.ExpiryDate, RoleEndDate: inv.RoleExpiryDate, URL: link}
+	if inv.OrganizationGUID != "" {
+		m.Organization = s.OrganizationName(inv.OrganizationGUID, lang)
+	}
+	if m.InviterName == "" {
+		m.InviterName = s.InvitingOrganization(inv, roles, lang)
+	}
 	for _, r := range roles {
 		m.Roles = append(m.Roles, roleInfo(r))
 	}

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"regexp"
 	"strings"
 
 	"github.com/edu-invite/invite/shared/auth"
@@ -78,9 +79,11 @@ func requiredContext(inv domain.Invitation, roles []domain.Role) string {
 }
 
 // InviterName is how pages and e-mails name who invited: a role's
-// inviterDisplayName, else the inviting person's name as the IdP gave it.
-// Never an API token's description or an eppn: when a machine or a person
-// without a name invited, it is "" and the text says "you have been invited".
+// inviterDisplayName, else the inviting person's name as the IdP gave it,
+// else the description of the API token (or the name of the machine
+// caller) that invited. Never an eppn or an address; "" when none of these
+// names anyone, and the text then names the organization instead
+// (InvitingOrganization).
 func (s *Service) InviterName(ctx context.Context, inv domain.Invitation, roles []domain.Role) string {
 	for _, r := range roles {
 		if r.InviterDisplayName != "" {
@@ -88,13 +91,50 @@ func (s *Service) InviterName(ctx context.Context, inv domain.Invitation, roles 
 		}
 	}
 	if inv.InviterUserID == 0 {
-		return ""
+		return programName(inv.InviterName)
 	}
 	u, err := s.Store.GetUser(ctx, inv.InviterUserID)
 	if err != nil {
 		return ""
 	}
 	return firstNonEmpty(strings.TrimSpace(u.Name), strings.TrimSpace(u.GivenName+" "+u.FamilyName))
+}
+
+// tokenSuffix is how an API token's actions are attributed after its
+// description (auth.TokenName).
+var tokenSuffix = regexp.MustCompile(` \(API token [0-9]+\)$`)
+
+// programName is the name a program invited under, as a guest may read it:
+// a token's description without its id, a machine caller's display name;
+// "" for the bootstrap token, which names nobody.
+func programName(recorded string) string {
+	name := strings.TrimSpace(tokenSuffix.ReplaceAllString(recorded, ""))
+	if name == auth.BootstrapTokenName || strings.Contains(name, "@") {
+		return ""
+	}
+	return name
+}
+
+// InvitingOrganization is the name, in lang, of the organization an
+// invitation comes from (its own, else its first role's); "" when the
+// registry names neither.
+func (s *Service) InvitingOrganization(inv domain.Invitation, roles []domain.Role, lang string) string {
+	guid := inv.OrganizationGUID
+	for _, r := range roles {
+		if guid == "" {
+			guid = r.OrganizationGUID
+		}
+	}
+	// Only a name: an organization the registry does not name is left
+	// out (the text then says "you have been invited"), never its GUID.
+	o, known := domain.OrganizationOf(s.OrganizationChoices(), guid)
+	if guid == "" || !known {
+		return ""
+	}
+	if name := o.DisplayName(lang); name != guid {
+		return name
+	}
+	return ""
 }
 
 // AcceptBlock names why a signed-in person cannot accept an open invitation

@@ -18,6 +18,40 @@ type ProvisioningStatus struct {
 	UpdatedAt     time.Time
 	Attempts      int
 	LastError     string
+	// GroupFailed: the user or member is failed because a group of their
+	// role failed at this SP (LastError is the group's reason), while
+	// their own delivery waits for it.
+	GroupFailed bool
+}
+
+// failedGroups are the groups of roles that failed, by SP: a user cannot
+// be a member at an SP where the group failed, so their pending state
+// there is failed too, with the group's reason. Pages and the API show
+// the same state (one truth).
+type failedGroups map[string]domain.SPLink
+
+func (f failedGroups) add(links []domain.SPLink) {
+	for _, l := range links {
+		if l.Kind == domain.ResourceGroup && l.Status == domain.StatusFailed {
+			if _, seen := f[l.SPID]; !seen {
+				f[l.SPID] = l
+			}
+		}
+	}
+}
+
+// apply turns a pending or provisioned member at an SP where a group
+// failed into failed, with that reason; a user's own failure stays.
+func (f failedGroups) apply(sts []ProvisioningStatus, onlyPending bool) []ProvisioningStatus {
+	for i, st := range sts {
+		g, failed := f[st.SP]
+		if !failed || st.Status == domain.StatusFailed || st.Status == domain.StatusDeprovisioned ||
+			(onlyPending && st.Status != domain.StatusPending) {
+			continue
+		}
+		sts[i].Status, sts[i].LastError, sts[i].GroupFailed = domain.StatusFailed, g.LastError, true
+	}
+	return sts
 }
 
 // UserProvisioning is the status of a user at every SP that should know the
@@ -38,6 +72,7 @@ func (s *Service) UserProvisioning(ctx context.Context, p *auth.Principal, userI
 	allowed := p.SuperUser || (p.User != nil && p.User.ID == userID)
 	expected := map[string]bool{}
 	var roles []domain.Role
+	var roleIDs []int64
 	for _, ur := range urs {
 		role, err := s.Store.GetRole(ctx, ur.RoleID)
 		if domain.IsNotFound(err) {
@@ -51,6 +86,7 @@ func (s *Service) UserProvisioning(ctx context.Context, p *auth.Principal, userI
 		for _, sp := range s.Registry.SPsOfRole(role) {
 			expected[sp.ID] = true
 		}
+		roleIDs = append(roleIDs, role.ID)
 	}
 	if !allowed {
 		return nil, s.refuseUser(ctx, p, user, roles, domain.Forbiddenf("no access to user %d", userID))
@@ -59,7 +95,17 @@ func (s *Service) UserProvisioning(ctx context.Context, p *auth.Principal, userI
 	if err != nil {
 		return nil, err
 	}
-	return statuses(links, expected), nil
+	groups := failedGroups{}
+	for _, id := range roleIDs {
+		gl, err := s.Store.ListLinks(ctx, domain.ResourceGroup, id)
+		if err != nil {
+			return nil, err
+		}
+		groups.add(gl)
+	}
+	// The user itself may be at the SP; what waits for the failed group
+	// is their membership. Only a pending user becomes failed here.
+	return groups.apply(statuses(links, expected), true), nil
 }
 
 // RoleProvisioning is the status of a role's group at each SP of its

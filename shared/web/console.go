@@ -118,7 +118,9 @@ func (p *Pages) console(w http.ResponseWriter, r *http.Request) (*auth.Principal
 		if r.Method == http.MethodGet {
 			http.Redirect(w, r, signInURL(r.URL.RequestURI(), ""), http.StatusSeeOther)
 		} else {
-			p.problem(w, r, http.StatusForbidden, "", stateForbidden, "/")
+			// A form posted after the session ended: nothing was done, and
+			// signing in again leads back to the console.
+			p.problem(w, r, http.StatusForbidden, "", stateSessionEnded, "/console")
 		}
 		return nil, "", false
 	}
@@ -238,7 +240,7 @@ func back(w http.ResponseWriter, r *http.Request, to, done string) {
 }
 
 // consoleHome lists what the person can do; somebody who can do nothing
-// here (a guest) is told so with 403.
+// here (a guest) is told so with 403, and where their own access is.
 func (p *Pages) consoleHome(w http.ResponseWriter, r *http.Request) {
 	pr, lang, ok := p.console(w, r)
 	if !ok {
@@ -246,7 +248,7 @@ func (p *Pages) consoleHome(w http.ResponseWriter, r *http.Request) {
 	}
 	page := homeConsolePage{consolePage: p.consoleBase(r, pr, lang, "console.home.title", "home")}
 	if len(page.Nav) == 0 {
-		p.forbidden(w, r)
+		p.problem(w, r, http.StatusForbidden, lang, stateNoConsole, "/")
 		return
 	}
 	page.MayCreate = service.MayCreateRoles(pr)

@@ -86,7 +86,7 @@ func (p *Pages) renderAdmins(w http.ResponseWriter, r *http.Request, pr *auth.Pr
 			return
 		}
 		for _, u := range admins {
-			row := adminRow{ID: u.ID, Name: firstNonEmpty(u.Name, u.Email), Email: u.Email, Address: addressBesideName(u.Name, u.Email),
+			row := adminRow{ID: u.ID, Name: personName(u), Email: u.Email, Address: addressBesideName(u.DisplayName(), u.Email),
 				PersonHref: "/console/people/" + strconv.FormatInt(u.ID, 10), MayRemove: u.InstitutionAdminByInvite}
 			if row.MayRemove {
 				row.Actions = []rowAction{{Action: "/console/admins/" + strconv.FormatInt(u.ID, 10) + "/remove", Hidden: []hiddenField{{"org", org}},
@@ -102,8 +102,8 @@ func (p *Pages) renderAdmins(w http.ResponseWriter, r *http.Request, pr *auth.Pr
 			return
 		}
 		for _, m := range managers {
-			row := managerRow{UserRoleID: m.Member.UserRole.ID, Name: firstNonEmpty(m.Member.User.Name, m.Member.User.Email),
-				Email: m.Member.User.Email, Address: addressBesideName(m.Member.User.Name, m.Member.User.Email), RoleHref: "/console/roles/" + strconv.FormatInt(m.Role.ID, 10), Role: m.Role.Name,
+			row := managerRow{UserRoleID: m.Member.UserRole.ID, Name: personName(m.Member.User),
+				Email: m.Member.User.Email, Address: addressBesideName(m.Member.User.DisplayName(), m.Member.User.Email), RoleHref: "/console/roles/" + strconv.FormatInt(m.Role.ID, 10), Role: m.Role.Name,
 				MayRemove: service.MayRemove(pr, m.Role, m.Member.UserRole)}
 			if row.MayRemove {
 				row.Actions = []rowAction{{Action: "/console/memberships/" + strconv.FormatInt(row.UserRoleID, 10) + "/remove",
@@ -140,7 +140,7 @@ func (p *Pages) consoleAdminInvite(w http.ResponseWriter, r *http.Request) {
 		p.refuse(w, r, err)
 		return
 	}
-	out := invitedPage{consolePage: p.consoleBase(r, pr, lang, "console.invited.title", "admins"), RoleHref: adminsHref(org)}
+	out := invitedPage{consolePage: p.consoleBase(r, pr, lang, "console.invited.title", "admins"), RoleHref: adminsHref(org), BackKey: "console.invited.backAdmins"}
 	for _, u := range res.URLs {
 		out.Recipients = append(out.Recipients, newInvitedRow(lang, len(out.Recipients), u.Recipient, u.InvitationURL, i18n.T(lang, "console.invited.mailQueued")))
 	}

@@ -30,7 +30,7 @@ type auditRow struct {
 	When, Action, Person, Role, Authority, By, Detail string
 }
 
-var auditActions = []domain.AuditAction{domain.AuditAdd, domain.AuditUpdate, domain.AuditDelete, domain.AuditProvisioned, domain.AuditProvisioningFailed}
+var auditActions = domain.AuditActions // every kind of change, each a filter entry
 
 func (p *Pages) consoleAudit(w http.ResponseWriter, r *http.Request) {
 	pr, lang, ok := p.console(w, r)

@@ -217,6 +217,9 @@ type invitedPage struct {
 	Lead       string // what happened, above the list
 	Recipients []invitedRow
 	RoleHref   string
+	// BackKey words the way back to RoleHref: the role, or the
+	// administrators page after an administrator invitation.
+	BackKey string
 }
 
 type invitedRow struct {

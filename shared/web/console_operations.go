@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/i18n"
 	"github.com/edu-invite/invite/shared/service"
 )
@@ -39,8 +40,8 @@ type reasonCount struct {
 }
 
 type deadLetterItem struct {
-	ID, Kind, Reason, Age string
-	Actions               []rowAction // send again, discard
+	ID, Kind, Reason, Technical, Age string
+	Actions                          []rowAction // send again, discard
 }
 
 func (p *Pages) consoleOperations(w http.ResponseWriter, r *http.Request) {
@@ -62,9 +63,12 @@ func (p *Pages) consoleOperations(w http.ResponseWriter, r *http.Request) {
 			if i == 0 {
 				v.Oldest = age(lang, now.Sub(d.CreatedAt))
 			}
-			counts[d.LastError]++
+			// In words: what was to be done and why the application
+			// refused it; the technical reason stays beside it.
+			plain := failureReason(lang, d.LastError)
+			counts[plain]++
 			if len(v.Items) < 50 {
-				item := deadLetterItem{ID: d.ID, Kind: string(d.Kind), Reason: d.LastError, Age: age(lang, now.Sub(d.CreatedAt))}
+				item := deadLetterItem{ID: d.ID, Kind: deliveryKindWords(lang, d.Kind), Reason: plain, Technical: d.LastError, Age: age(lang, now.Sub(d.CreatedAt))}
 				id := []hiddenField{{"id", d.ID}}
 				item.Actions = []rowAction{
 					{Action: "/console/operations/replay", Hidden: id, Button: i18n.T(lang, "console.ops.replay"), ButtonAL: i18n.T(lang, "console.ops.replayOne", item.Kind, item.Age)},
@@ -99,6 +103,16 @@ func (p *Pages) consoleOperations(w http.ResponseWriter, r *http.Request) {
 	p.render(w, r, http.StatusOK, "console/operations", page)
 }
 
+// deliveryKindWords is a delivery's kind in words ("Add a member"), the
+// kind itself when the catalogue has no words for it.
+func deliveryKindWords(lang string, kind domain.DeliveryKind) string {
+	key := "console.delivery." + string(kind)
+	if words := i18n.T(lang, key); words != key {
+		return words
+	}
+	return string(kind)
+}
+
 // age says how long ago, in the largest whole unit.
 func age(lang string, d time.Duration) string {
 	switch {
@@ -106,8 +120,10 @@ func age(lang string, d time.Duration) string {
 		return i18n.T(lang, "console.age.days", int(d.Hours()/24))
 	case d >= 2*time.Hour:
 		return i18n.T(lang, "console.age.hours", int(d.Hours()))
+	case d < time.Minute:
+		return i18n.T(lang, "console.age.now")
 	default:
-		return i18n.T(lang, "console.age.minutes", max(int(d.Minutes()), 0))
+		return i18n.T(lang, "console.age.minutes", int(d.Minutes()))
 	}
 }
 

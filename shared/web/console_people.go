@@ -47,7 +47,7 @@ func (p *Pages) consolePeople(w http.ResponseWriter, r *http.Request) {
 		Headers: []sortHeader{st.header(lang, "console.people.name", "name"), st.header(lang, "console.people.email", "email"),
 			st.header(lang, "console.people.organization", "schac_home_organization")}}
 	for _, u := range res.Items {
-		row := personRow{Href: "/console/people/" + strconv.FormatInt(u.ID, 10), Name: firstNonEmpty(u.Name, u.Email),
+		row := personRow{Href: "/console/people/" + strconv.FormatInt(u.ID, 10), Name: personName(u),
 			Email: u.Email, Organization: u.SchacHomeOrganization}
 		page.People = append(page.People, row)
 	}
@@ -85,7 +85,7 @@ func (p *Pages) consolePerson(w http.ResponseWriter, r *http.Request) {
 		p.refuse(w, r, err)
 		return
 	}
-	name := firstNonEmpty(u.User.Name, u.User.Email)
+	name := personName(u.User)
 	page := personPage{consolePage: p.consoleBase(r, pr, lang, "console.person.title", "people", name), Name: name, Email: u.User.Email,
 		Organization: u.User.SchacHomeOrganization, Placeholder: u.User.InternalPlaceholderIdentifier}
 	now := p.now()
@@ -95,7 +95,7 @@ func (p *Pages) consolePerson(w http.ResponseWriter, r *http.Request) {
 			Role: role.Name, Authority: i18n.T(lang, "console.authority."+string(ur.Authority)), Ends: endsText(lang, ur.EndDate, now)})
 	}
 	for _, st := range sts {
-		page.Statuses = append(page.Statuses, p.statusView(lang, st))
+		page.Statuses = append(page.Statuses, p.statusView(lang, pr, st))
 	}
 	invs, err := p.cfg.Service.PersonInvitations(r.Context(), pr, u)
 	if err != nil {
@@ -122,3 +122,8 @@ func (p *Pages) consolePerson(w http.ResponseWriter, r *http.Request) {
 	}
 	p.render(w, r, http.StatusOK, "console/person", page)
 }
+
+// personName is how every console page names a person: their name (else
+// given and family name), else their e-mail address; the same on the
+// people list, a role's members and the administrators.
+func personName(u domain.User) string { return firstNonEmpty(u.DisplayName(), u.Email) }

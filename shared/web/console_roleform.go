@@ -27,13 +27,18 @@ type roleFormPage struct {
 	ACR          string
 	InviterName  string
 	Organization string
-	// ShowOrganization: super users choose the organization.
+	// ShowOrganization: super users choose the organization, from
+	// Organizations (those the registry names) or by typing its GUID.
 	ShowOrganization bool
+	Organizations    []orgChoice
 	// ShowApplications: whether the person may change applications.
 	ShowApplications bool
 	Applications     []appChoice
 	Errors           map[string]string
 }
+
+// orgChoice is an organization offered by name; Value is its GUID.
+type orgChoice struct{ Value, Label string }
 
 type appChoice struct {
 	Index       int
@@ -49,6 +54,11 @@ func (p *Pages) roleForm(r *http.Request, pr *auth.Principal, lang, titleKey str
 		Description: role.Description, Equality: role.EnforceEmailEquality, FedIDOnly: role.FedIDOnly,
 		Override: role.OverrideSettingsAllowed, ACR: role.RequestedAuthnContext, InviterName: role.InviterDisplayName,
 		Organization: role.OrganizationGUID, ShowOrganization: pr.SuperUser, ShowApplications: mayApps, Errors: map[string]string{}}
+	if f.ShowOrganization {
+		for _, o := range p.cfg.Service.OrganizationChoices() {
+			f.Organizations = append(f.Organizations, orgChoice{Value: o.GUID, Label: o.DisplayName(lang)})
+		}
+	}
 	if role.DefaultExpiryDays > 0 {
 		f.Days = strconv.Itoa(role.DefaultExpiryDays)
 	}
@@ -120,6 +130,11 @@ func (p *Pages) readRoleForm(r *http.Request, f *roleFormPage, lang string) serv
 	f.ACR, f.InviterName = strings.TrimSpace(r.PostFormValue("acr")), strings.TrimSpace(r.PostFormValue("inviterName"))
 	if f.ShowOrganization {
 		f.Organization = strings.TrimSpace(r.PostFormValue("organization"))
+		if f.Organization == "" {
+			// A role belongs to an organization: a super user, who has
+			// none of their own, names it.
+			f.Errors["organization"] = i18n.T(lang, "console.roleform.err.organization")
+		}
 	}
 	in := service.RoleInput{Name: f.Name, Description: f.Description, EnforceEmailEquality: f.Equality, FedIDOnly: f.FedIDOnly,
 		OverrideSettingsAllowed: f.Override, RequestedAuthnContext: f.ACR, InviterDisplayName: f.InviterName, OrganizationGUID: f.Organization}
@@ -148,6 +163,11 @@ func (p *Pages) readRoleForm(r *http.Request, f *roleFormPage, lang string) serv
 		if a.Checked {
 			in.ApplicationUsages = append(in.ApplicationUsages, service.ApplicationUsageInput{ManageID: a.ManageID, ManageType: a.ManageType, LandingPage: a.LandingPage})
 		}
+	}
+	if f.ShowApplications && len(in.ApplicationUsages) == 0 {
+		// A role gives access to applications: beside the list, not as
+		// the API's message above the form.
+		f.Errors["applications"] = i18n.T(lang, "console.roleform.err.applications")
 	}
 	return in
 }
@@ -213,6 +233,10 @@ func (p *Pages) roleFormFailed(w http.ResponseWriter, r *http.Request, lang stri
 	case domain.KindConflict:
 		f.Errors["name"] = i18n.T(lang, "console.roleform.err.taken")
 		p.render(w, r, http.StatusConflict, "console/roleform", *f)
+	case domain.KindForbidden:
+		// Refused by the rules: said on the form, which keeps what was typed.
+		f.Errors["form"] = i18n.T(lang, "console.roleform.err.forbidden")
+		p.render(w, r, http.StatusForbidden, "console/roleform", *f)
 	default:
 		p.refuse(w, r, err)
 	}

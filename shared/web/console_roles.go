@@ -2,10 +2,12 @@ package web
 
 import (
 	"net/http"
+	"regexp"
 	"sort"
 	"strconv"
 	"time"
 
+	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/i18n"
 	"github.com/edu-invite/invite/shared/service"
@@ -80,6 +82,8 @@ type rolePage struct {
 	Rights    service.RoleRights
 	MayInvite bool
 	Members   []memberRow
+	// Group is the role's own group at each SP of its applications.
+	Group []statusView
 	// MemberCount is every member of the role; Members is a page of them,
 	// by name, continued from MembersAfter (MembersFirst is the first page).
 	MemberCount  int64
@@ -106,6 +110,9 @@ type memberRow struct {
 
 type statusView struct {
 	SP, Status, Text string
+	// Reason and Todo say, for a failure, what happened and what to do;
+	// DeadLetters and Technical are for super users.
+	Reason, Todo, DeadLetters, DeadLettersLabel, Technical string
 }
 
 func (p *Pages) consoleRole(w http.ResponseWriter, r *http.Request) {
@@ -129,14 +136,17 @@ func (p *Pages) consoleRole(w http.ResponseWriter, r *http.Request) {
 	for _, u := range role.ApplicationUsages {
 		page.Apps = append(page.Apps, firstNonEmpty(u.Application.Name, u.Application.ManageID))
 	}
-	page.Details = roleDetails(lang, role)
+	page.Details = roleDetails(lang, role, p.cfg.Service.OrganizationName(role.OrganizationGUID, lang))
+	for _, st := range view.Group {
+		page.Group = append(page.Group, p.statusView(lang, pr, st))
+	}
 	page.MemberCount = view.MemberCount
 	page.MembersAfter = view.Next
 	if after != "" {
 		page.MembersFirst = "/console/roles/" + page.RoleID
 	}
 	for _, m := range members {
-		row := memberRow{UserRoleID: m.UserRole.ID, UserID: m.User.ID, Name: firstNonEmpty(m.User.Name, m.User.Email), Email: m.User.Email,
+		row := memberRow{UserRoleID: m.UserRole.ID, UserID: m.User.ID, Name: personName(m.User), Email: m.User.Email,
 			Authority: i18n.T(lang, "console.authority."+string(m.UserRole.Authority)), Ends: endsText(lang, m.UserRole.EndDate, now),
 			MayExtend: service.MayChangeEndDate(pr, role, m.UserRole), MayRemove: service.MayRemove(pr, role, m.UserRole)}
 		if m.UserRole.EndDate != nil {
@@ -146,7 +156,7 @@ func (p *Pages) consoleRole(w http.ResponseWriter, r *http.Request) {
 			row.PersonHref = "/console/people/" + strconv.FormatInt(m.User.ID, 10)
 		}
 		for _, st := range statuses[m.User.ID] {
-			row.Statuses = append(row.Statuses, p.statusView(lang, st))
+			row.Statuses = append(row.Statuses, p.statusView(lang, pr, st))
 		}
 		page.Members = append(page.Members, row)
 	}
@@ -154,11 +164,27 @@ func (p *Pages) consoleRole(w http.ResponseWriter, r *http.Request) {
 	p.render(w, r, http.StatusOK, "console/role", page)
 }
 
-func (p *Pages) statusView(lang string, st service.ProvisioningStatus) statusView {
+// statusView words where a person or group stands at an SP. A failure
+// says, in plain words, what the application answered and what to do;
+// super users also get the technical reason and the way to the dead
+// letters of that SP.
+func (p *Pages) statusView(lang string, pr *auth.Principal, st service.ProvisioningStatus) statusView {
 	v := statusView{SP: p.cfg.Service.SPName(st.SP), Status: string(st.Status)}
 	switch st.Status {
 	case domain.StatusFailed:
-		v.Text = i18n.T(lang, "console.status.failed", st.LastError)
+		v.Text = i18n.T(lang, "console.status.failedShort")
+		v.Reason = failureReason(lang, st.LastError)
+		if st.GroupFailed {
+			v.Reason = i18n.T(lang, "console.status.groupFailed", v.Reason)
+		}
+		if pr != nil && pr.SuperUser {
+			v.Todo = i18n.T(lang, "console.status.todoSuper")
+			v.DeadLetters = "/console/operations#sp-" + st.SP
+			v.DeadLettersLabel = i18n.T(lang, "console.status.deadLetters")
+			v.Technical = st.LastError
+		} else {
+			v.Todo = i18n.T(lang, "console.status.todo")
+		}
 	case domain.StatusPending:
 		v.Text = i18n.T(lang, "status.pending")
 	case domain.StatusDeprovisioned:
@@ -169,7 +195,34 @@ func (p *Pages) statusView(lang string, st service.ProvisioningStatus) statusVie
 	return v
 }
 
-func roleDetails(lang string, role domain.Role) []detail {
+// failureReason is an SP's refusal in plain words, by the kind of answer
+// (the HTTP status the delivery recorded).
+func failureReason(lang, lastError string) string {
+	code := 0
+	if m := httpStatusOf.FindStringSubmatch(lastError); m != nil {
+		code, _ = strconv.Atoi(m[1])
+	}
+	switch {
+	case code == 401 || code == 403:
+		return i18n.T(lang, "failure.credentials")
+	case code == 404:
+		return i18n.T(lang, "failure.notFound")
+	case code == 429 || code >= 500:
+		return i18n.T(lang, "failure.unavailable")
+	case code >= 400:
+		return i18n.T(lang, "failure.refused")
+	}
+	return i18n.T(lang, "failure.unreachable")
+}
+
+// httpStatusOf finds the SP's HTTP status in a recorded reason, also one
+// passed on from the delivery it waited for ("member.add at sp: ... its
+// creation failed: group.create at sp: scim POST /Groups: 401 Unauthorized").
+var httpStatusOf = regexp.MustCompile(`(?:^|: )([1-5][0-9][0-9])(?: |$)`)
+
+// roleDetails are a role's settings in words; organization is the name of
+// its organization (its GUID when the registry does not name it).
+func roleDetails(lang string, role domain.Role, organization string) []detail {
 	yes := func(b bool) string {
 		if b {
 			return i18n.T(lang, "console.yes")
@@ -195,7 +248,7 @@ func roleDetails(lang string, role domain.Role) []detail {
 		d = append(d, detail{i18n.T(lang, "console.role.inviterName"), role.InviterDisplayName})
 	}
 	if role.OrganizationGUID != "" {
-		d = append(d, detail{i18n.T(lang, "console.role.organization"), role.OrganizationGUID})
+		d = append(d, detail{i18n.T(lang, "console.role.organization"), organization})
 	}
 	return d
 }

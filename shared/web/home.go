@@ -24,6 +24,9 @@ type welcomePage struct {
 	basePage
 	Access  []accessView
 	Pending bool
+	// Admin names the organization the person just became institution
+	// admin of; empty after accepting roles.
+	Admin string
 }
 
 type accessView struct {
@@ -70,6 +73,10 @@ func (p *Pages) welcome(w http.ResponseWriter, r *http.Request) {
 	lang := visitOf(r).language("")
 	views, pending := p.accessViews(lang, access, wanted)
 	page := welcomePage{basePage: p.base(r, lang, "welcome.title"), Access: views, Pending: pending}
+	if org := r.URL.Query().Get("admin"); org != "" && principal.User != nil && principal.User.InstitutionAdmin && principal.User.OrganizationGUID == org {
+		page.Admin = p.cfg.Service.OrganizationName(org, lang)
+		page.Access, page.Pending, pending = nil, false, false
+	}
 	page.Refresh = pending
 	p.render(w, r, http.StatusOK, "welcome", page)
 }
@@ -92,7 +99,7 @@ func (p *Pages) accessViews(lang string, access []service.Access, wanted map[int
 			view.Status = string(app.Status)
 			switch app.Status {
 			case domain.StatusFailed:
-				view.StatusText = i18n.T(lang, "status.failed", app.LastError)
+				view.StatusText = i18n.T(lang, "status.failed", failureReason(lang, app.LastError))
 			case domain.StatusPending:
 				view.StatusText = i18n.T(lang, "status.pending")
 				pending = true

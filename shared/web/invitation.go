@@ -21,6 +21,9 @@ type invitationPage struct {
 	Message        string
 	Expires        string
 	RoleEnd        string
+	// Organization names the organization of an invitation without roles
+	// (an institution admin's); empty otherwise.
+	Organization string
 	// Hash is posted back by the Accept form; empty until the person may
 	// accept (signed in, nothing in the way).
 	Hash string
@@ -69,8 +72,8 @@ func (p *Pages) showInvitation(w http.ResponseWriter, r *http.Request, hash stri
 		page := statePage{basePage: p.base(r, lang, "state.expired.title"), State: stateExpired,
 			Body:    i18n.T(lang, "state.expired.body"),
 			Actions: []action{{Label: i18n.T(lang, "state.home"), Href: "/"}}}
-		if link.Inviter != "" {
-			page.Body = i18n.T(lang, "state.expired.bodyBy", link.Inviter)
+		if inviter := p.inviter(link, lang); inviter != "" {
+			page.Body = i18n.T(lang, "state.expired.bodyBy", inviter)
 		}
 		p.render(w, r, http.StatusGone, "state", page)
 		return
@@ -84,13 +87,18 @@ func (p *Pages) showInvitation(w http.ResponseWriter, r *http.Request, hash stri
 	authority := i18n.Authority(lang, string(inv.IntendedAuthority))
 	page.Intro = i18n.T(lang, "inv.invited", authority)
 	page.MessageHeading = i18n.T(lang, "inv.messageAnon")
-	if link.Inviter != "" {
-		page.Intro = i18n.T(lang, "inv.invitedBy", link.Inviter, authority)
-		page.MessageHeading = i18n.T(lang, "inv.message", link.Inviter)
+	if inviter := p.inviter(link, lang); inviter != "" {
+		page.Intro = i18n.T(lang, "inv.invitedBy", inviter, authority)
+		page.MessageHeading = i18n.T(lang, "inv.message", inviter)
+	}
+	if len(link.Roles) == 0 && inv.OrganizationGUID != "" {
+		page.Organization = p.cfg.Service.OrganizationName(inv.OrganizationGUID, lang)
 	}
 	page.Message = inv.Message
 	page.Expires = i18n.T(lang, "inv.expires", i18n.Date(lang, inv.ExpiryDate))
-	page.RoleEnd = roleEnd(lang, inv, link.Roles)
+	if len(link.Roles) > 0 {
+		page.RoleEnd = roleEnd(lang, inv, link.Roles) // an institution admin's right has no end date to speak of
+	}
 	if v.principal == nil || v.principal.Person == nil {
 		p.render(w, r, http.StatusOK, "invitation", page)
 		return
@@ -115,6 +123,12 @@ func (p *Pages) showInvitation(w http.ResponseWriter, r *http.Request, hash stri
 		page.Hash = hash
 		p.render(w, r, http.StatusOK, "invitation", page)
 	}
+}
+
+// inviter names who invites: a person or a program, else the
+// organization the invitation comes from.
+func (p *Pages) inviter(link service.InvitationLink, lang string) string {
+	return firstNonEmpty(link.Inviter, p.cfg.Service.InvitingOrganization(link.Invitation, link.Roles, lang))
 }
 
 // accept is the Accept button: the service creates the memberships with
@@ -160,11 +174,17 @@ func (p *Pages) accept(w http.ResponseWriter, r *http.Request) {
 		p.serverError(w, r, err)
 		return
 	}
+	lang := v.language(string(link.Invitation.Language))
+	if len(result.UserRoles) == 0 && link.Invitation.IntendedAuthority == domain.InstitutionAdmin {
+		// An institution admin now: the welcome page names the organization
+		// and leads to the console.
+		http.Redirect(w, r, "/my/welcome?"+url.Values{"admin": {link.Invitation.OrganizationGUID}, "lang": {lang}}.Encode(), http.StatusSeeOther)
+		return
+	}
 	ids := make([]string, 0, len(result.UserRoles))
 	for _, ur := range result.UserRoles {
 		ids = append(ids, strconv.FormatInt(ur.RoleID, 10))
 	}
-	lang := v.language(string(link.Invitation.Language))
 	http.Redirect(w, r, "/my/welcome?"+url.Values{"roles": {strings.Join(ids, ",")}, "lang": {lang}}.Encode(), http.StatusSeeOther)
 }
 

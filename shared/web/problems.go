@@ -21,7 +21,10 @@ const (
 	stateSignInFailed stateKind = "signinFailed"
 	stateError        stateKind = "error"
 	stateNotFound     stateKind = "notFound"
-	stateForbidden    stateKind = "forbidden"
+	stateForbidden    stateKind = "forbidden"    // a signed-in person's rights do not allow it
+	stateCrossOrigin  stateKind = "crossOrigin"  // another site posted: nothing was changed
+	stateNoConsole    stateKind = "noConsole"    // a person with no rights in the console opened it
+	stateSessionEnded stateKind = "sessionEnded" // a console form posted without a session
 )
 
 // statePage is one such page: a heading, what happened in plain words, and
@@ -53,6 +56,12 @@ func (p *Pages) problem(w http.ResponseWriter, r *http.Request, status int, lang
 		page.Actions = []action{{Label: i18n.T(lang, "state.signinFailed.action"), Href: signInURL(next, ""), Primary: true}, home}
 	case stateAccepted:
 		page.Actions = []action{{Label: i18n.T(lang, "state.accepted.action"), Href: "/", Primary: true}}
+	case stateNoConsole:
+		page.Actions = []action{{Label: i18n.T(lang, "state.accepted.action"), Href: "/", Primary: true}}
+	case stateForbidden:
+		page.Actions = []action{{Label: i18n.T(lang, "state.forbidden.action"), Href: "/console", Primary: true}, home}
+	case stateSessionEnded:
+		page.Actions = []action{{Label: i18n.T(lang, "state.sessionEnded.action"), Href: signInURL(next, ""), Primary: true}, home}
 	default:
 		page.Actions = []action{home}
 	}
@@ -67,7 +76,7 @@ func (p *Pages) notFound(w http.ResponseWriter, r *http.Request) {
 // http.CrossOriginProtection refused before any handler ran.
 func (p *Pages) crossOrigin(w http.ResponseWriter, r *http.Request) {
 	p.cfg.Logger.WarnContext(r.Context(), "cross-origin request refused", "method", r.Method, "path", r.URL.Path)
-	p.problem(w, r, http.StatusForbidden, "", stateForbidden, "/")
+	p.problem(w, r, http.StatusForbidden, "", stateCrossOrigin, "/")
 }
 
 // serverError logs err (never the request's query: it may carry an

@@ -52,6 +52,9 @@ type basePage struct {
 	Languages []languageLink
 	// Refresh loads the small script that updates a pending status.
 	Refresh bool
+	// Console: a console page, whose readers are not guests (no guest
+	// footer).
+	Console bool
 }
 
 type languageLink struct {
@@ -73,7 +76,8 @@ func (p *Pages) base(r *http.Request, lang, titleKey string) basePage {
 		// from its page lead home instead.
 		self = url.URL{Path: "/"}
 	}
-	b := basePage{Lang: lang, Title: i18n.T(lang, titleKey), SignInURL: signInURL(self.RequestURI(), "")}
+	b := basePage{Lang: lang, Title: i18n.T(lang, titleKey), SignInURL: signInURL(self.RequestURI(), ""),
+		Console: self.Path == "/console" || strings.HasPrefix(self.Path, "/console/")}
 	if v.principal != nil && v.principal.Person != nil {
 		per := v.principal.Person
 		b.SignedInAs = firstNonEmpty(per.Name, per.Email, per.EduPersonPrincipalName)

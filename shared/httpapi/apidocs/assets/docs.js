@@ -10,6 +10,13 @@ window.addEventListener("DOMContentLoaded", function () {
     validatorUrl: null,
     displayOperationId: true,
     tryItOutEnabled: false,
+    // Opens on the list of groups, none expanded (not on the first
+    // group's operations), groups and operations in order, with a filter
+    // by group; the /api/external/v1 twins are their own group.
+    docExpansion: "none",
+    tagsSorter: "alpha",
+    operationsSorter: "alpha",
+    filter: true,
     presets: [SwaggerUIBundle.presets.apis],
     layout: "BaseLayout",
   });
