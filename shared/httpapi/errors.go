@@ -4,7 +4,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"regexp"
 	"time"
 
 	"github.com/edu-invite/invite/shared/domain"
@@ -77,11 +76,9 @@ func operationOf(r *http.Request) (route, operation string) {
 	return route, route
 }
 
-var emailLike = regexp.MustCompile(`[^\s"'<>()@,;:]+@[^\s"'<>()@,;:]+\.[A-Za-z]{2,}`)
-
 // redactPersonalData removes e-mail addresses from an error's text before
 // it is logged; ids stay, they tie the line to the audit trail.
-func redactPersonalData(s string) string { return emailLike.ReplaceAllString(s, "<e-mail>") }
+func redactPersonalData(s string) string { return domain.RedactEmails(s) }
 
 // statusError is an HTTP-level refusal that has no domain kind: an
 // unsupported media type (415), a wrong method (405), too many attempts

@@ -319,7 +319,7 @@ func (s *Service) queueInvitationMail(ctx context.Context, inv domain.Invitation
 	if err != nil {
 		// The invitation exists and its link is in the response. Never log
 		// the address (personal data).
-		s.log().ErrorContext(ctx, "invitation e-mail not queued", "invitation", inv.ID, "error", err)
+		s.log().ErrorContext(ctx, "invitation e-mail not queued", "invitation", inv.ID, "error", domain.RedactEmails(err.Error()))
 		return md, false
 	}
 	return md, true

@@ -47,7 +47,7 @@ func (s *Service) sendMails(ctx context.Context, mails []domain.MailDelivery) (M
 				m.Status = domain.MailFailed
 			}
 			res.Failed++
-			s.log().WarnContext(ctx, "e-mail not sent", "mail", m.ID, "attempt", m.Attempts, "error", err)
+			s.log().WarnContext(ctx, "e-mail not sent", "mail", m.ID, "attempt", m.Attempts, "error", domain.RedactEmails(err.Error()))
 		} else {
 			m.Status, m.LastError = domain.MailSent, ""
 			res.Sent++
@@ -72,6 +72,6 @@ func (s *Service) flushMails(ctx context.Context, mails []domain.MailDelivery) {
 	ctx, cancel := context.WithTimeout(ctx, flushTimeout)
 	defer cancel()
 	if _, err := s.sendMails(ctx, mails); err != nil {
-		s.log().WarnContext(ctx, "mails not all sent; the sweep retries", "error", err)
+		s.log().WarnContext(ctx, "mails not all sent; the sweep retries", "error", domain.RedactEmails(err.Error()))
 	}
 }
