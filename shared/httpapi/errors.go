@@ -31,6 +31,7 @@ var kindStatus = map[domain.ErrorKind]struct {
 	domain.KindGone:            {http.StatusGone, "InvitationExpiredException"},
 	domain.KindUnavailable:     {http.StatusServiceUnavailable, "ServiceUnavailableException"},
 	domain.KindPrecondition:    {http.StatusPreconditionFailed, "InvitationEmailMatchingException"},
+	domain.KindLimit:           {http.StatusTooManyRequests, "TooManyRequestsException"},
 }
 
 // writeError answers with the spec's error body. Domain errors carry a

@@ -21,19 +21,42 @@ type MailResult struct {
 
 // SendPendingMails sends what is in the mail outbox, oldest first (the
 // sweep passes a bound a minute in the past, so that it never races the
-// request that wrote a mail and sends it itself). A mail SES refuses stays
-// pending with its attempts counted and is tried again by the next sweep,
-// until MaxMailAttempts; then it is marked failed, never silently dropped.
+// request that wrote a mail and sends it itself), page after page (a large
+// invitation leaves hundreds), until none is left, SES refuses one (the
+// next sweep goes on) or the invocation's time is nearly used up. A mail
+// SES refuses stays pending with its attempts counted and is tried again
+// by the next sweep, until MaxMailAttempts; then it is marked failed,
+// never silently dropped.
 func (s *Service) SendPendingMails(ctx context.Context, createdBefore time.Time) (MailResult, error) {
+	var total MailResult
 	if s.Mailer == nil {
-		return MailResult{}, nil
+		return total, nil
 	}
-	pending, err := s.Store.ListPendingMails(ctx, createdBefore, 100)
-	if err != nil {
-		return MailResult{}, err
+	for range maxSweepPages {
+		pending, err := s.Store.ListPendingMails(ctx, createdBefore, mailPage)
+		if err != nil {
+			return total, err
+		}
+		res, err := s.sendMails(ctx, pending)
+		total.Sent, total.Failed = total.Sent+res.Sent, total.Failed+res.Failed
+		if err != nil || len(pending) < mailPage || res.Failed > 0 {
+			return total, err
+		}
+		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < sweepReserve {
+			break
+		}
 	}
-	return s.sendMails(ctx, pending)
+	return total, nil
 }
+
+// A sweep reads mailPage mails at a time, at most maxSweepPages times, and
+// starts no page with less than sweepReserve of its invocation left (a
+// page at SES's usual rate takes seconds).
+const (
+	mailPage      = 100
+	maxSweepPages = 50
+	sweepReserve  = 20 * time.Second
+)
 
 func (s *Service) sendMails(ctx context.Context, mails []domain.MailDelivery) (MailResult, error) {
 	var res MailResult
