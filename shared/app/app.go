@@ -198,7 +198,7 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 		Store: store, Queue: sqs.NewQueue(sqsClient, s.QueueURL), Registry: registry, Mailer: mailer, Renderer: renderer,
 		Clock: clock, Logger: logger, PublicBaseURL: s.PublicBaseURL, GroupURNPrefix: s.GroupURNPrefix,
 		Lifecycle: service.Lifecycle{ReminderDays: s.ReminderDays}, InvitationsPerDay: s.InvitationsPerDay,
-		Session:   sessionSettingsFromEnv(),
+		Session: sessionSettingsFromEnv(),
 		RegistryAdmin: &service.RegistryAdmin{Store: store, Vault: &secrets.Vault{SM: sm, Prefix: s.ConnectionSecretPrefix},
 			Secrets: resolver, Prober: &scimprobe.Prober{}, Invalidate: registry.Invalidate},
 	}
