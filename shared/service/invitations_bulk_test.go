@@ -142,3 +142,29 @@ func TestLargeInvitationIsQueued(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkInviteFiveHundred is one request inviting 500 addresses with
+// their e-mails queued (SES answering at once): API Gateway answers after
+// 30 s, the function's timeout is 10 s.
+func BenchmarkInviteFiveHundred(b *testing.B) {
+	s, _ := testkit.NewService(b, func() time.Time { return now })
+	renderer, err := mail.NewRenderer("Invite")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.Mailer, s.Renderer, s.InvitationsPerDay = &slowMailer{sent: map[string]int{}}, renderer, -1
+	ctx := context.Background()
+	role, err := s.CreateRole(ctx, root, wikiRole("Bench"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for n := 0; b.Loop(); n++ {
+		in := service.InvitationInput{IntendedAuthority: "GUEST", RoleIDs: []int64{role.ID}, ExpiryDate: ptr(now.Add(14 * 24 * time.Hour))}
+		for i := range 500 {
+			in.Invites = append(in.Invites, fmt.Sprintf("guest%d-%03d@example.org", n, i))
+		}
+		if _, err := s.Invite(ctx, root, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

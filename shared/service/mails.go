@@ -58,13 +58,22 @@ const (
 	sweepReserve  = 20 * time.Second
 )
 
+// sendMails sends mails one by one until ctx ends; the rest stay pending.
+// A mail's outcome is recorded past ctx's end: a mail that went out must be
+// marked sent, or the sweep would send it again.
 func (s *Service) sendMails(ctx context.Context, mails []domain.MailDelivery) (MailResult, error) {
 	var res MailResult
 	for _, m := range mails {
+		if ctx.Err() != nil {
+			break
+		}
 		m.Attempts++
 		m.UpdatedAt = s.now()
 		m.Email.Ref = m.ID
 		if err := s.Mailer.Send(ctx, m.Email); err != nil {
+			if ctx.Err() != nil {
+				break // cut short by the time given, not refused: no attempt to count
+			}
 			m.LastError = err.Error()
 			if m.Attempts >= domain.MaxMailAttempts {
 				m.Status = domain.MailFailed
@@ -75,12 +84,18 @@ func (s *Service) sendMails(ctx context.Context, mails []domain.MailDelivery) (M
 			m.Status, m.LastError = domain.MailSent, ""
 			res.Sent++
 		}
-		if err := s.Store.UpdateMailStatus(ctx, m); err != nil {
+		record, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+		err := s.Store.UpdateMailStatus(record, m)
+		cancel()
+		if err != nil {
 			return res, err
 		}
 	}
 	return res, nil
 }
+
+// recordTimeout bounds the write of a mail's outcome.
+const recordTimeout = 5 * time.Second
 
 // flushTimeout bounds how long a request waits for SES: a slow SES must not
 // make the API slow; what is not sent by then is sent by the sweep.
