@@ -79,7 +79,7 @@ func evilSite(t *testing.T, html string) string {
 	return "http://localhost:" + port + "/"
 }
 
-// TestSignInRefusesForgeries: a callback whose state is not the session's,
+// TestSignInRefusesForgeries: a callback whose state this browser did not start,
 // a code redeemed before, and an ID token with another nonce sign nobody in.
 func TestSignInRefusesForgeries(t *testing.T) {
 	heidi := person{Name: "Heidi", Email: "heidi@example.org"}
@@ -114,13 +114,16 @@ func TestSignInRefusesForgeries(t *testing.T) {
 		// The same callback in another browser (a leaked address): no
 		// sign-in of that browser is under way, so nothing happens.
 		refused(t, newAgent(t), first, http.StatusBadRequest)
-		// The old code with the state of a new sign-in: the IdP refuses it.
-		second, _ := url.Parse(a.code(a.startLogin("/"), heidi, nil))
+		// The old code with the state of a new sign-in (of a browser not
+		// signed in: a sign-in under way leaves a current session alone):
+		// the IdP refuses it.
+		b := newAgent(t)
+		second, _ := url.Parse(b.code(b.startLogin("/"), heidi, nil))
 		old, _ := url.Parse(first)
 		q := second.Query()
 		q.Set("code", old.Query().Get("code"))
 		second.RawQuery = q.Encode()
-		refused(t, a, second.String(), http.StatusUnauthorized)
+		refused(t, b, second.String(), http.StatusUnauthorized)
 	})
 	t.Run("wrong nonce", func(t *testing.T) {
 		a := newAgent(t)

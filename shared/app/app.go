@@ -88,6 +88,9 @@ type Settings struct {
 	// secrets.DefaultConnectionReferences): the secret reference prefixes a
 	// connection's credential may use besides its own vault entry.
 	ConnectionReferences []string
+	// InvitationsPerDay from INVITATIONS_PER_INVITER_PER_DAY: a positive
+	// number, or "off" (-1); unset (0) is service.DefaultInvitationsPerDay.
+	InvitationsPerDay int
 }
 
 // SettingsFromEnv reads the settings; TABLE_NAME is the only one every
@@ -128,6 +131,15 @@ func SettingsFromEnv() (Settings, error) {
 			return s, fmt.Errorf("SCIM_MAX_RECEIVE_COUNT must be a positive integer, not %q", v)
 		}
 		s.MaxReceiveCount = n
+	}
+	if v := os.Getenv("INVITATIONS_PER_INVITER_PER_DAY"); v == "off" {
+		s.InvitationsPerDay = -1
+	} else if v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return s, fmt.Errorf("INVITATIONS_PER_INVITER_PER_DAY must be a positive integer or off, not %q", v)
+		}
+		s.InvitationsPerDay = n
 	}
 	if v := os.Getenv("RECONCILE_MAX_DELETE_SHARE"); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
@@ -206,8 +218,8 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 	svc := &service.Service{
 		Store: store, Queue: sqs.NewQueue(sqsClient, s.QueueURL), Registry: registry, Mailer: mailer, Renderer: renderer,
 		Clock: clock, Logger: logger, PublicBaseURL: s.PublicBaseURL, GroupURNPrefix: s.GroupURNPrefix,
-		Lifecycle: service.Lifecycle{ReminderDays: s.ReminderDays},
-		Session:   sessionSettingsFromEnv(),
+		Lifecycle: service.Lifecycle{ReminderDays: s.ReminderDays}, InvitationsPerDay: s.InvitationsPerDay,
+		Session: sessionSettingsFromEnv(),
 		RegistryAdmin: &service.RegistryAdmin{Store: store, Vault: &secrets.Vault{SM: sm, Prefix: s.ConnectionSecretPrefix},
 			Secrets: resolver, Prober: &scimprobe.Prober{Policy: s.Outbound}, Invalidate: registry.Invalidate,
 			Outbound: s.Outbound, ReferencePrefixes: s.ConnectionReferences},

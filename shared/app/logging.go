@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -10,9 +11,34 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
+// redactAttr takes e-mail addresses and eppns out of a record's message and
+// of every text or error in it.
+func redactAttr(_ []string, a slog.Attr) slog.Attr {
+	switch v := a.Value; v.Kind() {
+	case slog.KindString:
+		a.Value = slog.StringValue(domain.RedactEmails(v.String()))
+	case slog.KindAny:
+		switch x := v.Any().(type) {
+		case error:
+			a.Value = slog.StringValue(domain.RedactEmails(x.Error()))
+		case fmt.Stringer:
+			a.Value = slog.StringValue(domain.RedactEmails(x.String()))
+		case []string:
+			out := make([]string, len(x))
+			for i, s := range x {
+				out[i] = domain.RedactEmails(s)
+			}
+			a.Value = slog.AnyValue(out)
+		}
+	}
+	return a
+}
+
 // NewLogger returns a JSON logger at LOG_LEVEL (debug, info, warn, error)
-// that adds the request's correlation id to every record, on standard
-// output (CloudWatch Logs in Lambda).
+// that adds the request's correlation id to every record and takes e-mail
+// addresses and eppns out of every text in it (the code logs ids; this
+// catches what an outside system's error quotes), on standard output
+// (CloudWatch Logs in Lambda).
 func NewLogger() *slog.Logger { return NewLoggerTo(os.Stdout) }
 
 // NewLoggerTo is NewLogger writing to w.
@@ -28,7 +54,7 @@ func NewLoggerTo(w io.Writer) *slog.Logger {
 	default:
 		level = slog.LevelInfo
 	}
-	return slog.New(correlationHandler{slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level})})
+	return slog.New(correlationHandler{slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level, ReplaceAttr: redactAttr})})
 }
 
 // correlationHandler adds the correlation id from the context.

@@ -17,10 +17,11 @@ import (
 //	OIDC_CLIENT_SECRET        its secret's reference: "env:VAR" or "secretsmanager:name[#key]"
 //	                          (default secretsmanager:<OIDC_CLIENT_SECRET_ARN>)
 //	SESSION_IDLE_TIMEOUT      how long an unused session lives (Go duration, default 8h)
+//	SESSION_MAX_LIFETIME      how long a session lives after its sign-in, used or not (default 12h)
 //	DISCLAIMER                the text GET /api/v1/disclaimer answers (default none)
 type webSettings struct {
 	ClientID, ClientSecretRef string
-	IdleTimeout               time.Duration
+	IdleTimeout, MaxLifetime  time.Duration
 	Disclaimer                string
 }
 
@@ -40,6 +41,13 @@ func webSettingsFromEnv() (webSettings, error) {
 		}
 		s.IdleTimeout = d
 	}
+	if v := os.Getenv("SESSION_MAX_LIFETIME"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Minute {
+			return s, fmt.Errorf("SESSION_MAX_LIFETIME must be a duration of at least 1m (like 12h), not %q", v)
+		}
+		s.MaxLifetime = d
+	}
 	return s, nil
 }
 
@@ -51,7 +59,7 @@ func (a *App) newPages(ctx context.Context, resolver secretResolver) (*web.Pages
 		return nil, err
 	}
 	cfg := web.Config{Service: a.Service, Authenticator: a.API.Authenticator, Sessions: a.Store, BaseURL: a.Settings.PublicBaseURL,
-		IdleTimeout: ws.IdleTimeout, Disclaimer: ws.Disclaimer, Clock: a.Service.Clock, Logger: a.Logger, Origin: a.API.Origin}
+		IdleTimeout: ws.IdleTimeout, MaxLifetime: ws.MaxLifetime, Disclaimer: ws.Disclaimer, Clock: a.Service.Clock, Logger: a.Logger, Origin: a.API.Origin}
 	if ws.ClientID != "" && a.Settings.OIDCIssuer != "" {
 		if ws.ClientSecretRef == "" {
 			return nil, fmt.Errorf("OIDC_CLIENT_ID is set but OIDC_CLIENT_SECRET (a secret reference) is not")

@@ -183,8 +183,11 @@ func (a *Authenticator) oauthClient(r *http.Request, clientID string) (*Principa
 // verified: by a bearer token (the API) or by a browser sign-in whose session
 // holds the asserted attributes (the pages). Both get the same principal and
 // so the same rules. A known person's login is observed (attribute changes
-// reach the SPs) and their memberships are loaded.
+// reach the SPs) and their memberships are loaded. The claims are
+// normalized first (Person.Normalized): what is stored, shown and sent to
+// SPs is the principal's Person.
 func (a *Authenticator) PersonPrincipal(ctx context.Context, person Person) (*Principal, error) {
+	person = person.Normalized()
 	named := a.namedSuperUser(person)
 	p := &Principal{Kind: KindPerson, Person: &person, Name: firstNonEmpty(person.EduPersonPrincipalName, person.Email, person.Sub),
 		SuperUser: named}

@@ -18,6 +18,7 @@ const (
 	KindUnauthenticated                      // 401
 	KindUnavailable                          // 503: a dependency (the IdP) cannot be reached
 	KindPrecondition                         // 412: the caller is not the one a precondition names (e-mail equality)
+	KindLimit                                // 429: a quota of the caller is used up (invitations per day)
 )
 
 // Error is a domain failure with a message that is safe to show to the caller.
@@ -47,6 +48,10 @@ func Unauthenticatedf(format string, args ...any) error {
 func Preconditionf(format string, args ...any) error {
 	return newError(KindPrecondition, format, args...)
 }
+
+// Limitf is a request over a quota of its caller, such as the invitations
+// an inviter may send in a day.
+func Limitf(format string, args ...any) error { return newError(KindLimit, format, args...) }
 
 func Unavailablef(format string, args ...any) error {
 	return newError(KindUnavailable, format, args...)

@@ -7,16 +7,16 @@ import "time"
 // the session by that id's digest, so the table never holds a usable id.
 type Session struct {
 	IDDigest string
-	// Person is who signed in; nil while a sign-in is under way.
+	// Person is who signed in.
 	Person *SignedInPerson
-	// Login is the sign-in under way (state, nonce, PKCE verifier); nil once
-	// it completed or when none was started.
-	Login *PendingLogin
 	// IDToken is the IdP's ID token of the sign-in, sent back as the hint
 	// of the IdP's logout.
-	IDToken   string
+	IDToken string
+	// CreatedAt is the sign-in's completion: the absolute lifetime counts
+	// from it.
 	CreatedAt time.Time
-	// LastSeen moves with use; ExpiresAt is LastSeen plus the idle timeout.
+	// LastSeen moves with use; ExpiresAt is LastSeen plus the idle timeout,
+	// but never later than CreatedAt plus the absolute lifetime.
 	LastSeen  time.Time
 	ExpiresAt time.Time
 }
@@ -42,7 +42,7 @@ type SignedInPerson struct {
 }
 
 // PendingLogin is a sign-in between the redirect to the IdP and its
-// callback.
+// callback, kept in the browser's cookie (shared/web), not in a session.
 type PendingLogin struct {
 	State        string `dynamodbav:"state"`
 	Nonce        string `dynamodbav:"nonce"`

@@ -107,6 +107,10 @@ type InvitationStore interface {
 	// CreateInvitations writes new invitations (version 1) with their role
 	// links. KindConflict when an id is taken.
 	CreateInvitations(ctx context.Context, invs []Invitation) error
+	// ReserveInvitations counts n invitations of an inviter (a stable id)
+	// on a day (UTC, "2006-01-02") against limit, atomically. KindLimit,
+	// counting nothing, when they would exceed it.
+	ReserveInvitations(ctx context.Context, inviter, day string, n, limit int) error
 	// GetInvitation reads one invitation. KindNotFound when there is no such
 	// invitation.
 	GetInvitation(ctx context.Context, id int64) (Invitation, error)

@@ -9,24 +9,33 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// CreateInvitations writes each invitation (version 1) with its role links
-// in a transaction of its own; an invitation is all or nothing, the batch is
-// not. The first failure stops the batch: the invitations before it exist.
+// CreateInvitations writes each invitation (version 1) with its role links,
+// as many whole invitations per transaction as fit (a request with
+// hundreds of recipients costs a few transactions, not one each); an
+// invitation is all or nothing, the batch is not. The first failure stops
+// the batch: the invitations of the transactions before it exist.
 func (s *Store) CreateInvitations(ctx context.Context, invs []domain.Invitation) error {
+	t := s.newTxn()
 	for _, inv := range invs {
 		if inv.ID == 0 || inv.HashDigest == "" {
 			return domain.Invalidf("invitation without id or hash digest")
 		}
-		t := s.newTxn()
+		roles := distinctIDs(inv.RoleIDs)
+		if len(t.items) > 0 && len(t.items)+1+len(roles) > maxTransactionItems {
+			if err := t.commit(ctx); err != nil {
+				return err
+			}
+			t = s.newTxn()
+		}
 		t.putNew(newInvitationRecord(inv, 1), always(domain.Conflictf("invitation %d already exists", inv.ID)))
-		for _, roleID := range distinctIDs(inv.RoleIDs) {
+		for _, roleID := range roles {
 			t.put(newInvitationRoleRecord(inv, roleID))
 		}
-		if err := t.commit(ctx); err != nil {
-			return err
-		}
 	}
-	return nil
+	if len(t.items) == 0 {
+		return nil
+	}
+	return t.commit(ctx)
 }
 
 // GetInvitation reads one invitation.

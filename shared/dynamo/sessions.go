@@ -26,7 +26,7 @@ func (s *Store) PutSession(ctx context.Context, sess domain.Session) error {
 	}
 	av, err := marshal(sessionRecord{
 		itemKey: sessionKey(sess.IDDigest), indexKeys: keys,
-		Entity: entitySession, Person: sess.Person, Login: sess.Login, IDToken: sess.IDToken,
+		Entity: entitySession, Person: sess.Person, IDToken: sess.IDToken,
 		CreatedAt: formatTime(sess.CreatedAt), LastSeen: formatTime(sess.LastSeen), ExpiresAt: formatTime(sess.ExpiresAt),
 	})
 	if err != nil {
@@ -50,7 +50,7 @@ func (s *Store) GetSession(ctx context.Context, digest string) (domain.Session, 
 		return domain.Session{}, domain.NotFoundf("no such session")
 	}
 	var p timeParser
-	sess := domain.Session{IDDigest: digest, Person: rec.Person, Login: rec.Login, IDToken: rec.IDToken,
+	sess := domain.Session{IDDigest: digest, Person: rec.Person, IDToken: rec.IDToken,
 		CreatedAt: p.time(rec.CreatedAt), LastSeen: p.time(rec.LastSeen), ExpiresAt: p.time(rec.ExpiresAt)}
 	return sess, p.err
 }

@@ -12,7 +12,6 @@ type sessionRecord struct {
 	indexKeys
 	Entity    string                 `dynamodbav:"entity"`
 	Person    *domain.SignedInPerson `dynamodbav:"person,omitempty"`
-	Login     *domain.PendingLogin   `dynamodbav:"login,omitempty"`
 	IDToken   string                 `dynamodbav:"idToken,omitempty"`
 	CreatedAt string                 `dynamodbav:"createdAt"`
 	LastSeen  string                 `dynamodbav:"lastSeen"`

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"regexp"
 	"strings"
 	"time"
 
@@ -35,6 +34,7 @@ var kindStatus = map[domain.ErrorKind]struct {
 	domain.KindGone:            {http.StatusGone, "InvitationExpiredException"},
 	domain.KindUnavailable:     {http.StatusServiceUnavailable, "ServiceUnavailableException"},
 	domain.KindPrecondition:    {http.StatusPreconditionFailed, "InvitationEmailMatchingException"},
+	domain.KindLimit:           {http.StatusTooManyRequests, "TooManyRequestsException"},
 }
 
 // writeError answers with the spec's error body. Domain errors carry a
@@ -91,11 +91,9 @@ func operationOf(r *http.Request) (route, operation string) {
 	return route, route
 }
 
-var emailLike = regexp.MustCompile(`[^\s"'<>()@,;:]+@[^\s"'<>()@,;:]+\.[A-Za-z]{2,}`)
-
 // redactPersonalData removes e-mail addresses from an error's text before
 // it is logged; ids stay, they tie the line to the audit trail.
-func redactPersonalData(s string) string { return emailLike.ReplaceAllString(s, "<e-mail>") }
+func redactPersonalData(s string) string { return domain.RedactEmails(s) }
 
 // statusError is an HTTP-level refusal that has no domain kind: an
 // unsupported media type (415), a wrong method (405), too many attempts

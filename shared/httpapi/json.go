@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/middleware"
 )
 
 // maxBody bounds request bodies; the largest legitimate one is an
@@ -55,6 +56,9 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 func decodeBody(body []byte, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return domain.Invalidf("request body is required")
+	}
+	if err := middleware.CheckJSONText(body); err != nil {
+		return domain.Invalidf("%s", err.Error())
 	}
 	if err := json.Unmarshal(body, v); err != nil {
 		var typeErr *json.UnmarshalTypeError

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/middleware"
 )
 
 var plainFieldName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
@@ -19,6 +20,9 @@ var plainFieldName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
 func decodeStrictBody(body []byte, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return domain.Invalidf("request body is required")
+	}
+	if err := middleware.CheckJSONText(body); err != nil {
+		return domain.Invalidf("%s", err.Error())
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()

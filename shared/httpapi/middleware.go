@@ -24,17 +24,13 @@ func (a *API) middleware(next http.Handler) http.Handler {
 		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		if a.Authenticator != nil {
-			var keys []string
-			if a.Throttle != nil {
-				keys = throttleKeys(r)
-				if !a.Throttle.before(w, r, keys) {
-					return
-				}
-			}
 			p, err := a.Authenticator.Authenticate(r)
 			if err != nil {
-				if a.Throttle != nil && domain.KindOf(err) == domain.KindUnauthenticated {
-					a.Throttle.fail(keys)
+				// Only a failure meets the throttle: a valid credential is
+				// served whatever failed before it from the same place.
+				if a.Throttle != nil && domain.KindOf(err) == domain.KindUnauthenticated && !unthrottledPaths[r.URL.Path] &&
+					a.Throttle.answerFailure(w, r, throttleKeys(r, a.Origin != nil)) {
+					return
 				}
 				if _, bearer := oidcBearer(r); bearer && domain.KindOf(err) == domain.KindForbidden {
 					// A valid token without the rights (a client's own
@@ -43,9 +39,6 @@ func (a *API) middleware(next http.Handler) http.Handler {
 				}
 				writeError(w, r, err)
 				return
-			}
-			if a.Throttle != nil && p != nil {
-				a.Throttle.succeed(keys)
 			}
 			if p != nil {
 				r = r.WithContext(auth.WithPrincipal(r.Context(), p))

@@ -14,12 +14,16 @@ import (
 
 // FailureThrottle slows and then refuses guessing: repeated authentication
 // failures of one credential, or from one source address, within Window.
-// From SlowAfter failures on, each further attempt waits a little longer
-// (up to MaxDelay) before it is answered; from RefuseAfter failures on, it
-// is refused with 429 and Retry-After until the window has passed. It
-// lives in memory, per instance (each Lambda instance counts for itself;
-// the API Gateway throttle and the WAF rate rule of the CDK stack bound the
-// sum). The zero value is not usable: use NewFailureThrottle.
+// It only ever changes how a failed authentication is answered: a valid
+// credential is always served, however many others failed from its
+// address (universities reach the service through a few NAT addresses),
+// so nobody can lock an institution out by failing in its name. From
+// SlowAfter failures on a key, each further failure under it waits a
+// little longer (up to MaxDelay) before its 401; from RefuseAfter on, it is
+// answered 429 with Retry-After until the window has passed. It lives in
+// memory, per instance (each Lambda instance counts for itself; the API
+// Gateway throttle and the WAF rate rule of the CDK stack bound the sum).
+// The zero value is not usable: use NewFailureThrottle.
 type FailureThrottle struct {
 	Window      time.Duration
 	SlowAfter   int
@@ -42,23 +46,38 @@ type failureCount struct {
 // that have passed are dropped, and if that is not enough, everything.
 const maxThrottleKeys = 100_000
 
-// NewFailureThrottle returns the service's policy: slowed from 5 failures
-// in 10 minutes, refused from 20.
+// NewFailureThrottle returns the service's policy: failures slowed from 5
+// in 10 minutes per key, refused from 20.
 func NewFailureThrottle() *FailureThrottle {
 	return &FailureThrottle{Window: 10 * time.Minute, SlowAfter: 5, RefuseAfter: 20, MaxDelay: 2 * time.Second,
 		Now: time.Now, Sleep: time.Sleep, failures: map[string]*failureCount{}}
 }
 
-// throttleKeys are the keys a request counts under: its credential (a
-// digest, never the value) and its source address.
-func throttleKeys(r *http.Request) []string {
+// unthrottledPaths answer whatever failed before: a load balancer's or an
+// operator's health check must never be slowed or refused.
+var unthrottledPaths = map[string]bool{"/health": true}
+
+// throttleKeys are the keys a failed request counts under: what it
+// presented (a digest, never the value) and its source address. A Basic
+// caller counts under its user name, whatever password it tried, so that
+// guessing one caller's password is slowed from every address; a token or
+// key counts under itself.
+func throttleKeys(r *http.Request, trustViewer bool) []string {
 	var keys []string
-	cred := r.Header.Get(auth.APITokenHeader) + "\x00" + r.Header.Get("Authorization") + "\x00" + r.Header.Get(auth.CRMKeyHeader)
-	if cred != "\x00\x00" {
-		sum := sha256.Sum256([]byte(cred))
-		keys = append(keys, "cred:"+string(sum[:16]))
+	add := func(kind, value string) {
+		if value != "" {
+			sum := sha256.Sum256([]byte(value))
+			keys = append(keys, kind+string(sum[:16]))
+		}
 	}
-	if host := sourceAddress(r); host != "" {
+	add("token:", r.Header.Get(auth.APITokenHeader))
+	add("crm:", r.Header.Get(auth.CRMKeyHeader))
+	if user, _, ok := r.BasicAuth(); ok {
+		add("basic:", user)
+	} else {
+		add("authz:", r.Header.Get("Authorization"))
+	}
+	if host := sourceAddress(r, trustViewer); host != "" {
 		keys = append(keys, "src:"+host)
 	}
 	return keys
@@ -67,7 +86,7 @@ func throttleKeys(r *http.Request) []string {
 // viewerAddressHeader is the viewer's "ip:port" that CloudFront adds in front
 // of API Gateway (infra's edge). Behind CloudFront the connection's address
 // is an edge location shared by everyone near it, so counting failures by it
-// would let one person's guessing lock out their neighbours.
+// would slow one person's neighbours for their guessing.
 const viewerAddressHeader = "CloudFront-Viewer-Address"
 
 // viewerIPHeader is the viewer's IP address that infra's CloudFront
@@ -76,19 +95,21 @@ const viewerAddressHeader = "CloudFront-Viewer-Address"
 // policies that also forward the viewer's Host, which API Gateway refuses.
 const viewerIPHeader = "X-Viewer-Address"
 
-// sourceAddress is the address a request's failures count under: the
-// viewer's as CloudFront saw it when present, else the connection's. With
-// the origin check on (CloudFront in front), only CloudFront reaches the
-// functions, so the header is CloudFront's; without it, a caller may forge
-// the header, which only spreads their own failures over more keys, and
-// the credential key still counts them.
-func sourceAddress(r *http.Request) string {
-	if ip := net.ParseIP(strings.TrimSpace(r.Header.Get(viewerIPHeader))); ip != nil {
-		return ip.String()
-	}
+// sourceAddress is the address a request's failures count under. The
+// viewer headers are CloudFront's only when the origin check proved the
+// request came through CloudFront (trustViewer); without it anyone may
+// write them, to spread their guesses over invented addresses or to
+// charge their failures to someone else's, so the connection's address
+// counts.
+func sourceAddress(r *http.Request, trustViewer bool) string {
 	addr := r.RemoteAddr
-	if v := r.Header.Get(viewerAddressHeader); v != "" {
-		addr = v
+	if trustViewer {
+		if ip := net.ParseIP(strings.TrimSpace(r.Header.Get(viewerIPHeader))); ip != nil {
+			return ip.String()
+		}
+		if v := r.Header.Get(viewerAddressHeader); v != "" {
+			addr = v
+		}
 	}
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -101,47 +122,24 @@ func sourceAddress(r *http.Request) string {
 	return host
 }
 
-// retryAfter reports how long a request must wait before it is answered
-// (delay) or, when refused, after how many seconds it may retry.
-func (t *FailureThrottle) check(keys []string) (delay time.Duration, refuseFor time.Duration) {
+// fail counts a failure under each key and says how to answer it: after a
+// delay, or (refuseFor > 0) with 429 until refuseFor has passed.
+func (t *FailureThrottle) fail(keys []string) (delay, refuseFor time.Duration) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.Now()
-	worst := 0
-	var first time.Time
-	for _, k := range keys {
-		c := t.failures[k]
-		if c == nil || now.Sub(c.first) >= t.Window {
-			continue
-		}
-		if c.n > worst {
-			worst, first = c.n, c.first
-		}
-	}
-	switch {
-	case worst >= t.RefuseAfter:
-		return 0, first.Add(t.Window).Sub(now)
-	case worst >= t.SlowAfter:
-		d := time.Duration(worst-t.SlowAfter+1) * 200 * time.Millisecond
-		return min(d, t.MaxDelay), 0
-	}
-	return 0, 0
-}
-
-func (t *FailureThrottle) fail(keys []string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	now := t.Now()
-	if len(t.failures) >= maxThrottleKeys {
+	if len(t.failures)+len(keys) > maxThrottleKeys {
 		for k, c := range t.failures {
 			if now.Sub(c.first) >= t.Window {
 				delete(t.failures, k)
 			}
 		}
-		if len(t.failures) >= maxThrottleKeys {
+		if len(t.failures)+len(keys) > maxThrottleKeys {
 			clear(t.failures)
 		}
 	}
+	worst := 0
+	var first time.Time
 	for _, k := range keys {
 		c := t.failures[k]
 		if c == nil || now.Sub(c.first) >= t.Window {
@@ -149,34 +147,33 @@ func (t *FailureThrottle) fail(keys []string) {
 			t.failures[k] = c
 		}
 		c.n++
-	}
-}
-
-// succeed forgets the failures of a credential that worked (its source's
-// stay counted: another credential may be being guessed from there).
-func (t *FailureThrottle) succeed(keys []string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for _, k := range keys {
-		if len(k) > 5 && k[:5] == "cred:" {
-			delete(t.failures, k)
+		if c.n > worst {
+			worst, first = c.n, c.first
 		}
 	}
+	switch {
+	case worst > t.RefuseAfter:
+		return 0, first.Add(t.Window).Sub(now)
+	case worst > t.SlowAfter:
+		return min(time.Duration(worst-t.SlowAfter)*200*time.Millisecond, t.MaxDelay), 0
+	}
+	return 0, 0
 }
 
-// before is called ahead of authentication; false means the request was
-// answered (429).
-func (t *FailureThrottle) before(w http.ResponseWriter, r *http.Request, keys []string) bool {
-	delay, refuse := t.check(keys)
+// answerFailure counts a failed authentication and answers it when it is
+// refused (429, true); else it waits the failure's delay and leaves the
+// answer (401) to the caller (false).
+func (t *FailureThrottle) answerFailure(w http.ResponseWriter, r *http.Request, keys []string) bool {
+	delay, refuse := t.fail(keys)
 	if refuse > 0 {
 		secs := int(refuse.Seconds() + 0.999)
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 		writeError(w, r, &statusError{status: http.StatusTooManyRequests, exception: "TooManyRequestsException",
 			message: "too many failed authentication attempts; retry after " + strconv.Itoa(secs) + " seconds"})
-		return false
+		return true
 	}
 	if delay > 0 {
 		t.Sleep(delay)
 	}
-	return true
+	return false
 }

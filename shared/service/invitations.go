@@ -111,6 +111,9 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 		return InvitationResult{}, err
 	}
 	settings := invitationSettingsOf(in, roles)
+	if err := s.reserveInvitations(ctx, p, len(recipients)); err != nil {
+		return InvitationResult{}, err
+	}
 
 	first, err := s.Store.NextIDs(ctx, "invitation", len(recipients))
 	if err != nil {
@@ -142,18 +145,18 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 	}
 
 	result := InvitationResult{Status: 201}
-	var mails []domain.MailDelivery
+	links := make([]string, len(invs))
 	for i, inv := range invs {
-		link := s.invitationURL(secrets[i])
-		result.URLs = append(result.URLs, RecipientURL{Recipient: inv.Email, InvitationURL: link})
+		links[i] = s.invitationURL(secrets[i])
+		result.URLs = append(result.URLs, RecipientURL{Recipient: inv.Email, InvitationURL: links[i]})
 		result.IDs = append(result.IDs, inv.ID)
-		if !in.SuppressSendingEmails {
-			if m, ok := s.queueInvitationMail(ctx, inv, roles, link); ok {
-				mails = append(mails, m)
-			}
-		}
 	}
-	s.flushMails(ctx, mails)
+	if !in.SuppressSendingEmails {
+		// Queued in the mail outbox, sent for at most flushTimeout here;
+		// the outbox sweep sends the rest, so that hundreds of recipients
+		// are answered as fast as a few.
+		s.flushMails(ctx, s.queueInvitationMails(ctx, invs, roles, links))
+	}
 	return result, nil
 }
 
@@ -330,41 +333,57 @@ func (s *Service) managedRoles(ctx context.Context, p *auth.Principal) ([]domain
 
 // queueInvitationMail writes the invitation e-mail to the mail outbox.
 func (s *Service) queueInvitationMail(ctx context.Context, inv domain.Invitation, roles []domain.Role, link string) (domain.MailDelivery, bool) {
-	if s.Mailer == nil || s.Renderer == nil {
+	mails := s.queueInvitationMails(ctx, []domain.Invitation{inv}, roles, []string{link})
+	if len(mails) == 0 {
 		return domain.MailDelivery{}, false
 	}
-	lang := i18n.Supported(string(inv.Language))
-	if lang == "" {
-		lang = i18n.Fallback
+	return mails[0], true
+}
+
+// queueInvitationMails writes the e-mails of invitations of one inviter to
+// the same roles (one request's) to the mail outbox, in as few
+// transactions as they fit: a refused or slow SES never fails or blocks
+// the invitations, and the sweep sends what did not go out at once. It
+// returns the mails queued.
+func (s *Service) queueInvitationMails(ctx context.Context, invs []domain.Invitation, roles []domain.Role, links []string) []domain.MailDelivery {
+	if s.Mailer == nil || s.Renderer == nil || len(invs) == 0 {
+		return nil
 	}
 	// Who invites: a person or a program by name, else the organization;
 	// an institution admin invitation names its organization by name.
-	m := invitemail.Invitation{Language: string(inv.Language), To: inv.Email, InviterName: s.InviterName(ctx, inv, roles),
-		Authority: string(inv.IntendedAuthority), Message: inv.Message, ExpiresAt: inv.ExpiryDate, RoleEndDate: inv.RoleExpiryDate, URL: link}
-	if inv.OrganizationGUID != "" {
-		m.Organization = s.OrganizationName(inv.OrganizationGUID, lang)
+	inviter := s.InviterName(ctx, invs[0], roles)
+	mails := make([]domain.MailDelivery, 0, len(invs))
+	for i, inv := range invs {
+		lang := i18n.Supported(string(inv.Language))
+		if lang == "" {
+			lang = i18n.Fallback
+		}
+		m := invitemail.Invitation{Language: string(inv.Language), To: inv.Email, InviterName: inviter,
+			Authority: string(inv.IntendedAuthority), Message: inv.Message, ExpiresAt: inv.ExpiryDate, RoleEndDate: inv.RoleExpiryDate, URL: links[i]}
+		if inv.OrganizationGUID != "" {
+			m.Organization = s.OrganizationName(inv.OrganizationGUID, lang)
+		}
+		if m.InviterName == "" {
+			m.InviterName = s.InvitingOrganization(inv, roles, lang)
+		}
+		for _, r := range roles {
+			m.Roles = append(m.Roles, roleInfo(r))
+		}
+		email, err := s.Renderer.Invitation(m)
+		if err != nil {
+			// The invitation exists and its link is in the response. Never
+			// log the address (personal data).
+			s.log().ErrorContext(ctx, "invitation e-mail not rendered", "invitation", inv.ID, "error", domain.RedactEmails(err.Error()))
+			continue
+		}
+		mails = append(mails, s.newMail(email))
 	}
-	if m.InviterName == "" {
-		m.InviterName = s.InvitingOrganization(inv, roles, lang)
+	if err := s.Store.PutMails(ctx, mails); err != nil {
+		s.log().ErrorContext(ctx, "invitation e-mails not queued", "invitations", len(invs), "firstInvitation", invs[0].ID,
+			"error", domain.RedactEmails(err.Error()))
+		return nil
 	}
-	for _, r := range roles {
-		m.Roles = append(m.Roles, roleInfo(r))
-	}
-	email, err := s.Renderer.Invitation(m)
-	var md domain.MailDelivery
-	if err == nil {
-		// Through the mail outbox: a refused or slow SES never fails or
-		// blocks the invitation, and the sweep retries what did not go out.
-		md = s.newMail(email)
-		err = s.Store.PutMails(ctx, []domain.MailDelivery{md})
-	}
-	if err != nil {
-		// The invitation exists and its link is in the response. Never log
-		// the address (personal data).
-		s.log().ErrorContext(ctx, "invitation e-mail not queued", "invitation", inv.ID, "error", err)
-		return md, false
-	}
-	return md, true
+	return mails
 }
 
 func (s *Service) invitationURL(secret string) string {

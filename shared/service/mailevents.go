@@ -62,7 +62,7 @@ func (s *Service) HandleMailEvent(ctx context.Context, ev domain.MailEvent) (Mai
 		return res, nil
 	}
 	res.To = m.Status
-	s.log().WarnContext(ctx, "e-mail not delivered", "mail", m.ID, "status", m.Status, "reason", m.LastError)
+	s.log().WarnContext(ctx, "e-mail not delivered", "mail", m.ID, "status", m.Status, "reason", domain.RedactEmails(m.LastError))
 	return res, nil
 }
 

@@ -199,7 +199,7 @@ func (s *Service) RepairDates(ctx context.Context, p *auth.Principal, apply bool
 	}
 	repairs, err := rs.RepairDates(ctx, apply)
 	if err == nil && apply {
-		s.log().InfoContext(ctx, "stored dates repaired", "items", len(repairs), "by", p.Name)
+		s.log().InfoContext(ctx, "stored dates repaired", "items", len(repairs), "by", p.LogID())
 	}
 	return repairs, err
 }

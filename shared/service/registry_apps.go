@@ -204,12 +204,13 @@ func (s *Service) RegistryChanges(ctx context.Context, p *auth.Principal, limit 
 }
 
 // registryChanged makes the change visible in this process at once and
-// logs it (names of fields, never values).
+// logs it (names of fields, never values; who made it is in the change's
+// record, not in the log: it may be a person's e-mail address).
 func (s *Service) registryChanged(ch config.Change) {
 	if s.RegistryAdmin != nil && s.RegistryAdmin.Invalidate != nil {
 		s.RegistryAdmin.Invalidate()
 	}
-	s.log().Info("registry changed", "kind", ch.Kind, "id", ch.ID, "action", ch.Action, "by", ch.By,
+	s.log().Info("registry changed", "kind", ch.Kind, "id", ch.ID, "action", ch.Action,
 		"fields", ch.Fields, "secretChanged", ch.SecretChanged)
 }
 

@@ -335,7 +335,7 @@ func (s *Service) TestConnection(ctx context.Context, p *auth.Principal, id stri
 	}
 	rep := ra.Prober.Test(ctx, scimprobe.Connection{ID: id, BaseURL: t.BaseURL, Version: t.Version,
 		Membership: string(t.SP.MembershipMode), Credentials: creds})
-	s.log().Info("SCIM connection tested", "sp", id, "by", p.Name, "ok", rep.OK, "reachable", rep.Reachable,
+	s.log().Info("SCIM connection tested", "sp", id, "by", p.LogID(), "ok", rep.OK, "reachable", rep.Reachable,
 		"recommendedMembership", rep.RecommendedMembership, "warnings", len(rep.Warnings))
 	return rep, nil
 }

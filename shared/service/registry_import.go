@@ -72,7 +72,7 @@ func (s *Service) ImportRegistry(ctx context.Context, p *auth.Principal, doc con
 	if ra.Invalidate != nil {
 		ra.Invalidate()
 	}
-	s.log().Info("registry imported", "by", p.Name, "applications", res.Applications, "connections", res.Connections)
+	s.log().Info("registry imported", "by", p.LogID(), "applications", res.Applications, "connections", res.Connections)
 	return res, nil
 }
 

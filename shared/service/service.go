@@ -63,6 +63,9 @@ type Service struct {
 	// ReconcileMaxDeleteShare is the default guard of reconcile runs (0:
 	// domain.DefaultMaxDeleteShare).
 	ReconcileMaxDeleteShare float64
+	// InvitationsPerDay bounds the invitations one inviter creates in a day
+	// (UTC): 0 is DefaultInvitationsPerDay, negative no limit.
+	InvitationsPerDay int
 }
 
 func (s *Service) now() time.Time {

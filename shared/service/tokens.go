@@ -146,7 +146,7 @@ func (s *Service) DeleteAPIToken(ctx context.Context, p *auth.Principal, id int6
 	if err := s.Store.DeleteAPIToken(ctx, tok); err != nil {
 		return err
 	}
-	s.log().InfoContext(ctx, "API token deleted", "token", tok.ID, "by", p.Name)
+	s.log().InfoContext(ctx, "API token deleted", "token", tok.ID, "by", p.LogID())
 	return nil
 }
 

@@ -190,6 +190,10 @@ func (p *Pages) consoleInvite(w http.ResponseWriter, r *http.Request) {
 			page.Errors["roles"] = i18n.T(lang, "console.invite.err.refused", err.Error())
 			p.render(w, r, http.StatusBadRequest, "console/invite", page)
 			return
+		case domain.KindLimit: // the daily number of invitations
+			page.Errors["recipients"] = i18n.T(lang, "console.invite.err.refused", err.Error())
+			p.render(w, r, http.StatusTooManyRequests, "console/invite", page)
+			return
 		default:
 			p.refuse(w, r, err)
 			return

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/edu-invite/invite/shared/middleware"
 )
 
 // The reference's session routes: its browser client calls them under
@@ -108,7 +110,7 @@ func (p *Pages) apiError(w http.ResponseWriter, r *http.Request) {
 		Name string `json:"name"`
 		URL  string `json:"url"`
 	}
-	if len(raw) > 0 && json.Unmarshal(raw, &report) != nil {
+	if len(raw) > 0 && (middleware.CheckJSONText(raw) != nil || json.Unmarshal(raw, &report) != nil) {
 		writeAPIError(w, r, http.StatusBadRequest, "InvalidInputException", "the error report must be a JSON object")
 		return
 	}

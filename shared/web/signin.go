@@ -1,7 +1,6 @@
 package web
 
 import (
-	"crypto/subtle"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -37,8 +36,9 @@ func localPath(next string) string {
 	return next
 }
 
-// login starts the authorization code flow: a fresh session holds the
-// state, the nonce and the PKCE verifier, and the browser goes to the IdP.
+// login starts the authorization code flow: a cookie holds the state, the
+// nonce and the PKCE verifier (pending_signin.go), and the browser goes to
+// the IdP. The current session, if any, stays until the sign-in completes.
 // switch=1 asks the IdP for a fresh login (another account).
 func (p *Pages) login(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
@@ -57,37 +57,24 @@ func (p *Pages) login(w http.ResponseWriter, r *http.Request) {
 		p.serverError(w, r, err)
 		return
 	}
-	if err := p.newSession(w, r, domain.Session{Login: login}); err != nil {
-		p.serverError(w, r, err)
-		return
-	}
+	p.startSignIn(w, r, *login)
 	http.Redirect(w, r, to, http.StatusSeeOther)
 }
 
-// callback completes the sign-in. The state must be the session's (else
-// the answer belongs to another browser or was forged); the code is
-// redeemed with the PKCE verifier and the ID token must carry the nonce.
-// The pending sign-in is used up whatever the outcome, so neither a state
-// nor a code works twice.
+// callback completes the sign-in. The state must be one this browser
+// started (else the answer belongs to another browser or was forged); the
+// code is redeemed with the PKCE verifier and the ID token must carry the
+// nonce. The pending sign-in is used up whatever the outcome, so neither a
+// state nor a code works twice.
 func (p *Pages) callback(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	sess := visitOf(r).session
-	if sess == nil || sess.Login == nil {
+	login, ok := p.takeSignIn(w, r, q.Get("state"))
+	if !ok {
+		p.cfg.Logger.WarnContext(r.Context(), "sign-in refused", "reason", "no sign-in of this browser has this state")
 		p.problem(w, r, http.StatusBadRequest, "", stateSignInFailed, "/")
 		return
 	}
-	login := *sess.Login
-	sess.Login = nil
-	if err := p.cfg.Sessions.PutSession(r.Context(), *sess); err != nil {
-		p.serverError(w, r, err)
-		return
-	}
 	lang := p.languageOf(r, login.Next)
-	if subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(login.State)) != 1 {
-		p.cfg.Logger.WarnContext(r.Context(), "sign-in refused", "reason", "state does not match")
-		p.problem(w, r, http.StatusBadRequest, lang, stateSignInFailed, login.Next)
-		return
-	}
 	if e := q.Get("error"); e != "" || q.Get("code") == "" {
 		p.cfg.Logger.InfoContext(r.Context(), "sign-in not completed", "reason", firstNonEmpty(safeWord(e), "no code"))
 		p.problem(w, r, http.StatusUnauthorized, lang, stateSignInFailed, login.Next)
@@ -105,11 +92,12 @@ func (p *Pages) callback(w http.ResponseWriter, r *http.Request) {
 	}
 	// The login sync of the API (changed attributes reach the SPs) runs
 	// here too: building the principal observes the login.
-	if _, err := p.cfg.Authenticator.PersonPrincipal(r.Context(), person); err != nil {
+	pr, err := p.cfg.Authenticator.PersonPrincipal(r.Context(), person)
+	if err != nil {
 		p.serverError(w, r, err)
 		return
 	}
-	signedIn := signedInPerson(person)
+	signedIn := signedInPerson(*pr.Person) // the claims as normalized for the principal
 	if err := p.newSession(w, r, domain.Session{Person: &signedIn, IDToken: idToken}); err != nil {
 		p.serverError(w, r, err)
 		return

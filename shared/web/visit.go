@@ -23,8 +23,22 @@ const (
 )
 
 // touchInterval is how stale a session's LastSeen may get before a request
-// writes it again: the idle timeout slides without a write per request.
+// writes it again, so that the idle timeout slides without a write per
+// request; a tenth of the idle timeout when that is shorter, so that a short
+// timeout slides too (a session used at least every 90 % of it stays).
 const touchInterval = 5 * time.Minute
+
+func (p *Pages) touchAfter() time.Duration { return min(touchInterval, p.cfg.IdleTimeout/10) }
+
+// expiresAt is when a session last used at lastSeen ends: after the idle
+// timeout, and never later than its absolute lifetime after its sign-in.
+func (p *Pages) expiresAt(created, lastSeen time.Time) time.Time {
+	idle, absolute := lastSeen.Add(p.cfg.IdleTimeout), created.Add(p.cfg.MaxLifetime)
+	if absolute.Before(idle) {
+		return absolute
+	}
+	return idle
+}
 
 // visit is what the middleware learned about the request.
 type visit struct {
@@ -119,8 +133,8 @@ func (p *Pages) loadSession(r *http.Request) (domain.Session, bool) {
 		_ = p.cfg.Sessions.DeleteSession(r.Context(), digest)
 		return domain.Session{}, false
 	}
-	if now.Sub(sess.LastSeen) >= touchInterval {
-		sess.LastSeen, sess.ExpiresAt = now, now.Add(p.cfg.IdleTimeout)
+	if now.Sub(sess.LastSeen) >= p.touchAfter() {
+		sess.LastSeen, sess.ExpiresAt = now, p.expiresAt(sess.CreatedAt, now)
 		if err := p.cfg.Sessions.PutSession(r.Context(), sess); err != nil {
 			p.cfg.Logger.WarnContext(r.Context(), "session not extended", "error", err)
 		}
@@ -129,12 +143,13 @@ func (p *Pages) loadSession(r *http.Request) (domain.Session, bool) {
 }
 
 // newSession stores a fresh session under a new random id and sets its
-// cookie. A new id at every sign-in start and completion means an id seen
-// before the sign-in is worthless after it (no session fixation).
+// cookie, replacing the visit's session. A new id at every sign-in means an
+// id seen before the sign-in is worthless after it (no session fixation).
+// The absolute lifetime counts from here.
 func (p *Pages) newSession(w http.ResponseWriter, r *http.Request, sess domain.Session) error {
 	id := randomToken()
 	now := p.now()
-	sess.IDDigest, sess.CreatedAt, sess.LastSeen, sess.ExpiresAt = digestOf(id), now, now, now.Add(p.cfg.IdleTimeout)
+	sess.IDDigest, sess.CreatedAt, sess.LastSeen, sess.ExpiresAt = digestOf(id), now, now, p.expiresAt(now, now)
 	if err := p.cfg.Sessions.PutSession(r.Context(), sess); err != nil {
 		return err
 	}

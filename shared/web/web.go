@@ -59,6 +59,9 @@ type Config struct {
 	Disclaimer string
 	// IdleTimeout ends a session not used for this long; default 8 hours.
 	IdleTimeout time.Duration
+	// MaxLifetime ends a session this long after its sign-in, however much
+	// it is used; default 12 hours.
+	MaxLifetime time.Duration
 	Clock       domain.Clock
 	Logger      *slog.Logger
 	// Origin refuses requests that did not come through CloudFront (the
@@ -72,8 +75,11 @@ type Pages struct {
 	templates templates
 }
 
-// DefaultIdleTimeout is the session idle timeout when none is configured.
-const DefaultIdleTimeout = 8 * time.Hour
+// Defaults of the session's idle timeout and absolute lifetime.
+const (
+	DefaultIdleTimeout = 8 * time.Hour
+	DefaultMaxLifetime = 12 * time.Hour
+)
 
 // New parses the templates; a broken template fails here, at start-up.
 func New(cfg Config) (*Pages, error) {
@@ -82,6 +88,9 @@ func New(cfg Config) (*Pages, error) {
 	}
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.MaxLifetime <= 0 {
+		cfg.MaxLifetime = DefaultMaxLifetime
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
