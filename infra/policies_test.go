@@ -89,7 +89,7 @@ var (
 	oidcClient      = grants([]string{"secretsmanager:GetSecretValue"}, lOIDCClient)
 	originVerify    = grants([]string{"secretsmanager:GetSecretValue"}, lOriginVerify) // every API function, with CloudFront
 	provisionerKeys = grants(wantTableWrites, leadingKeys("SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*"))
-	outboxKeys      = grants(wantTableWrites, leadingKeys("DELIVERY#*", "MAIL#*"))
+	outboxKeys      = grants(wantTableWrites, leadingKeys("DELIVERY#*", "MAIL#*", "JOB#outbox-sweep*"))
 	mailKeys        = grants(wantTableWrites, leadingKeys("MAIL#*"))
 )
 
@@ -100,11 +100,11 @@ var expectedGrants = map[string]grantSet{
 	"crm":          union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, machineCallers),
 	"tokens":       union(logsWrite, originVerify, tableRead, tableWrite),
 	"system":       union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, connSecrets, spSecretsRead, grants([]string{"lambda:InvokeFunction"}, "function invite reconcile")),
-	"web":          union(logsWrite, originVerify, tableRead, tableWrite, queueSend, oidcClient),
+	"web":          union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, oidcClient, connSecrets, spSecretsRead),
 	"provisioner":  union(logsWrite, tableRead, provisionerKeys, queueConsume, deadLetterSend, spSecrets),
 	"expiry":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
 	"cleanup":      union(logsWrite, tableRead, tableWrite),
-	"reconcile":    union(logsWrite, tableRead, grants(wantTableWrites, leadingKeys("SPLINK#*")), spSecrets),
+	"reconcile":    union(logsWrite, tableRead, grants(wantTableWrites, leadingKeys("SPLINK#*", "JOB#reconcile*")), spSecrets),
 	"outbox-sweep": union(logsWrite, tableRead, outboxKeys, queueSend, mailSend),
 	"mail-events":  union(logsWrite, tableRead, mailKeys),
 }
@@ -185,8 +185,8 @@ func TestOnlyTheSPClientsReadSPSecrets(t *testing.T) {
 		}
 	}
 	sort.Strings(readers)
-	if strings.Join(readers, ",") != "provisioner,reconcile,system" {
-		t.Errorf("functions reading SP secrets: %v, want only provisioner, reconcile and system (test connection)", readers)
+	if strings.Join(readers, ",") != "provisioner,reconcile,system,web" {
+		t.Errorf("functions reading SP secrets: %v, want only provisioner, reconcile, system and web (test connection)", readers)
 	}
 }
 
