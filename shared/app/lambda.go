@@ -8,7 +8,6 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
-	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"github.com/edu-invite/invite/shared/httpapi"
 )
@@ -20,13 +19,13 @@ import (
 // HTTP API (payload 2.0).
 func RunAPI(g httpapi.Group) {
 	a := start()
-	lambda.Start(httpadapter.NewV2(a.API.Handler(g)).ProxyWithContext)
+	lambda.Start(newGatewayAdapter(a.API.Handler(g)).Handle)
 }
 
 // RunWeb serves the pages (shared/web) behind API Gateway's HTTP API.
 func RunWeb() {
 	a := start()
-	lambda.Start(httpadapter.NewV2(a.Pages.Handler()).ProxyWithContext)
+	lambda.Start(newGatewayAdapter(a.Pages.Handler()).Handle)
 }
 
 // RunScheduled runs the scheduled job called name (see Jobs) each time its
