@@ -4,6 +4,7 @@ package parity
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"net/http"
 	"net/url"
@@ -76,6 +77,17 @@ func TestConsoleToSP(t *testing.T) {
 	if n := len(sp.SP.Requests()); n == 0 {
 		t.Fatal("testing the connection sent nothing to the SP")
 	}
+	// A connection deleted from the console takes its secret with it.
+	code, page, _ = admin.post("/console/connections/new", url.Values{"id": {"parity-spare"}, "name": {"Spare SP"},
+		"baseUrl": {sp.URL}, "version": {"v2"}, "method": {"bearer"}, "secret": {"spare-token-0123456789"}, "membership": {"PATCH"},
+		"userIdentifier": {"eduPersonPrincipalName"}})
+	if code != http.StatusOK || !hasSecret("invite/scim-connections/parity-spare") {
+		t.Fatalf("save the spare connection: %d %.500s", code, textOf(page))
+	}
+	code, page, _ = admin.post("/console/connections/parity-spare/delete", url.Values{})
+	if code != http.StatusOK || hasSecret("invite/scim-connections/parity-spare") {
+		t.Fatalf("delete the spare connection: %d, secrets %v: %.500s", code, env.Secrets.Names(), textOf(page))
+	}
 
 	code, page, _ = admin.post("/console/applications/new", url.Values{"manageId": {"parity-app"}, "manageType": {"OIDC10_RP"},
 		"name": {"Parity app"}, "nameNl": {"Parity app"}, "organizationName": {"Parity"}, "organizationNameNl": {"Parity"},
@@ -138,6 +150,60 @@ func TestConsoleToSP(t *testing.T) {
 	}
 	if !applied {
 		t.Errorf("the provisioner did not back off through the work queue (%s): %d visibility changes", env.QueueURL, len(backoffs))
+	}
+
+	// The SP loses its data; an on-demand reconcile through the API
+	// answers 202 at once, runs in the reconcile function and repairs it.
+	sp.SP.Reset()
+	reconcileThroughAPI(t, "parity-sp")
+	if len(sp.SP.Users()) != 1 {
+		t.Errorf("after the reconcile the SP has %d users, want the guest", len(sp.SP.Users()))
+	}
+}
+
+// reconcileThroughAPI starts a reconcile of the SP as a super user and
+// polls its job until it is done.
+func reconcileThroughAPI(t *testing.T, spID string) {
+	t.Helper()
+	token, err := env.IdP.Mint(map[string]any{"sub": "urn:collab:person:" + superUser, "eduperson_principal_name": superUser},
+		env.Functions["system"].Env["OIDC_AUDIENCE"], time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := env.Gateway.Client()
+	do := func(method, path, body string) (int, map[string]any) {
+		req, _ := http.NewRequest(method, env.Dep.GatewayURL+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out map[string]any
+		_ = json.Unmarshal([]byte(readAll(t, resp)), &out)
+		return resp.StatusCode, out
+	}
+	code, started := do(http.MethodPost, "/api/v1/system/deliveries/reconcile", `{"sp":"`+spID+`","dryRun":false}`)
+	statusURL, _ := started["statusUrl"].(string)
+	if code != http.StatusAccepted || statusURL == "" {
+		t.Fatalf("reconcile: %d %v, want 202 with a job", code, started)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		code, job := do(http.MethodGet, statusURL, "")
+		if code != http.StatusOK {
+			t.Fatalf("poll %s: %d %v", statusURL, code, job)
+		}
+		if job["status"] != "running" {
+			if job["status"] != "succeeded" {
+				t.Fatalf("reconcile job %v", job)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the reconcile job is still running after a minute")
+		}
+		time.Sleep(300 * time.Millisecond)
 	}
 }
 

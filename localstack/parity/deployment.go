@@ -79,6 +79,8 @@ type Env struct {
 	SES       *substitutes.SES
 	Secrets   *substitutes.SecretsManager
 	SQS       *awssqs.Client
+	// Store reads the table as the tests check it (not through a function).
+	Store     *dynamo.Store
 	Log       *CallLog
 	Template  *Template
 	QueueURL  string
@@ -146,6 +148,7 @@ func Start(ctx context.Context, opts Options) (_ *Env, err error) {
 		return nil, err
 	}
 	e.SQS = awssqs.NewFromConfig(cfg)
+	e.Store = dynamo.New(dynamodb.NewFromConfig(cfg), e.Dep.TableName, time.Now)
 	// The queues as the template declares them (names, FIFO, redrive).
 	workURL, dlqURL, err := substitutes.CreateQueues(ctx, e.SQS, "invite-scim", substitutes.MaxReceiveCount)
 	if err != nil {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"os"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/httpapi"
 )
 
@@ -46,7 +48,14 @@ func RunReconcile() {
 	lambda.Start(func(ctx context.Context, ev events.EventBridgeEvent) (any, error) {
 		started := time.Now()
 		res, err := a.Reconcile(ctx, ev.Detail)
-		a.Service.RecordJobRun(ctx, "reconcile", started, res, err)
+		// An on-demand run started in the background records its report
+		// as its job, which the caller polls; the others as the daily job.
+		name := "reconcile"
+		var one ReconcileRequest
+		if json.Unmarshal(ev.Detail, &one) == nil && one.JobID != "" {
+			name = domain.ReconcileJobName(one.JobID)
+		}
+		a.Service.RecordJobRun(ctx, name, started, res, err)
 		return res, err
 	})
 }
