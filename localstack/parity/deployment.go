@@ -123,10 +123,13 @@ func Start(ctx context.Context, opts Options) (_ *Env, err error) {
 	if err := substitutes.EnsureNodeModules(dir); err != nil {
 		return nil, err
 	}
-	ddb, err := substitutes.SharedDynamoDB()
+	// Its own DynamoDB Local, started within ctx's deadline: on a loaded
+	// machine the JVM takes longer than the shared one's minute.
+	ddb, err := substitutes.StartDynamoDB(ctx, substitutes.DynamoDBOptions{})
 	if err != nil {
 		return nil, err
 	}
+	e.closers = append(e.closers, func() { _ = ddb.Close() })
 	q, err := substitutes.StartSQS(ctx, "")
 	if err != nil {
 		return nil, err

@@ -55,7 +55,7 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	env, err = Start(ctx, Options{Template: tpl, BinDir: dir, RIE: rie, Functions: functionsUnderTest})
 	if err != nil {
