@@ -91,12 +91,12 @@ func TestConsoleToSP(t *testing.T) {
 
 	code, page, _ = admin.post("/console/applications/new", url.Values{"manageId": {"parity-app"}, "manageType": {"OIDC10_RP"},
 		"name": {"Parity app"}, "nameNl": {"Parity app"}, "organizationName": {"Parity"}, "organizationNameNl": {"Parity"},
-		"landingPage": {"https://app.parity.example.org"}, "provisionings": {"parity-sp"}})
+		"landingPage": {"https://app.parity.example.org"}, "organizationGUID": {"org-parity"}, "provisionings": {"parity-sp"}})
 	if code != http.StatusOK || !strings.Contains(page, "Parity app") {
 		t.Fatalf("save the application: %d %.800s", code, textOf(page))
 	}
 	code, page, at := admin.post("/console/roles/new", url.Values{"name": {"Parity role"}, "description": {"Guests of the parity test"},
-		"days": {"30"}, "app0": {"on"}, "landing0": {"https://app.parity.example.org"}})
+		"days": {"30"}, "organization": {"org-parity"}, "app0": {"on"}, "landing0": {"https://app.parity.example.org"}})
 	roleID := regexp.MustCompile(`^/console/roles/(\d+)$`).FindStringSubmatch(at.Path)
 	if code != http.StatusOK || roleID == nil {
 		t.Fatalf("create the role: %d at %s: %.800s", code, at, textOf(page))
@@ -105,7 +105,7 @@ func TestConsoleToSP(t *testing.T) {
 	// The invitation is e-mailed: the SES substitute receives it.
 	guest := "guest@parity.example.org"
 	code, page, _ = admin.post("/console/invite", url.Values{"role": {roleID[1]}, "authority": {"GUEST"},
-		"recipients": {guest}, "language": {"en"}})
+		"recipients": {guest}, "language": {"en"}, "expiry": {time.Now().AddDate(0, 0, 14).Format("2006-01-02")}})
 	if code != http.StatusOK {
 		t.Fatalf("invite: %d %.800s", code, textOf(page))
 	}
