@@ -62,7 +62,7 @@ func TestConsoleToSP(t *testing.T) {
 	// A connection saved from the console: its credential becomes a
 	// secret that the web function writes.
 	code, page, _ := admin.post("/console/connections/new", url.Values{"id": {"parity-sp"}, "name": {"Parity SP"},
-		"baseUrl": {sp.URL}, "version": {"v2"}, "method": {"bearer"}, "secret": {token}, "membership": {"PATCH"},
+		"baseUrl": {sp.URL}, "version": {"v1"}, "method": {"bearer"}, "secret": {token}, "membership": {"PATCH"},
 		"userIdentifier": {"eduPersonPrincipalName"}, "ratePerSecond": {"20"}, "timeoutSeconds": {"10"}})
 	if code != http.StatusOK || !strings.Contains(page, "Parity SP") {
 		t.Fatalf("save the connection: %d %.800s", code, textOf(page))
@@ -79,7 +79,7 @@ func TestConsoleToSP(t *testing.T) {
 	}
 	// A connection deleted from the console takes its secret with it.
 	code, page, _ = admin.post("/console/connections/new", url.Values{"id": {"parity-spare"}, "name": {"Spare SP"},
-		"baseUrl": {sp.URL}, "version": {"v2"}, "method": {"bearer"}, "secret": {"spare-token-0123456789"}, "membership": {"PATCH"},
+		"baseUrl": {sp.URL}, "version": {"v1"}, "method": {"bearer"}, "secret": {"spare-token-0123456789"}, "membership": {"PATCH"},
 		"userIdentifier": {"eduPersonPrincipalName"}})
 	if code != http.StatusOK || !hasSecret("invite/scim-connections/parity-spare") {
 		t.Fatalf("save the spare connection: %d %.500s", code, textOf(page))
@@ -106,7 +106,7 @@ func TestConsoleToSP(t *testing.T) {
 	guest := "guest@parity.example.org"
 	code, page, _ = admin.post("/console/invite", url.Values{"role": {roleID[1]}, "authority": {"GUEST"},
 		"recipients": {guest}, "language": {"en"}, "expiry": {time.Now().AddDate(0, 0, 14).Format("2006-01-02")}})
-	if code != http.StatusOK {
+	if code != http.StatusCreated {
 		t.Fatalf("invite: %d %.800s", code, textOf(page))
 	}
 	link := waitForMailLink(t, guest)
