@@ -80,11 +80,11 @@ type Env struct {
 	Secrets   *substitutes.SecretsManager
 	SQS       *awssqs.Client
 	// Store reads the table as the tests check it (not through a function).
-	Store     *dynamo.Store
-	Log       *CallLog
-	Template  *Template
-	QueueURL  string
-	DLQURL    string
+	Store    *dynamo.Store
+	Log      *CallLog
+	Template *Template
+	QueueURL string
+	DLQURL   string
 
 	runtimes map[string]*Runtime
 	proxies  map[string]*Proxy

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -27,12 +28,15 @@ func FindRIE() (string, error) {
 		return p, nil
 	}
 	var dirs []string
-	if gobin := os.Getenv("GOBIN"); gobin != "" {
-		dirs = append(dirs, gobin)
-	}
-	if out, err := exec.Command("go", "env", "GOPATH").Output(); err == nil {
-		for _, d := range filepath.SplitList(string(bytes.TrimSpace(out))) {
-			dirs = append(dirs, filepath.Join(d, "bin"))
+	if out, err := exec.Command("go", "env", "GOBIN", "GOPATH").Output(); err == nil {
+		lines := strings.Split(string(out), "\n")
+		if len(lines) > 1 {
+			if gobin := strings.TrimSpace(lines[0]); gobin != "" {
+				dirs = append(dirs, gobin)
+			}
+			for _, d := range filepath.SplitList(strings.TrimSpace(lines[1])) {
+				dirs = append(dirs, filepath.Join(d, "bin"))
+			}
 		}
 	}
 	for _, d := range dirs {
