@@ -139,9 +139,10 @@ func TestEachFunctionHasExactlyItsGrants(t *testing.T) {
 
 // TestNoAPIFunctionConsumesTheQueueOrReadsSPSecrets: no API function
 // consumes the SCIM queue or touches the DLQ, and none reads the hand-managed
-// invite/sp/* secrets, except the system function (the registry API), whose
-// "test connection" must resolve connections referencing them (issue 16):
-// it may read them and nothing more, never create, change or delete one.
+// invite/sp/* secrets, except the functions serving the registry (system:
+// the API; web: the console), whose "test connection" must resolve
+// connections referencing them: they may read them and nothing more, never
+// create, change or delete one.
 func TestNoAPIFunctionConsumesTheQueueOrReadsSPSecrets(t *testing.T) {
 	s := defaultScenario.synth(t)
 	for _, name := range []string{"users", "roles", "invitations", "crm", "tokens", "system", "web"} {
@@ -151,15 +152,17 @@ func TestNoAPIFunctionConsumesTheQueueOrReadsSPSecrets(t *testing.T) {
 				if !strings.Contains(g, forbidden) {
 					continue
 				}
-				if name == "system" && g == "secretsmanager:GetSecretValue on "+lSPSecrets {
+				if (name == "system" || name == "web") && g == "secretsmanager:GetSecretValue on "+lSPSecrets {
 					continue // the registry's test connection reads them
 				}
 				t.Errorf("API function %s may %s", name, g)
 			}
 		}
 	}
-	if !s.functionGrants(t, "system")["secretsmanager:GetSecretValue on "+lSPSecrets] {
-		t.Errorf("the system function cannot read invite/sp/* secrets: test connection fails for hand-managed secrets")
+	for _, name := range []string{"system", "web"} {
+		if !s.functionGrants(t, name)["secretsmanager:GetSecretValue on "+lSPSecrets] {
+			t.Errorf("the %s function cannot read invite/sp/* secrets: test connection fails for hand-managed secrets", name)
+		}
 	}
 }
 
@@ -425,7 +428,7 @@ func asList(v any) []any {
 // any function may take names the machine-callers secret, the pages' OIDC
 // client secret, the invite/sp/* prefix (read only) or the connection prefix; writing a secret
 // (Create/Put/Delete) is allowed on the connection prefix only, and only to
-// the function serving the registry API.
+// the functions serving the registry: the API (system) and the console (web).
 func TestSecretsManagerGrantsOnlyOnTheirPrefixes(t *testing.T) {
 	bothScenarios(t, func(t *testing.T, s *scenario) {
 		for _, name := range expectedFunctionNames {
@@ -440,7 +443,7 @@ func TestSecretsManagerGrantsOnlyOnTheirPrefixes(t *testing.T) {
 				default:
 					t.Errorf("%s may %s", name, g)
 				}
-				if action != "secretsmanager:GetSecretValue" && name != "system" {
+				if action != "secretsmanager:GetSecretValue" && name != "system" && name != "web" {
 					t.Errorf("%s may write secrets: %s", name, g)
 				}
 			}
