@@ -7,7 +7,7 @@ BUILD_DIR := build
 NPM_DIR   := localstack
 APIDOCS_DIR := shared/httpapi/apidocs
 
-.PHONY: import-applications job run test test-go test-faults test-model test-fuzz test-infra vet build synth deploy-local npm chromium api-docs-vendor clean bench bench-national
+.PHONY: import-applications job run test test-go test-parity rie test-faults test-model test-fuzz test-infra vet build synth deploy-local npm chromium api-docs-vendor clean bench bench-national
 
 ## run: the whole service on one machine (embedded local stack, PORT default 8080)
 # Built, then run (not `go run`, which exits 1 on Ctrl-C): Ctrl-C stops the
@@ -46,7 +46,7 @@ api-docs-vendor: npm
 	   $(APIDOCS_DIR)/node_modules/swagger-ui-dist/swagger-ui.css $(APIDOCS_DIR)/assets/
 
 ## test: vet and every test of the service module and of the CDK app
-test: vet test-go test-fuzz test-infra
+test: vet test-go test-fuzz test-infra test-parity
 
 vet:
 	$(GO) vet ./...
@@ -86,6 +86,24 @@ test-fuzz:
 
 test-infra:
 	$(MAKE) -C infra test
+
+## test-parity: every function's real bootstrap under the Lambda Runtime Interface Emulator, with the
+## environment and IAM statements of the synthesized template (localstack/parity/README.md)
+RIE_MODULE  := github.com/aws/aws-lambda-runtime-interface-emulator
+RIE_VERSION := v0.0.0-20261030222936-bef5c4ba774d
+RIE_BIN     := $(or $(shell $(GO) env GOBIN),$(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin)/aws-lambda-rie
+PARITY_DIR  := $(abspath $(BUILD_DIR))/parity
+# Deployment values the test replaces with local stand-ins (localstack/parity/deployment.go).
+PARITY_CONTEXT := {"oidcIssuer":"https://idp.parity.test","oidcAudience":"invite","oidcClientId":"invite-web","superUsers":"admin@parity.example.org","mailDomain":"parity.example.org","mailFrom":"invite@parity.example.org"}
+test-parity: npm rie
+	$(MAKE) -C infra synth SYNTH_OUT=$(PARITY_DIR)/cdk.out SYNTH_CONTEXT='$(PARITY_CONTEXT)'
+	PARITY_TEMPLATE=$(PARITY_DIR)/cdk.out/InviteStack.template.json PARITY_RIE=$(RIE_BIN) \
+		$(GO) test -tags parity -count=1 -timeout 15m ./localstack/parity/
+
+## rie: the AWS Lambda Runtime Interface Emulator at its pinned version, installed when missing or another version
+rie:
+	@$(GO) version -m $(RIE_BIN) 2>/dev/null | grep -q '$(RIE_MODULE)[[:space:]]*$(RIE_VERSION)' || \
+		{ echo "installing aws-lambda-rie $(RIE_VERSION)"; $(GO) install $(RIE_MODULE)/cmd/aws-lambda-rie@$(RIE_VERSION); }
 
 ## bench: the benchmarks in one table: S1 on DynamoDB Local (S1_USERS users, default 75000,
 ## in S1_ROLES roles, default 500: load time, searches p50/p95 and DynamoDB requests per page,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigatewayv2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatch"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatchactions"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssns"
@@ -55,15 +56,35 @@ func newQueueAlarms(scope constructs.Construct, cfg StackConfig, queues scimQueu
 // scheduled job or the mail-event consumer. Their failures (a user whose
 // expiry failed, a mail event not recorded) are retried by the next run or
 // by EventBridge, but one that keeps failing must reach an operator.
+//
+// The queue consumer is watched too: an invocation error (not a failed
+// delivery, which is a batch item failure) means a whole batch came back,
+// and throttles mean deliveries wait for a free instance.
 func addErrorAlarm(scope constructs.Construct, fn serviceFunction, topic awssns.Topic) {
-	if fn.Spec.Kind != scheduledJob && fn.Spec.Kind != mailEventConsumer {
+	if fn.Spec.Kind != scheduledJob && fn.Spec.Kind != mailEventConsumer && fn.Spec.Kind != queueConsumer {
 		return
 	}
-	alarm := awscloudwatch.NewAlarm(scope, jsii.String(pascalCase(fn.Spec.Name)+"ErrorsAlarm"), &awscloudwatch.AlarmProps{
-		AlarmDescription: jsii.String("The " + fn.Spec.Name + " function failed; its log group says why."),
-		Metric: fn.Function.MetricErrors(&awscloudwatch.MetricOptions{
-			Period: awscdk.Duration_Minutes(jsii.Number(5)), Statistic: jsii.String("Sum"),
-		}),
+	every5 := &awscloudwatch.MetricOptions{Period: awscdk.Duration_Minutes(jsii.Number(5)), Statistic: jsii.String("Sum")}
+	notify(scope, topic, pascalCase(fn.Spec.Name)+"ErrorsAlarm", "The "+fn.Spec.Name+" function failed; its log group says why.",
+		fn.Function.MetricErrors(every5))
+	if fn.Spec.Kind == queueConsumer {
+		notify(scope, topic, pascalCase(fn.Spec.Name)+"ThrottlesAlarm", "The "+fn.Spec.Name+" function was throttled; SCIM deliveries wait.",
+			fn.Function.MetricThrottles(every5))
+	}
+}
+
+// addAPIServerErrorAlarm watches the HTTP API's 5xx answers: the service
+// failed a caller.
+func addAPIServerErrorAlarm(scope constructs.Construct, api awsapigatewayv2.HttpApi, topic awssns.Topic) {
+	notify(scope, topic, "ApiServerErrorsAlarm", "The HTTP API answered 5xx; the functions' log groups say why.",
+		api.MetricServerError(&awscloudwatch.MetricOptions{Period: awscdk.Duration_Minutes(jsii.Number(5)), Statistic: jsii.String("Sum")}))
+}
+
+// notify alarms on a metric reaching 1 in its period, to the topic.
+func notify(scope constructs.Construct, topic awssns.Topic, id, description string, metric awscloudwatch.IMetric) {
+	alarm := awscloudwatch.NewAlarm(scope, jsii.String(id), &awscloudwatch.AlarmProps{
+		AlarmDescription:   jsii.String(description),
+		Metric:             metric,
 		Threshold:          jsii.Number(1),
 		EvaluationPeriods:  jsii.Number(1),
 		ComparisonOperator: awscloudwatch.ComparisonOperator_GREATER_THAN_OR_EQUAL_TO_THRESHOLD,

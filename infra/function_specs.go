@@ -33,6 +33,9 @@ const (
 	// updates: it numbers its audit entries as the API numbers the others.
 	partitionAuditSequence = "SEQ#audit"
 	partitionMail          = "MAIL#"
+	// partitionJobRun + a job's name is the item of its last run, which
+	// the console's operations page shows.
+	partitionJobRun = "JOB#"
 )
 
 // functionSpec is one directory under functions/: how it is invoked and
@@ -126,8 +129,11 @@ var functionSpecs = []functionSpec{
 	},
 	{
 		// The pages (shared/web): sign-in, the acceptance page, my access.
+		// The console invites (e-mail) and manages the registry's SCIM
+		// connections, their credentials and their "test connection".
 		Name: "web", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
-		Table: tableReadWrite, SendsToQueue: true, NeedsPublicURL: true, SignsInPeople: true,
+		Table: tableReadWrite, SendsToQueue: true, SendsMail: true, NeedsPublicURL: true, SignsInPeople: true,
+		ManagesConnections: true, TestsConnections: true,
 		Routes: []string{"/invitation", "/login", "/logout", "/my", "/static", "/console"}, RootRoute: true,
 		// The reference client's session routes: under /api/v1, but they
 		// need the browser session.
@@ -156,7 +162,7 @@ var functionSpecs = []functionSpec{
 		// and retries e-mails of the mail outbox that SES did not take.
 		// The timeout stays below the interval so that runs do not overlap.
 		Name: "outbox-sweep", Kind: scheduledJob, TimeoutSeconds: 50, MemoryMB: defaultMemoryMB,
-		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionDelivery, partitionMail},
+		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionDelivery, partitionMail, partitionJobRun + "outbox-sweep"},
 		SendsToQueue: true, SendsMail: true,
 		Schedule: "rate(1 minute)",
 	},
@@ -164,7 +170,7 @@ var functionSpecs = []functionSpec{
 		// Daily: compares every SP with the service and repairs the
 		// difference (the reconcile job of shared/provisioner).
 		Name: "reconcile", Kind: scheduledJob, TimeoutSeconds: 900, MemoryMB: defaultMemoryMB,
-		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionSPLink},
+		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionSPLink, partitionJobRun + "reconcile"},
 		ReadsSPSecrets: true,
 		Schedule:       "cron(0 4 * * ? *)",
 	},

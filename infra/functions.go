@@ -84,7 +84,9 @@ func functionEnvironment(spec functionSpec, cfg StackConfig, res serviceResource
 		"TABLE_NAME": res.Table.Name,
 		"LOG_LEVEL":  jsii.String(cfg.LogLevel),
 	}
-	if spec.SendsToQueue {
+	if spec.SendsToQueue || spec.Kind == queueConsumer {
+		// The consumer names the queue in its backoff
+		// (ChangeMessageVisibility, granted by its event source).
 		env["SCIM_QUEUE_URL"] = res.Queues.Work.QueueUrl()
 	}
 	if spec.SendsToDeadLetters {

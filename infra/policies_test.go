@@ -89,7 +89,7 @@ var (
 	oidcClient      = grants([]string{"secretsmanager:GetSecretValue"}, lOIDCClient)
 	originVerify    = grants([]string{"secretsmanager:GetSecretValue"}, lOriginVerify) // every API function, with CloudFront
 	provisionerKeys = grants(wantTableWrites, leadingKeys("SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*"))
-	outboxKeys      = grants(wantTableWrites, leadingKeys("DELIVERY#*", "MAIL#*"))
+	outboxKeys      = grants(wantTableWrites, leadingKeys("DELIVERY#*", "MAIL#*", "JOB#outbox-sweep*"))
 	mailKeys        = grants(wantTableWrites, leadingKeys("MAIL#*"))
 )
 
@@ -100,11 +100,11 @@ var expectedGrants = map[string]grantSet{
 	"crm":          union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, machineCallers),
 	"tokens":       union(logsWrite, originVerify, tableRead, tableWrite),
 	"system":       union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, connSecrets, spSecretsRead, grants([]string{"lambda:InvokeFunction"}, "function invite reconcile")),
-	"web":          union(logsWrite, originVerify, tableRead, tableWrite, queueSend, oidcClient),
+	"web":          union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, oidcClient, connSecrets, spSecretsRead),
 	"provisioner":  union(logsWrite, tableRead, provisionerKeys, queueConsume, deadLetterSend, spSecrets),
 	"expiry":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
 	"cleanup":      union(logsWrite, tableRead, tableWrite),
-	"reconcile":    union(logsWrite, tableRead, grants(wantTableWrites, leadingKeys("SPLINK#*")), spSecrets),
+	"reconcile":    union(logsWrite, tableRead, grants(wantTableWrites, leadingKeys("SPLINK#*", "JOB#reconcile*")), spSecrets),
 	"outbox-sweep": union(logsWrite, tableRead, outboxKeys, queueSend, mailSend),
 	"mail-events":  union(logsWrite, tableRead, mailKeys),
 }
@@ -139,9 +139,10 @@ func TestEachFunctionHasExactlyItsGrants(t *testing.T) {
 
 // TestNoAPIFunctionConsumesTheQueueOrReadsSPSecrets: no API function
 // consumes the SCIM queue or touches the DLQ, and none reads the hand-managed
-// invite/sp/* secrets, except the system function (the registry API), whose
-// "test connection" must resolve connections referencing them (issue 16):
-// it may read them and nothing more, never create, change or delete one.
+// invite/sp/* secrets, except the functions serving the registry (system:
+// the API; web: the console), whose "test connection" must resolve
+// connections referencing them: they may read them and nothing more, never
+// create, change or delete one.
 func TestNoAPIFunctionConsumesTheQueueOrReadsSPSecrets(t *testing.T) {
 	s := defaultScenario.synth(t)
 	for _, name := range []string{"users", "roles", "invitations", "crm", "tokens", "system", "web"} {
@@ -151,15 +152,17 @@ func TestNoAPIFunctionConsumesTheQueueOrReadsSPSecrets(t *testing.T) {
 				if !strings.Contains(g, forbidden) {
 					continue
 				}
-				if name == "system" && g == "secretsmanager:GetSecretValue on "+lSPSecrets {
+				if (name == "system" || name == "web") && g == "secretsmanager:GetSecretValue on "+lSPSecrets {
 					continue // the registry's test connection reads them
 				}
 				t.Errorf("API function %s may %s", name, g)
 			}
 		}
 	}
-	if !s.functionGrants(t, "system")["secretsmanager:GetSecretValue on "+lSPSecrets] {
-		t.Errorf("the system function cannot read invite/sp/* secrets: test connection fails for hand-managed secrets")
+	for _, name := range []string{"system", "web"} {
+		if !s.functionGrants(t, name)["secretsmanager:GetSecretValue on "+lSPSecrets] {
+			t.Errorf("the %s function cannot read invite/sp/* secrets: test connection fails for hand-managed secrets", name)
+		}
 	}
 }
 
@@ -185,8 +188,8 @@ func TestOnlyTheSPClientsReadSPSecrets(t *testing.T) {
 		}
 	}
 	sort.Strings(readers)
-	if strings.Join(readers, ",") != "provisioner,reconcile,system" {
-		t.Errorf("functions reading SP secrets: %v, want only provisioner, reconcile and system (test connection)", readers)
+	if strings.Join(readers, ",") != "provisioner,reconcile,system,web" {
+		t.Errorf("functions reading SP secrets: %v, want only provisioner, reconcile, system and web (test connection)", readers)
 	}
 }
 
@@ -425,7 +428,7 @@ func asList(v any) []any {
 // any function may take names the machine-callers secret, the pages' OIDC
 // client secret, the invite/sp/* prefix (read only) or the connection prefix; writing a secret
 // (Create/Put/Delete) is allowed on the connection prefix only, and only to
-// the function serving the registry API.
+// the functions serving the registry: the API (system) and the console (web).
 func TestSecretsManagerGrantsOnlyOnTheirPrefixes(t *testing.T) {
 	bothScenarios(t, func(t *testing.T, s *scenario) {
 		for _, name := range expectedFunctionNames {
@@ -440,7 +443,7 @@ func TestSecretsManagerGrantsOnlyOnTheirPrefixes(t *testing.T) {
 				default:
 					t.Errorf("%s may %s", name, g)
 				}
-				if action != "secretsmanager:GetSecretValue" && name != "system" {
+				if action != "secretsmanager:GetSecretValue" && name != "system" && name != "web" {
 					t.Errorf("%s may write secrets: %s", name, g)
 				}
 			}

@@ -67,9 +67,24 @@ func TestQueueAlarmsNotifyTheAlarmTopic(t *testing.T) {
 				"AlarmActions":       []any{map[string]any{"Ref": topic}},
 			}
 		}
-		// Two queue alarms and one error alarm per background function.
-		expect(t, func() { s.template.ResourceCountIs(jsii.String("AWS::CloudWatch::Alarm"), jsii.Number(2+5)) })
-		for _, name := range []string{"expiry", "cleanup", "outbox-sweep", "mail-events", "reconcile"} {
+		// Two queue alarms, one error alarm per background function, the
+		// provisioner's throttles and the API's 5xx.
+		expect(t, func() { s.template.ResourceCountIs(jsii.String("AWS::CloudWatch::Alarm"), jsii.Number(2+6+1+1)) })
+		provisioner := s.functionID(t, "provisioner")
+		expect(t, func() {
+			s.template.HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), map[string]any{
+				"Namespace": "AWS/Lambda", "MetricName": "Throttles", "Statistic": "Sum", "Threshold": 1.0,
+				"Dimensions":   []any{map[string]any{"Name": "FunctionName", "Value": map[string]any{"Ref": provisioner}}},
+				"AlarmActions": []any{map[string]any{"Ref": topic}},
+			})
+		})
+		expect(t, func() {
+			s.template.HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), map[string]any{
+				"Namespace": "AWS/ApiGateway", "MetricName": "5xx", "Statistic": "Sum", "Threshold": 1.0,
+				"AlarmActions": []any{map[string]any{"Ref": topic}},
+			})
+		})
+		for _, name := range []string{"expiry", "cleanup", "outbox-sweep", "mail-events", "reconcile", "provisioner"} {
 			id := s.functionID(t, name)
 			expect(t, func() {
 				s.template.HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), map[string]any{

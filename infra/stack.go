@@ -31,6 +31,7 @@ func NewInviteStack(scope constructs.Construct, id string, props *InviteStackPro
 	queues := newSCIMQueues(stack, cfg, consumerTimeoutSeconds())
 	alarmTopic := newQueueAlarms(stack, cfg, queues)
 	api := newHTTPAPI(stack, cfg)
+	addAPIServerErrorAlarm(stack, api, alarmTopic)
 
 	secrets := newSecrets(stack, cfg)
 	publicBaseURL := api.ApiEndpoint()

@@ -27,10 +27,30 @@ func TestReconcileThroughTheAPIRepairsAnSPThatLostItsData(t *testing.T) {
 		Repaired int    `json:"repaired"`
 		Failed   int    `json:"failed"`
 	}
-	var plan report
-	if got := f.c.do("POST", "/api/v1/system/deliveries/reconcile", f.admin, map[string]any{"sp": "sp-a"}, &plan); got != http.StatusOK {
-		t.Fatalf("dry run = %d", got)
+	// A run answers 202 with its job; its report comes from polling.
+	type job struct {
+		Status    string  `json:"status"`
+		StatusURL string  `json:"statusUrl"`
+		Report    *report `json:"report"`
+		Error     string  `json:"error"`
 	}
+	run := func(body map[string]any) report {
+		t.Helper()
+		var started job
+		if got := f.c.do("POST", "/api/v1/system/deliveries/reconcile", f.admin, body, &started); got != http.StatusAccepted || started.StatusURL == "" {
+			t.Fatalf("reconcile %v = %d %+v", body, got, started)
+		}
+		var j job
+		eventually(t, "the reconcile job done", func() bool {
+			j = job{}
+			return f.c.do("GET", started.StatusURL, f.admin, nil, &j) == http.StatusOK && j.Status != "running"
+		})
+		if j.Status != "succeeded" || j.Report == nil {
+			t.Fatalf("reconcile %v: job %+v", body, j)
+		}
+		return *j.Report
+	}
+	plan := run(map[string]any{"sp": "sp-a"})
 	actions := map[string]int{}
 	for _, r := range plan.Repairs {
 		actions[r.Action]++
@@ -42,10 +62,7 @@ func TestReconcileThroughTheAPIRepairsAnSPThatLostItsData(t *testing.T) {
 		t.Fatal("the dry run changed the SP")
 	}
 
-	var done report
-	if got := f.c.do("POST", "/api/v1/system/deliveries/reconcile", f.admin, map[string]any{"sp": "sp-a", "dryRun": false}, &done); got != http.StatusOK {
-		t.Fatalf("run = %d", got)
-	}
+	done := run(map[string]any{"sp": "sp-a", "dryRun": false})
 	if done.DryRun || done.Repaired != 3 || done.Failed != 0 {
 		t.Fatalf("run %+v", done)
 	}

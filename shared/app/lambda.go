@@ -2,14 +2,15 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"os"
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
-	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
+	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/httpapi"
 )
 
@@ -20,13 +21,13 @@ import (
 // HTTP API (payload 2.0).
 func RunAPI(g httpapi.Group) {
 	a := start()
-	lambda.Start(httpadapter.NewV2(a.API.Handler(g)).ProxyWithContext)
+	lambda.Start(newGatewayAdapter(a.API.Handler(g)).Handle)
 }
 
 // RunWeb serves the pages (shared/web) behind API Gateway's HTTP API.
 func RunWeb() {
 	a := start()
-	lambda.Start(httpadapter.NewV2(a.Pages.Handler()).ProxyWithContext)
+	lambda.Start(newGatewayAdapter(a.Pages.Handler()).Handle)
 }
 
 // RunScheduled runs the scheduled job called name (see Jobs) each time its
@@ -47,7 +48,14 @@ func RunReconcile() {
 	lambda.Start(func(ctx context.Context, ev events.EventBridgeEvent) (any, error) {
 		started := time.Now()
 		res, err := a.Reconcile(ctx, ev.Detail)
-		a.Service.RecordJobRun(ctx, "reconcile", started, res, err)
+		// An on-demand run started in the background records its report
+		// as its job, which the caller polls; the others as the daily job.
+		name := "reconcile"
+		var one ReconcileRequest
+		if json.Unmarshal(ev.Detail, &one) == nil && one.JobID != "" {
+			name = domain.ReconcileJobName(one.JobID)
+		}
+		a.Service.RecordJobRun(ctx, name, started, res, err)
 		return res, err
 	})
 }

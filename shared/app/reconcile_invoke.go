@@ -24,6 +24,9 @@ import (
 // function for one SP (an on-demand run through the API); a scheduled
 // event has no sp and runs every SP.
 type ReconcileRequest struct {
+	// JobID is set for an on-demand run started in the background: the
+	// run records its report as that job (domain.ReconcileJobName).
+	JobID          string  `json:"jobId,omitempty"`
 	SP             string  `json:"sp"`
 	DryRun         bool    `json:"dryRun"`
 	MaxDeleteShare float64 `json:"maxDeleteShare,omitempty"`
@@ -42,47 +45,75 @@ type invokedReconciler struct {
 
 func (r invokedReconciler) Reconcile(ctx context.Context, spID string, opts domain.ReconcileOptions) (domain.ReconcileReport, error) {
 	var rep domain.ReconcileReport
-	body, err := json.Marshal(map[string]any{"detail-type": "reconcile",
-		"detail": ReconcileRequest{SP: spID, DryRun: opts.DryRun, MaxDeleteShare: opts.MaxDeleteShare}})
-	if err != nil {
-		return rep, err
-	}
-	endpoint := strings.TrimRight(lambdaEndpoint(r.cfg.Region), "/")
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost,
-		endpoint+"/2015-03-31/functions/"+url.PathEscape(r.function)+"/invocations", bytes.NewReader(body))
-	if err != nil {
-		return rep, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	creds, err := r.cfg.Credentials.Retrieve(ctx)
-	if err != nil {
-		return rep, fmt.Errorf("reconcile: AWS credentials: %w", err)
-	}
-	sum := sha256.Sum256(body)
-	if err := v4.NewSigner().SignHTTP(ctx, creds, req, hex.EncodeToString(sum[:]), "lambda", r.cfg.Region, time.Now()); err != nil {
-		return rep, err
-	}
-	resp, err := r.hc.Do(req)
-	if err != nil {
-		return rep, domain.Unavailablef("the reconcile function did not answer: %v", err)
-	}
-	defer resp.Body.Close()
-	out, err := io.ReadAll(io.LimitReader(resp.Body, 6<<20))
+	resp, out, err := r.invoke(ctx, ReconcileRequest{SP: spID, DryRun: opts.DryRun, MaxDeleteShare: opts.MaxDeleteShare}, false)
 	if err != nil {
 		return rep, err
 	}
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("X-Amz-Function-Error") != "" {
-		var fe struct {
-			ErrorMessage string `json:"errorMessage"`
-			Message      string `json:"message"`
-		}
-		_ = json.Unmarshal(out, &fe)
-		return rep, domain.Unavailablef("the reconcile function failed (%d): %s", resp.StatusCode, fe.ErrorMessage+fe.Message)
+		return rep, functionError(resp, out)
 	}
 	if err := json.Unmarshal(out, &rep); err != nil {
 		return rep, fmt.Errorf("reconcile: decode report: %w", err)
 	}
 	return rep, nil
+}
+
+// StartReconcile invokes the reconcile function asynchronously (Lambda
+// queues the event and answers 202), for a run longer than a request.
+func (r invokedReconciler) StartReconcile(ctx context.Context, jobID, spID string, opts domain.ReconcileOptions) error {
+	resp, out, err := r.invoke(ctx, ReconcileRequest{JobID: jobID, SP: spID, DryRun: opts.DryRun, MaxDeleteShare: opts.MaxDeleteShare}, true)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusAccepted {
+		return functionError(resp, out)
+	}
+	return nil
+}
+
+func functionError(resp *http.Response, out []byte) error {
+	var fe struct {
+		ErrorMessage string `json:"errorMessage"`
+		Message      string `json:"message"`
+	}
+	_ = json.Unmarshal(out, &fe)
+	return domain.Unavailablef("the reconcile function failed (%d): %s", resp.StatusCode, fe.ErrorMessage+fe.Message)
+}
+
+// invoke calls Lambda's Invoke API, synchronously or as an event.
+func (r invokedReconciler) invoke(ctx context.Context, detail ReconcileRequest, async bool) (*http.Response, []byte, error) {
+	body, err := json.Marshal(map[string]any{"detail-type": "reconcile", "detail": detail})
+	if err != nil {
+		return nil, nil, err
+	}
+	endpoint := strings.TrimRight(lambdaEndpoint(r.cfg.Region), "/")
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost,
+		endpoint+"/2015-03-31/functions/"+url.PathEscape(r.function)+"/invocations", bytes.NewReader(body))
+	if err != nil {
+		return nil, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if async {
+		req.Header.Set("X-Amz-Invocation-Type", "Event")
+	}
+	creds, err := r.cfg.Credentials.Retrieve(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reconcile: AWS credentials: %w", err)
+	}
+	sum := sha256.Sum256(body)
+	if err := v4.NewSigner().SignHTTP(ctx, creds, req, hex.EncodeToString(sum[:]), "lambda", r.cfg.Region, time.Now()); err != nil {
+		return nil, nil, err
+	}
+	resp, err := r.hc.Do(req)
+	if err != nil {
+		return nil, nil, domain.Unavailablef("the reconcile function did not answer: %v", err)
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(io.LimitReader(resp.Body, 6<<20))
+	if err != nil {
+		return nil, nil, err
+	}
+	return resp, out, nil
 }
 
 // lambdaEndpoint follows the SDK's endpoint variables, else the regional

@@ -62,3 +62,13 @@ type ReconcileReport struct {
 type Reconciler interface {
 	Reconcile(ctx context.Context, spID string, opts ReconcileOptions) (ReconcileReport, error)
 }
+
+// BackgroundReconciler starts a reconcile run elsewhere (the reconcile
+// function, which has the time and the SP credentials) and returns at
+// once; the run records its outcome as the job run ReconcileJobName(jobID).
+type BackgroundReconciler interface {
+	StartReconcile(ctx context.Context, jobID, spID string, opts ReconcileOptions) error
+}
+
+// ReconcileJobName is the job run name of an on-demand reconcile run.
+func ReconcileJobName(jobID string) string { return "reconcile#" + jobID }

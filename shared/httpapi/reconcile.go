@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"net/http"
+	"time"
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
@@ -47,8 +49,23 @@ func reconcileJSON(r domain.ReconcileReport) ReconcileJSON {
 		})}
 }
 
-// reconcileSP compares one SP with the service and repairs it, or shows
-// the plan (dryRun, the default).
+// ReconcileJobJSON is an on-demand reconcile run: what POST answers (202,
+// status running) and what GET of its statusUrl answers until it is done.
+type ReconcileJobJSON struct {
+	JobID      string         `json:"jobId"`
+	Status     string         `json:"status"` // running, succeeded or failed
+	StatusURL  string         `json:"statusUrl"`
+	StartedAt  string         `json:"startedAt,omitempty"`
+	FinishedAt string         `json:"finishedAt,omitempty"`
+	Report     *ReconcileJSON `json:"report,omitempty"`
+	Error      string         `json:"error,omitempty"`
+}
+
+const reconcileJobsPath = "/api/v1/system/deliveries/reconcile/"
+
+// reconcileSP starts comparing one SP with the service and repairing it,
+// or planning the repairs (dryRun, the default). A large SP takes longer
+// than a request may, so the answer is 202 with the job to poll.
 func (a *API) reconcileSP(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
 	var req reconcileRequest
 	if !decode(w, r, &req) {
@@ -58,6 +75,40 @@ func (a *API) reconcileSP(w http.ResponseWriter, r *http.Request, p *auth.Princi
 	if req.MaxDeleteShare != nil {
 		in.MaxDeleteShare = *req.MaxDeleteShare
 	}
-	rep, err := a.Service.Reconcile(r.Context(), p, in)
-	respond(w, r, http.StatusOK, reconcileJSON(rep), err)
+	id, err := a.Service.StartReconcile(r.Context(), p, in)
+	if err == nil {
+		w.Header().Set("Location", reconcileJobsPath+id)
+	}
+	respond(w, r, http.StatusAccepted, ReconcileJobJSON{JobID: id, Status: "running", StatusURL: reconcileJobsPath + id}, err)
+}
+
+// reconcileJob is the state of an on-demand reconcile run, with its report
+// once it is done.
+func (a *API) reconcileJob(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
+	id := r.PathValue("id")
+	run, err := a.Service.ReconcileJob(r.Context(), p, id)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := ReconcileJobJSON{JobID: id, Status: "running", StatusURL: reconcileJobsPath + id,
+		StartedAt: run.StartedAt.UTC().Format(time.RFC3339)}
+	switch {
+	case run.FinishedAt.IsZero():
+	case run.Failed:
+		out.Status, out.Error = "failed", run.Summary
+	default:
+		out.Status = "succeeded"
+		var rep domain.ReconcileReport
+		if err := json.Unmarshal([]byte(run.Summary), &rep); err != nil {
+			out.Status, out.Error = "failed", "the report could not be read"
+		} else {
+			j := reconcileJSON(rep)
+			out.Report = &j
+		}
+	}
+	if !run.FinishedAt.IsZero() {
+		out.FinishedAt = run.FinishedAt.UTC().Format(time.RFC3339)
+	}
+	writeJSON(w, http.StatusOK, out)
 }

@@ -234,6 +234,7 @@ func (a *API) routeTable() map[Group][]route {
 			{"POST /api/v1/system/deliveries/replay", a.superUser(a.replayDeliveries), nil},
 			{"POST /api/v1/system/deliveries/discard", a.superUser(a.discardDeliveries), nil},
 			{"POST /api/v1/system/deliveries/reconcile", a.superUser(a.reconcileSP), nil},
+			{"GET /api/v1/system/deliveries/reconcile/{id}", a.superUser(a.reconcileJob), nil},
 			{"GET /api/v1/system/mails", a.superUser(a.undeliveredMails), nil},
 			{"POST /api/v1/system/mails/retry", a.superUser(a.retryMails), nil},
 			{"GET /api/v1/system/unknown-roles", a.superUser(a.unknownRoles), nil},

@@ -97,10 +97,19 @@ func (p *Provisioner) handleGroup(ctx context.Context, msgs []events.SQSMessage)
 func (p *Provisioner) handleMessage(ctx context.Context, m events.SQSMessage) error {
 	d, err := sqs.DecodeDelivery(m.Body)
 	if err != nil {
-		// A malformed message cannot succeed; failing it lets the queue's
-		// redrive policy move it to the dead-letter queue untouched.
+		// A malformed message cannot succeed. Left to the queue's redrive
+		// it would hold its FIFO group for every receive until then
+		// (hours), so it goes to the dead-letter queue untouched now.
 		p.log().ErrorContext(ctx, "malformed provisioning message", "message", m.MessageId, "error", err)
-		return err
+		raw, ok := p.DeadLetters.(RawDeadLetters)
+		if !ok {
+			return err
+		}
+		if derr := raw.SendRaw(ctx, m.Body, m.Attributes["MessageGroupId"], m.MessageId, "malformed message: "+err.Error()); derr != nil {
+			p.log().ErrorContext(ctx, "dead-lettering the malformed message failed; will retry", "message", m.MessageId, "error", derr)
+			return err
+		}
+		return nil
 	}
 	// The correlation id of the request that caused the delivery goes into
 	// every log record through the context.

@@ -44,6 +44,12 @@ type DeadLetters interface {
 	Send(ctx context.Context, d domain.Delivery, reason string) error
 }
 
+// RawDeadLetters is what DeadLetters may also do: keep a message that is
+// no delivery at all, as it came, in its message group.
+type RawDeadLetters interface {
+	SendRaw(ctx context.Context, body, group, id, reason string) error
+}
+
 // Metrics records the outcome of each delivery attempt per SP.
 type Metrics interface {
 	Delivery(sp string, outcome metrics.Outcome, latency time.Duration)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/edu-invite/invite/shared/auth"
@@ -301,8 +302,15 @@ func (s *Service) RecordJobRun(ctx context.Context, name string, started time.Ti
 	} else if raw, err := json.Marshal(result); err == nil {
 		run.Summary = string(raw)
 	}
-	if len(run.Summary) > 1000 {
-		run.Summary = run.Summary[:1000]
+	// A scheduled job's summary is counts; an on-demand job's (its name
+	// has an id after #) is the report the caller polls for, kept whole
+	// within an item's size.
+	limit := 1000
+	if strings.Contains(name, "#") {
+		limit = 350_000
+	}
+	if len(run.Summary) > limit {
+		run.Summary = run.Summary[:limit]
 	}
 	if err := st.PutJobRun(ctx, run); err != nil {
 		s.log().WarnContext(ctx, "job run not recorded", "job", name, "error", err)

@@ -21,27 +21,92 @@ type ReconcileInput struct {
 // missing SP or a share outside (0, 1]; NotFound for an unknown SP;
 // Unavailable when no reconciler is wired.
 func (s *Service) Reconcile(ctx context.Context, p *auth.Principal, in ReconcileInput) (domain.ReconcileReport, error) {
-	if err := requireSuperUser(p); err != nil {
+	opts, err := s.checkReconcile(p, in)
+	if err != nil {
 		return domain.ReconcileReport{}, err
 	}
+	s.log().InfoContext(ctx, "reconcile requested", "sp", in.SPID, "dryRun", in.DryRun, "caller", p.Kind)
+	return s.Reconciler.Reconcile(ctx, in.SPID, opts)
+}
+
+func (s *Service) checkReconcile(p *auth.Principal, in ReconcileInput) (domain.ReconcileOptions, error) {
+	if err := requireSuperUser(p); err != nil {
+		return domain.ReconcileOptions{}, err
+	}
 	if in.SPID == "" {
-		return domain.ReconcileReport{}, domain.Invalidf("sp is required")
+		return domain.ReconcileOptions{}, domain.Invalidf("sp is required")
 	}
 	if in.MaxDeleteShare < 0 || in.MaxDeleteShare > 1 {
-		return domain.ReconcileReport{}, domain.Invalidf("maxDeleteShare must be between 0 and 1")
+		return domain.ReconcileOptions{}, domain.Invalidf("maxDeleteShare must be between 0 and 1")
 	}
 	if _, ok := s.Registry.ServiceProvider(in.SPID); !ok {
-		return domain.ReconcileReport{}, domain.NotFoundf("no SP %q", in.SPID)
+		return domain.ReconcileOptions{}, domain.NotFoundf("no SP %q", in.SPID)
 	}
 	if s.Reconciler == nil {
-		return domain.ReconcileReport{}, domain.Unavailablef("reconciling SPs is not available here")
+		return domain.ReconcileOptions{}, domain.Unavailablef("reconciling SPs is not available here")
 	}
 	share := in.MaxDeleteShare
 	if share == 0 {
 		share = s.ReconcileMaxDeleteShare
 	}
-	s.log().InfoContext(ctx, "reconcile requested", "sp", in.SPID, "dryRun", in.DryRun, "caller", p.Kind)
-	return s.Reconciler.Reconcile(ctx, in.SPID, domain.ReconcileOptions{DryRun: in.DryRun, MaxDeleteShare: share})
+	return domain.ReconcileOptions{DryRun: in.DryRun, MaxDeleteShare: share}, nil
+}
+
+// StartReconcile starts an on-demand reconcile run and returns its job id
+// at once: a large SP takes longer than a request may. The run records
+// its report as the job run domain.ReconcileJobName(id), which
+// ReconcileJob reads. With a BackgroundReconciler (the API functions in
+// AWS) the reconcile function runs it; otherwise it runs in this process.
+// Errors as Reconcile's.
+func (s *Service) StartReconcile(ctx context.Context, p *auth.Principal, in ReconcileInput) (string, error) {
+	opts, err := s.checkReconcile(p, in)
+	if err != nil {
+		return "", err
+	}
+	st, ok := s.Store.(jobRunStore)
+	if !ok {
+		return "", domain.Unavailablef("reconcile jobs are not available here")
+	}
+	id := newIdentifier()
+	name, started := domain.ReconcileJobName(id), s.now()
+	if err := st.PutJobRun(ctx, domain.JobRun{Name: name, StartedAt: started}); err != nil {
+		return "", err
+	}
+	s.log().InfoContext(ctx, "reconcile started", "sp", in.SPID, "dryRun", in.DryRun, "job", id, "caller", p.Kind)
+	if bg, ok := s.Reconciler.(domain.BackgroundReconciler); ok {
+		if err := bg.StartReconcile(ctx, id, in.SPID, opts); err != nil {
+			s.RecordJobRun(ctx, name, started, nil, err)
+			return "", err
+		}
+		return id, nil
+	}
+	go func() {
+		ctx := context.WithoutCancel(ctx)
+		rep, err := s.Reconciler.Reconcile(ctx, in.SPID, opts)
+		s.RecordJobRun(ctx, name, started, rep, err)
+	}()
+	return id, nil
+}
+
+// ReconcileJob is the state of an on-demand reconcile run (super users
+// only): running while FinishedAt is zero; its Summary is the report as
+// JSON, or the error. NotFound for an unknown id.
+func (s *Service) ReconcileJob(ctx context.Context, p *auth.Principal, id string) (domain.JobRun, error) {
+	if err := requireSuperUser(p); err != nil {
+		return domain.JobRun{}, err
+	}
+	st, ok := s.Store.(jobRunStore)
+	if !ok || id == "" {
+		return domain.JobRun{}, domain.NotFoundf("no reconcile job %q", id)
+	}
+	runs, err := st.GetJobRuns(ctx, []string{domain.ReconcileJobName(id)})
+	if err != nil {
+		return domain.JobRun{}, err
+	}
+	if len(runs) == 0 {
+		return domain.JobRun{}, domain.NotFoundf("no reconcile job %q", id)
+	}
+	return runs[0], nil
 }
 
 // ReconcileSPs is the scheduled reconcile job: every SP in turn, with the

@@ -102,3 +102,25 @@ func (q *DeadLetters) Send(ctx context.Context, d domain.Delivery, reason string
 	}
 	return nil
 }
+
+// SendRaw puts a message that is no delivery on the dead-letter queue as
+// it came, with the reason, in its message group (or "malformed").
+func (q *DeadLetters) SendRaw(ctx context.Context, body, group, id, reason string) error {
+	if group == "" {
+		group = "malformed"
+	}
+	if len(reason) > 1000 {
+		reason = reason[:1000]
+	}
+	_, err := q.client.SendMessage(ctx, &awssqs.SendMessageInput{
+		QueueUrl: aws.String(q.url), MessageBody: aws.String(body), MessageGroupId: aws.String(group),
+		MessageDeduplicationId: aws.String(id + "-malformed"),
+		MessageAttributes: map[string]types.MessageAttributeValue{
+			"reason": {DataType: aws.String("String"), StringValue: aws.String(reason)},
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("dead-letter message %s: %w", id, err)
+	}
+	return nil
+}
