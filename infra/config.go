@@ -50,6 +50,14 @@ type StackConfig struct {
 
 	SPIDs []string
 
+	// SCIMAllowedAddresses is SCIM_ALLOWED_ADDRESSES of the functions that
+	// call SPs: the internal addresses (CIDRs, addresses, host names) the
+	// operator opens to SCIM connections; empty, none.
+	SCIMAllowedAddresses string
+	// SCIMAllowHTTP is SCIM_ALLOW_HTTP: plain-http SCIM addresses, for a
+	// development deployment only.
+	SCIMAllowHTTP bool
+
 	ThrottleRate  float64
 	ThrottleBurst float64
 
@@ -96,6 +104,8 @@ const (
 	ctxMailDomain           = "mailDomain"
 	ctxMailFrom             = "mailFrom"
 	ctxSPIDs                = "spIds"
+	ctxSCIMAllowedAddresses = "scimAllowedAddresses"
+	ctxSCIMAllowHTTP        = "scimAllowHttp"
 	ctxThrottleRate         = "throttleRate"
 	ctxThrottleBurst        = "throttleBurst"
 	ctxEdge                 = "edge"
@@ -163,6 +173,8 @@ func LoadStackConfig(lookup ContextLookup) (StackConfig, error) {
 		ThrottleRate:         r.number(ctxThrottleRate, defaultThrottleRate),
 		ThrottleBurst:        r.number(ctxThrottleBurst, defaultThrottleBurst),
 		SPIDs:                splitList(r.str(ctxSPIDs, "")),
+		SCIMAllowedAddresses: r.str(ctxSCIMAllowedAddresses, ""),
+		SCIMAllowHTTP:        r.boolean(ctxSCIMAllowHTTP, false),
 		Edge:                 r.boolean(ctxEdge, true),
 		WAFRateLimit:         r.integer(ctxWAFRateLimit, defaultWAFRateLimit),
 		WAFManagedRules:      strings.ToLower(r.str(ctxWAFManagedRules, wafModeBlock)),

@@ -105,6 +105,16 @@ func functionEnvironment(spec functionSpec, cfg StackConfig, res serviceResource
 	if spec.ManagesConnections {
 		env["CONNECTION_SECRET_PREFIX"] = jsii.String(connectionSecretPrefix)
 	}
+	if spec.ManagesConnections || spec.TestsConnections || spec.ReadsSPSecrets {
+		// Every function that checks or calls an SP address applies the
+		// operator's address policy (shared/outbound).
+		if cfg.SCIMAllowedAddresses != "" {
+			env["SCIM_ALLOWED_ADDRESSES"] = jsii.String(cfg.SCIMAllowedAddresses)
+		}
+		if cfg.SCIMAllowHTTP {
+			env["SCIM_ALLOW_HTTP"] = jsii.String("true")
+		}
+	}
 	if spec.NeedsPublicURL {
 		env["PUBLIC_BASE_URL"] = res.PublicBaseURL
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -106,6 +107,11 @@ func TestFunctionEnvironment(t *testing.T) {
 			}
 			if name == "web" && s.name == "custom" {
 				w = append(w, "DISCLAIMER") // only when set
+			}
+			// The operator's SCIM address allow-list, only when set, to
+			// every function that checks or calls an SP address.
+			if s.name == "custom" && slices.Contains([]string{"system", "web", "provisioner", "reconcile"}, name) {
+				w = append(w, "SCIM_ALLOWED_ADDRESSES")
 			}
 			sort.Strings(w)
 			if strings.Join(got, ",") != strings.Join(w, ",") {

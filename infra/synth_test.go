@@ -98,6 +98,7 @@ func prepareScenarios(dir string) error {
 		ctxMailDomain:           "mail.example.edu",
 		ctxMailFrom:             "guests@mail.example.edu",
 		ctxSPIDs:                "sp-a, sp-b",
+		ctxSCIMAllowedAddresses: "10.20.0.0/16, scim.intranet.example.edu",
 		ctxThrottleRate:         "20",
 		ctxThrottleBurst:        "40",
 		ctxWAFRateLimit:         "300",
