@@ -16,7 +16,7 @@ import (
 // are fixed a replay brings it in line.
 func TestRefusedCredentialsDeadLetterAndReplay(t *testing.T) {
 	f := newLifecycleFixture(t)
-	t.Setenv("SP_B_TOKEN", "a-revoked-token")
+	t.Setenv("SAMPLE_SP_TOKEN_B", "a-revoked-token")
 	roleA := f.createRole("Wiki editors", "app-a", 30)
 	roleB := f.createRole("Lab members", "app-b", 30)
 	const alice = "alice@example.org"
@@ -94,7 +94,7 @@ func TestRefusedCredentialsDeadLetterAndReplay(t *testing.T) {
 	}
 
 	// Credentials fixed, replay everything of SP B.
-	t.Setenv("SP_B_TOKEN", "token-b")
+	t.Setenv("SAMPLE_SP_TOKEN_B", "token-b")
 	var replayed map[string]int
 	if got := f.c.do("POST", "/api/v1/system/deliveries/replay", f.admin, map[string]any{"sp": "sp-b"}, &replayed); got != 200 || replayed["replayed"] != 3 {
 		t.Fatalf("replay = %d %v", got, replayed)
@@ -227,7 +227,7 @@ func checkReadableAudit(t *testing.T, f *lifecycleFixture, email string, roleA, 
 // and the dead-letter view is empty.
 func TestTokensListedAfterADiscardedDeadLetter(t *testing.T) {
 	f := newLifecycleFixture(t)
-	t.Setenv("SP_B_TOKEN", "a-revoked-token")
+	t.Setenv("SAMPLE_SP_TOKEN_B", "a-revoked-token")
 	roleB := f.createRole("Lab members", "app-b", 30)
 	f.inviteAndAccept("alice@example.org", "en", "", roleB)
 	var failed []struct {

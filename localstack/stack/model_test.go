@@ -83,12 +83,12 @@ func TestModelAgreesAfterRandomOperations(t *testing.T) {
 		Unreliable: scimsp.Unreliable{PatchAddRepeats: true, LoseAnswers: 0.1, Seed: seed}})
 	srv := httptest.NewServer(sp.Handler())
 	t.Cleanup(srv.Close)
-	t.Setenv("MODEL_SP_TOKEN", "model-token")
+	t.Setenv("SAMPLE_SP_TOKEN_MODEL", "model-token")
 	clock := &testClock{}
 	s := startTestStackWith(t, clock, fmt.Sprintf(`{"applications": [{"manageId": "app-model", "manageType": "SAML20_SP", "name": "Model",
 	  "landingPage": "https://model.example.org", "provisionings": ["sp-model"]}],
 	  "provisionings": [{"id": "sp-model", "baseUrl": %q, "membership": "PATCH", "ratePerSecond": 500,
-	  "auth": {"method": "bearer", "token": "env:MODEL_SP_TOKEN"}}]}`, srv.URL),
+	  "auth": {"method": "bearer", "token": "env:SAMPLE_SP_TOKEN_MODEL"}}]}`, srv.URL),
 		Options{VisibilityTimeout: time.Second, PollInterval: 100 * time.Millisecond, MaxReceiveCount: 1000})
 	s.App.Provisioner.Retry = provisioner.RetryPolicy{Base: 200 * time.Millisecond, Max: time.Second}
 
