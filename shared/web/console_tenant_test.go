@@ -62,13 +62,15 @@ var cSuperOnly = consoleTenantRule{kind: "superOnly"}
 func consoleTenantRules() map[string]consoleTenantRule {
 	const public = "a public page of the guest's journey or sign-in: it shows the visitor's own things only"
 	return map[string]consoleTenantRule{
-		"GET /{$}":                 cNone(public),
-		"GET /invitation/accept":   cNone("the link's secret is the credential"),
-		"POST /invitation/accept":  cNone("the link's secret is the credential"),
-		"GET /my/welcome":          cNone(public),
-		"GET /login":               cNone(public),
-		"GET /login/callback":      cNone(public),
-		"POST /logout":             cNone(public),
+		"GET /{$}":                cNone(public),
+		"GET /invitation/accept":  cNone("the link's secret is the credential"),
+		"POST /invitation/accept": cNone("the link's secret is the credential"),
+		"GET /my/welcome":         cNone(public),
+		"GET /login":              cNone(public),
+		"GET /login/callback":     cNone(public),
+		"POST /logout":            cNone(public),
+		"POST /login/backchannel-logout": cNone("the identity provider's signed logout token names the person; " +
+			"it ends only that person's sessions"),
 		"GET /static/":             cNone("embedded CSS and script"),
 		"GET /api/v1/users/login":  cNone(public),
 		"GET /api/v1/users/logout": cNone(public),
@@ -122,7 +124,7 @@ func consoleTenantRules() map[string]consoleTenantRule {
 		"POST /console/connections/new": cObject("connection", "instAdmin", 303).using("newConnection").creating().
 			withForm("id={obj}&baseUrl=https://new.example.org/scim&method=bearer&secret=console-secret-value"),
 		"GET /console/connections/{id}/edit":    cObject("connection", "instAdmin", 200),
-		"POST /console/connections/{id}/edit":   cObject("connection", "instAdmin", 303).withForm("baseUrl=https://a.example.org/scim&method=bearer"),
+		"POST /console/connections/{id}/edit":   cObject("connection", "instAdmin", 303).withForm("baseUrl=https://a.example.org/scim&method=bearer&secret=console-secret-value"),
 		"GET /console/connections/{id}/delete":  cObject("connection", "instAdmin", 200).using("spareConnection"),
 		"POST /console/connections/{id}/delete": cObject("connection", "instAdmin", 303).using("spareConnection"),
 		"POST /console/connections/{id}/test":   cObject("connection", "instAdmin", 200),
