@@ -105,7 +105,7 @@ func (p *Provisioner) deleteGroup(ctx context.Context, c SCIMClient, sp domain.S
 		}
 	}
 	if remoteID == "" {
-		return nil
+		return p.settleNeverCreated(ctx, link)
 	}
 	if err := c.DeleteGroup(ctx, remoteID); err != nil && !scim.IsNotFound(err) {
 		return err

@@ -47,6 +47,20 @@ func (p *Provisioner) storeDeprovisioned(ctx context.Context, l domain.SPLink) e
 	return p.putLink(ctx, l)
 }
 
+// settleNeverCreated ends the link of a resource whose deletion found it
+// absent at the SP (the look-up found nothing): a creation that was still
+// being retried (pending) or was dead-lettered (failed) when the resource
+// left the service never reached the SP and never will, since its retry
+// finds the resource gone. The link says deprovisioned, as after any
+// deletion, instead of pending for ever. A resource without a link, or
+// already deprovisioned, is left as it is.
+func (p *Provisioner) settleNeverCreated(ctx context.Context, l domain.SPLink) error {
+	if l.Status == "" || l.Status == domain.StatusDeprovisioned {
+		return nil
+	}
+	return p.storeDeprovisioned(ctx, l)
+}
+
 // awaitLink waits up to awaitCreation for another line to store the
 // SP-side id of a resource, and returns it, or errNotCreatedYet.
 func (p *Provisioner) awaitLink(ctx context.Context, kind domain.ResourceKind, localID int64, spID string) (string, error) {

@@ -127,7 +127,7 @@ func (p *Provisioner) deleteUser(ctx context.Context, c SCIMClient, sp domain.Se
 		}
 	}
 	if remoteID == "" {
-		return nil
+		return p.settleNeverCreated(ctx, link)
 	}
 	if err := c.DeleteUser(ctx, remoteID); err != nil && !scim.IsNotFound(err) {
 		return err

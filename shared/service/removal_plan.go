@@ -60,6 +60,15 @@ func (s *Service) removeMemberships(ctx context.Context, r membershipRemoval) (r
 			sps.add(sp.ID)
 		}
 		costs[i] = membershipWrites + len(targets)
+		if d, deleted := r.deleted[ur.RoleID]; deleted && ur.Provisioned() && r.leaveSPs {
+			// The deleted role's group is gone with its members, but the
+			// user's creation there may still be under way, without a link
+			// yet: the deletion follows it in the user's line, looks the
+			// user up and leaves neither a user nor a pending link behind.
+			for _, sp := range s.Registry.SPsOfRole(d) {
+				sps.add(sp.ID)
+			}
+		}
 	}
 	var deletions []domain.Delivery
 	finalCost := 0

@@ -174,3 +174,36 @@ func TestAcceptanceAfterRoleDeletionAddsNoMembership(t *testing.T) {
 		t.Errorf("user of the failed acceptance: %v", err)
 	}
 }
+
+// A guest whose last role is deleted before the guest's creation at the
+// role's SPs has been delivered (no link yet) still gets a user deletion
+// at each of them: it follows the creation in the user's line, so that a
+// creation that reached the SP, or is still being retried, ends there.
+func TestRoleDeletionDeletesAGuestNotLinkedYetAtTheRolesSPs(t *testing.T) {
+	s, q := newService(t)
+	ctx := context.Background()
+	role, err := s.CreateRole(ctx, root, wikiRole("Doomed"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eve := acceptInto(t, s, auth.Person{Sub: "sub-eve", Email: "eve@example.org", EduPersonPrincipalName: "eve@example.org", Name: "Eve"}, []int64{role.ID})
+	q.Take()
+	if err := s.DeleteRole(ctx, root, role.ID); err != nil {
+		t.Fatal(err)
+	}
+	deleted := map[string]domain.Delivery{}
+	for _, d := range q.Take() {
+		if d.Kind == domain.DeliverUserDelete && d.UserID == eve.ID {
+			deleted[d.SPID] = d
+		}
+	}
+	for _, sp := range []string{"sp-a", "sp-b"} {
+		d, ok := deleted[sp]
+		if !ok || d.ExternalID == "" || d.OrderKey != domain.ResourceLine(domain.ResourceUser, sp, eve.ID) {
+			t.Errorf("user deletion at %s: %+v, %v; want one in the user's line, with the externalId", sp, d, ok)
+		}
+	}
+	if len(deleted) != 2 {
+		t.Errorf("user deletions at %d SPs, want 2", len(deleted))
+	}
+}
