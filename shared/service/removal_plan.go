@@ -82,6 +82,9 @@ func (s *Service) removeMemberships(ctx context.Context, r membershipRemoval) (r
 			removal.Deliveries = append(removal.Deliveries, deletions...)
 			if r.deleteUser {
 				removal.DeleteUser = &r.user
+			} else if keepsNoRecord(r.user) && r.user.ID != 0 {
+				// Kept for the memberships read: only while they are unchanged.
+				removal.KeepUser = &r.user
 			}
 		}
 		if len(removal.UserRoles) == 0 && len(removal.Deliveries) == 0 && removal.DeleteUser == nil {
