@@ -38,6 +38,11 @@ type membershipRemoval struct {
 	// leaveSPs deletes the user at every SP where it was created, after the
 	// group removals; deleteUser deletes it in the service too.
 	leaveSPs, deleteUser bool
+	// keptForOthers is set when the user stays because the memberships read
+	// after user (its version) include others: the removal then holds only
+	// while the user is unchanged (domain.Removal's KeepUser), so that two
+	// removals that each saw the other's membership do not both keep it.
+	keptForOthers bool
 }
 
 // removeMemberships applies a membership removal: each membership goes with
@@ -82,8 +87,7 @@ func (s *Service) removeMemberships(ctx context.Context, r membershipRemoval) (r
 			removal.Deliveries = append(removal.Deliveries, deletions...)
 			if r.deleteUser {
 				removal.DeleteUser = &r.user
-			} else if keepsNoRecord(r.user) && r.user.ID != 0 {
-				// Kept for the memberships read: only while they are unchanged.
+			} else if r.keptForOthers && keepsNoRecord(r.user) {
 				removal.KeepUser = &r.user
 			}
 		}

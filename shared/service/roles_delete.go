@@ -154,7 +154,7 @@ func (s *Service) leaveDeletedRole(ctx context.Context, p *auth.Principal, role 
 	}
 	_, err = s.removeMemberships(ctx, membershipRemoval{by: p, user: user, memberships: gone, roles: roles,
 		deleted: map[int64]domain.Role{role.ID: role}, leaveSPs: last,
-		deleteUser: last && keepsNoRecord(user)})
+		deleteUser: last && keepsNoRecord(user), keptForOthers: !last})
 	return err == nil, err
 }
 

@@ -112,7 +112,7 @@ func (s *Service) removeWholeMembership(ctx context.Context, p *auth.Principal, 
 	last := len(memberships) == 1
 	deleteUser := last && keepsNoRecord(user)
 	if _, err := s.removeMemberships(ctx, membershipRemoval{by: p, user: user, memberships: []domain.UserRole{ur},
-		roles: map[int64]domain.Role{role.ID: role}, leaveSPs: last, deleteUser: deleteUser}); err != nil {
+		roles: map[int64]domain.Role{role.ID: role}, leaveSPs: last, deleteUser: deleteUser, keptForOthers: !last}); err != nil {
 		return RemovalOutcome{}, err
 	}
 	return RemovalOutcome{UserDeleted: deleteUser}, nil
