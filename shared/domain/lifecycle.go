@@ -15,6 +15,12 @@ type Removal struct {
 	Mails      []MailDelivery
 	// DeleteUser is set when the user's last membership ends.
 	DeleteUser *User
+	// KeepUser is the user as read before its memberships were listed, set
+	// when the removal keeps the user because another membership was seen:
+	// the removal then commits only while the user is still at that version
+	// and moves it on, so that two removals that each saw the other's
+	// membership cannot both keep a user left without any.
+	KeepUser *User
 }
 
 // LifecycleStore serves the scheduled jobs: expiry, reminders, cleanup and
@@ -32,7 +38,8 @@ type LifecycleStore interface {
 	// the reminder e-mail, in one transaction; KindConflict when another run won.
 	RecordReminder(ctx context.Context, ur UserRole, previous int, mail MailDelivery) error
 	// ApplyRemoval applies a Removal in one transaction. KindNotFound when a
-	// membership or the user is gone, ErrVersionConflict when one changed.
+	// membership or the user is gone, ErrVersionConflict when one changed
+	// (also the user of KeepUser).
 	ApplyRemoval(ctx context.Context, r Removal) error
 
 	// PutMails writes new outbox mails. KindInvalid for a mail without id.

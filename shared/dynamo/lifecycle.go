@@ -99,7 +99,19 @@ func (s *Store) ApplyRemoval(ctx context.Context, r domain.Removal) error {
 	if r.DeleteUser != nil {
 		deleted = r.DeleteUser.ID
 	}
-	t.updateRoleSummaries(summaryOfRemovals(r.UserRoles), deleted)
+	summaries := summaryOfRemovals(r.UserRoles)
+	if u := r.KeepUser; u != nil && r.DeleteUser == nil {
+		// The user stays because of memberships read at u.Version: every
+		// membership write of the user moves its version (acceptances write
+		// the user, removals that keep it this update), so a removal that
+		// raced another of the same user fails here and reads again.
+		change := summaries[u.ID]
+		delete(summaries, u.ID)
+		key := userKey(u.ID)
+		t.updateItem(key, change.apply(expression.UpdateBuilder{}).Add(expression.Name("version"), expression.Value(1)),
+			versionIs(u.Version), s.versionFailure(key, userNotFound(u.ID)))
+	}
+	t.updateRoleSummaries(summaries, deleted)
 	if u := r.DeleteUser; u != nil {
 		key := userKey(u.ID)
 		version := versionIs(u.Version)

@@ -1,6 +1,7 @@
 package dynamo_test
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -167,4 +168,35 @@ func TestUpdateUserRoleByID(t *testing.T) {
 		t.Fatalf("by old end date: %+v, want only 100", urs)
 	}
 	mustNotFound(t, func() error { _, err := s.GetUserRoleByID(ctx(t), 999); return err }())
+}
+
+// A removal that keeps its user (KeepUser) commits only while the user is
+// at the version read, and moves that version on: a second removal that
+// read the user before the first one committed changes nothing and
+// answers a version conflict, so that it decides again whether the user's
+// last membership goes.
+func TestApplyRemovalKeepingTheUserHoldsOnlyAtTheVersionRead(t *testing.T) {
+	s := acceptedStore(t)
+	u, err := s.GetUser(ctx(t), 10)
+	must(t, err)
+	first, _ := s.GetUserRole(ctx(t), 10, 1)
+	second, _ := s.GetUserRole(ctx(t), 10, 2)
+	must(t, s.ApplyRemoval(ctx(t), domain.Removal{UserRoles: []domain.UserRole{first}, KeepUser: &u}))
+	kept, err := s.GetUser(ctx(t), 10)
+	must(t, err)
+	if kept.Version != u.Version+1 {
+		t.Fatalf("user version after a removal keeping it = %d, want %d", kept.Version, u.Version+1)
+	}
+	err = s.ApplyRemoval(ctx(t), domain.Removal{UserRoles: []domain.UserRole{second}, KeepUser: &u,
+		Deliveries: []domain.Delivery{{ID: "rm-stale", SPID: "sp-1", Kind: domain.DeliverMemberRemove, UserID: 10, RoleID: 2}}})
+	if !errors.Is(err, domain.ErrVersionConflict) {
+		t.Fatalf("removal keeping a user read before another removal: %v, want a version conflict", err)
+	}
+	if _, err := s.GetUserRole(ctx(t), 10, 2); err != nil {
+		t.Fatalf("membership after the refused removal: %v, want it kept", err)
+	}
+	mustNotFound(t, func() error { _, err := s.GetDelivery(ctx(t), "rm-stale"); return err }())
+	// Read again, the last membership goes with the user.
+	must(t, s.ApplyRemoval(ctx(t), domain.Removal{UserRoles: []domain.UserRole{second}, DeleteUser: &kept}))
+	mustNotFound(t, func() error { _, err := s.GetUser(ctx(t), 10); return err }())
 }

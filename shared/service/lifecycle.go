@@ -314,7 +314,7 @@ func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now tim
 	// carries rights of its own.
 	last := len(expired) == len(memberships)
 	return s.removeMemberships(ctx, membershipRemoval{by: system, user: user, memberships: expired, roles: roles,
-		notify: true, leaveSPs: last, deleteUser: last && keepsNoRecord(user)})
+		notify: true, leaveSPs: last, deleteUser: last && keepsNoRecord(user), keptForOthers: !last})
 }
 
 // CleanupResult says what the cleanup job removed (S6).

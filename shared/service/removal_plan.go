@@ -38,6 +38,11 @@ type membershipRemoval struct {
 	// leaveSPs deletes the user at every SP where it was created, after the
 	// group removals; deleteUser deletes it in the service too.
 	leaveSPs, deleteUser bool
+	// keptForOthers is set when the user stays because the memberships read
+	// after user (its version) include others: the removal then holds only
+	// while the user is unchanged (domain.Removal's KeepUser), so that two
+	// removals that each saw the other's membership do not both keep it.
+	keptForOthers bool
 }
 
 // removeMemberships applies a membership removal: each membership goes with
@@ -91,6 +96,8 @@ func (s *Service) removeMemberships(ctx context.Context, r membershipRemoval) (r
 			removal.Deliveries = append(removal.Deliveries, deletions...)
 			if r.deleteUser {
 				removal.DeleteUser = &r.user
+			} else if r.keptForOthers && keepsNoRecord(r.user) {
+				removal.KeepUser = &r.user
 			}
 		}
 		if len(removal.UserRoles) == 0 && len(removal.Deliveries) == 0 && removal.DeleteUser == nil {

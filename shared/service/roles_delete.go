@@ -108,6 +108,14 @@ func (s *Service) removeMembershipsOfDeletedRole(ctx context.Context, p *auth.Pr
 // their rights are not memberships), with the memberships of other roles
 // deleted meanwhile, whose own deletions then find nothing left to do.
 func (s *Service) leaveDeletedRole(ctx context.Context, p *auth.Principal, role domain.Role, userID int64) (removed bool, err error) {
+	// The user is read before its memberships: a removal that keeps the
+	// user holds only while the user is at the version read (KeepUser), so
+	// that it cannot keep the user on a membership another removal took
+	// after it was listed.
+	user, userErr := s.Store.GetUser(ctx, userID)
+	if userErr != nil && !domain.IsNotFound(userErr) {
+		return false, userErr
+	}
 	memberships, err := s.Store.ListUserRolesOfUser(ctx, userID)
 	if err != nil {
 		return false, err
@@ -121,17 +129,13 @@ func (s *Service) leaveDeletedRole(ctx context.Context, p *auth.Principal, role 
 	if mine == nil {
 		return false, nil // removed meanwhile
 	}
-	user, err := s.Store.GetUser(ctx, userID)
-	if domain.IsNotFound(err) {
+	if domain.IsNotFound(userErr) {
 		// A membership left by a user's removal that lost a race: it goes alone.
 		audit := []domain.AuditEntry{s.auditEntry(ctx, p, *mine, role, "", domain.AuditDelete)}
 		if err := s.assignAuditIDs(ctx, audit); err != nil {
 			return false, err
 		}
 		return true, s.Store.DeleteUserRoles(ctx, []domain.UserRole{*mine}, audit, nil)
-	}
-	if err != nil {
-		return false, err
 	}
 	roles, err := s.rolesOf(ctx, memberships)
 	if err != nil {
@@ -150,7 +154,7 @@ func (s *Service) leaveDeletedRole(ctx context.Context, p *auth.Principal, role 
 	}
 	_, err = s.removeMemberships(ctx, membershipRemoval{by: p, user: user, memberships: gone, roles: roles,
 		deleted: map[int64]domain.Role{role.ID: role}, leaveSPs: last,
-		deleteUser: last && keepsNoRecord(user)})
+		deleteUser: last && keepsNoRecord(user), keptForOthers: !last})
 	return err == nil, err
 }
 

@@ -2,6 +2,8 @@ package service
 
 import (
 	"context"
+	"errors"
+	"slices"
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
@@ -78,14 +80,39 @@ func (s *Service) RemoveUserRole(ctx context.Context, p *auth.Principal, userRol
 		return RemovalOutcome{Partial: true}, nil
 	}
 
+	for attempt := 0; ; attempt++ {
+		outcome, err := s.removeWholeMembership(ctx, p, user, ur, role)
+		if !errors.Is(err, domain.ErrVersionConflict) || attempt == len(conflictRetries) {
+			return outcome, err
+		}
+		// The user changed (a sign-in, another removal, an acceptance) since
+		// it was read: whether this is the last membership is decided again.
+		if err := sleepCtx(ctx, conflictRetries[attempt]); err != nil {
+			return RemovalOutcome{}, err
+		}
+		if user, err = s.Store.GetUser(ctx, ur.UserID); err != nil {
+			return RemovalOutcome{}, err
+		}
+	}
+}
+
+// removeWholeMembership removes ur of user, read before its memberships
+// are listed here: when it keeps the user, the removal holds only while the
+// user is still at that version (see domain.Removal's KeepUser).
+func (s *Service) removeWholeMembership(ctx context.Context, p *auth.Principal, user domain.User, ur domain.UserRole, role domain.Role) (RemovalOutcome, error) {
 	memberships, err := s.Store.ListUserRolesOfUser(ctx, ur.UserID)
 	if err != nil {
 		return RemovalOutcome{}, err
 	}
-	last := len(memberships) == 0 || (len(memberships) == 1 && memberships[0].RoleID == ur.RoleID)
+	i := slices.IndexFunc(memberships, func(m domain.UserRole) bool { return m.ID == ur.ID })
+	if i < 0 {
+		return RemovalOutcome{}, domain.NotFoundf("membership %d not found", ur.ID)
+	}
+	ur = memberships[i]
+	last := len(memberships) == 1
 	deleteUser := last && keepsNoRecord(user)
 	if _, err := s.removeMemberships(ctx, membershipRemoval{by: p, user: user, memberships: []domain.UserRole{ur},
-		roles: map[int64]domain.Role{role.ID: role}, leaveSPs: last, deleteUser: deleteUser}); err != nil {
+		roles: map[int64]domain.Role{role.ID: role}, leaveSPs: last, deleteUser: deleteUser, keptForOthers: !last}); err != nil {
 		return RemovalOutcome{}, err
 	}
 	return RemovalOutcome{UserDeleted: deleteUser}, nil
