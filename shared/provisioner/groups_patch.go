@@ -87,12 +87,44 @@ func (p *Provisioner) patchUpdateGroup(ctx context.Context, c SCIMClient, sp dom
 		if err := c.PatchGroupMembers(ctx, groupID, scim.PatchRemove, takeBack); err != nil && !isDrift(err) {
 			return err
 		}
+		if err := collapseRepeatedMembers(ctx, c, groupID, add); err != nil && !isDrift(err) {
+			return err
+		}
 	}
 	l, err := p.Store.GetLink(ctx, domain.ResourceGroup, roleID, sp.ID)
 	if err != nil || l.RemoteID != groupID {
 		return err
 	}
 	return p.storeProvisioned(ctx, l, groupID)
+}
+
+// collapseRepeatedMembers makes each member this line added appear once at
+// the SP. A member's own line may add it between this line's read of the
+// group and its add; an SP whose PATCH add is not idempotent then holds it
+// twice. A remove takes every copy, so such a member is removed and added
+// once again.
+func collapseRepeatedMembers(ctx context.Context, c SCIMClient, groupID string, added []scim.Member) error {
+	atSP, err := c.GetGroup(ctx, groupID)
+	if err != nil {
+		return err
+	}
+	count := map[string]int{}
+	for _, m := range atSP.Members {
+		count[m.Value]++
+	}
+	var repeated []scim.Member
+	for _, m := range added {
+		if count[m.Value] > 1 {
+			repeated = append(repeated, scim.Member{Value: m.Value})
+		}
+	}
+	if len(repeated) == 0 {
+		return nil
+	}
+	if err := c.PatchGroupMembers(ctx, groupID, scim.PatchRemove, repeated); err != nil {
+		return err
+	}
+	return c.PatchGroupMembers(ctx, groupID, scim.PatchAdd, repeated)
 }
 
 // renameGroup sets the group's displayName with a PATCH; an SP that refuses
