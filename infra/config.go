@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // StackConfig is everything the stack takes from CDK context (cdk.json or
@@ -38,6 +39,20 @@ type StackConfig struct {
 	OIDCClientID string
 	// SessionIdleTimeout ends unused browser sessions (Go duration).
 	SessionIdleTimeout string
+	// SessionMaxLifetime ends every browser session this long after its
+	// sign-in (Go duration; empty: the service's default).
+	SessionMaxLifetime string
+	// IdentityProvider holds the OIDC_* settings of how the provider is
+	// used (scopes, claim names, order of contexts, introspection client)
+	// by variable name; unset ones are left to the service's defaults
+	// (README, Connecting your identity provider).
+	IdentityProvider map[string]string
+	// OIDCIntrospectionClientID turns on introspection of opaque access
+	// tokens; its secret is the invite/oidc-introspection secret.
+	OIDCIntrospectionClientID string
+	// InvitationsPerInviterPerDay is INVITATIONS_PER_INVITER_PER_DAY
+	// (a number or "off"; empty: the service's default).
+	InvitationsPerInviterPerDay string
 	// Disclaimer is DISCLAIMER of the web function: the text the
 	// reference's client shows under its pages (GET /api/v1/disclaimer).
 	Disclaimer string
@@ -99,6 +114,9 @@ const (
 	ctxOIDCAudience         = "oidcAudience"
 	ctxOIDCClientID         = "oidcClientId"
 	ctxSessionIdleTimeout   = "sessionIdleTimeout"
+	ctxSessionMaxLifetime   = "sessionMaxLifetime"
+	ctxIntrospectionClient  = "oidcIntrospectionClientId"
+	ctxInvitationsPerDay    = "invitationsPerInviterPerDay"
 	ctxDisclaimer           = "disclaimer"
 	ctxSuperUsers           = "superUsers"
 	ctxMailDomain           = "mailDomain"
@@ -115,6 +133,20 @@ const (
 	ctxCertificateArn       = "certificateArn"
 	ctxOriginSecretVersion  = "originSecretVersion"
 )
+
+// identityProviderSettings maps the context keys of how the identity
+// provider is used to the variables the service reads (shared/app/identity.go).
+var identityProviderSettings = map[string]string{
+	"oidcScopes":                "OIDC_SCOPES",
+	"oidcAcrOrder":              "OIDC_ACR_ORDER",
+	"oidcClaimEppn":             "OIDC_CLAIM_EPPN",
+	"oidcClaimEmail":            "OIDC_CLAIM_EMAIL",
+	"oidcClaimGivenName":        "OIDC_CLAIM_GIVEN_NAME",
+	"oidcClaimFamilyName":       "OIDC_CLAIM_FAMILY_NAME",
+	"oidcClaimName":             "OIDC_CLAIM_NAME",
+	"oidcClaimFederatedId":      "OIDC_CLAIM_FEDERATED_ID",
+	"oidcClaimHomeOrganization": "OIDC_CLAIM_HOME_ORGANIZATION",
+}
 
 // secretVersionID is the form of a Secrets Manager VersionId (a UUID).
 var secretVersionID = regexp.MustCompile(`^[A-Za-z0-9-]{32,64}$`)
@@ -154,33 +186,36 @@ var logLevels = map[string]bool{"debug": true, "info": true, "warn": true, "erro
 func LoadStackConfig(lookup ContextLookup) (StackConfig, error) {
 	r := contextReader{lookup: lookup}
 	cfg := StackConfig{
-		CodeDir:              r.str(ctxCodeDir, defaultCodeDir),
-		RequireFunctionCode:  r.boolean(ctxRequireFunctionCode, false),
-		DeletionProtection:   r.boolean(ctxDeletionProtection, true),
-		LogRetentionDays:     r.integer(ctxLogRetentionDays, defaultLogRetentionDays),
-		LogLevel:             strings.ToLower(r.str(ctxLogLevel, defaultLogLevel)),
-		MaxReceiveCount:      r.integer(ctxMaxReceiveCount, defaultMaxReceiveCount),
-		QueueAgeAlarmSeconds: r.integer(ctxQueueAgeAlarmSeconds, defaultQueueAgeAlarmSeconds),
-		AlarmEmail:           r.str(ctxAlarmEmail, ""),
-		PublicBaseURL:        strings.TrimRight(r.str(ctxPublicBaseURL, ""), "/"),
-		OIDCIssuer:           r.str(ctxOIDCIssuer, ""),
-		OIDCAudience:         r.str(ctxOIDCAudience, ""),
-		OIDCClientID:         r.str(ctxOIDCClientID, ""),
-		SessionIdleTimeout:   r.str(ctxSessionIdleTimeout, "8h"),
-		Disclaimer:           r.str(ctxDisclaimer, ""),
-		SuperUsers:           r.str(ctxSuperUsers, ""),
-		MailDomain:           r.str(ctxMailDomain, defaultMailDomain),
-		ThrottleRate:         r.number(ctxThrottleRate, defaultThrottleRate),
-		ThrottleBurst:        r.number(ctxThrottleBurst, defaultThrottleBurst),
-		SPIDs:                splitList(r.str(ctxSPIDs, "")),
-		SCIMAllowedAddresses: r.str(ctxSCIMAllowedAddresses, ""),
-		SCIMAllowHTTP:        r.boolean(ctxSCIMAllowHTTP, false),
-		Edge:                 r.boolean(ctxEdge, true),
-		WAFRateLimit:         r.integer(ctxWAFRateLimit, defaultWAFRateLimit),
-		WAFManagedRules:      strings.ToLower(r.str(ctxWAFManagedRules, wafModeBlock)),
-		DomainName:           strings.ToLower(r.str(ctxDomainName, "")),
-		CertificateArn:       r.str(ctxCertificateArn, ""),
-		OriginSecretVersion:  r.str(ctxOriginSecretVersion, ""),
+		CodeDir:                     r.str(ctxCodeDir, defaultCodeDir),
+		RequireFunctionCode:         r.boolean(ctxRequireFunctionCode, false),
+		DeletionProtection:          r.boolean(ctxDeletionProtection, true),
+		LogRetentionDays:            r.integer(ctxLogRetentionDays, defaultLogRetentionDays),
+		LogLevel:                    strings.ToLower(r.str(ctxLogLevel, defaultLogLevel)),
+		MaxReceiveCount:             r.integer(ctxMaxReceiveCount, defaultMaxReceiveCount),
+		QueueAgeAlarmSeconds:        r.integer(ctxQueueAgeAlarmSeconds, defaultQueueAgeAlarmSeconds),
+		AlarmEmail:                  r.str(ctxAlarmEmail, ""),
+		PublicBaseURL:               strings.TrimRight(r.str(ctxPublicBaseURL, ""), "/"),
+		OIDCIssuer:                  r.str(ctxOIDCIssuer, ""),
+		OIDCAudience:                r.str(ctxOIDCAudience, ""),
+		OIDCClientID:                r.str(ctxOIDCClientID, ""),
+		SessionIdleTimeout:          r.str(ctxSessionIdleTimeout, "8h"),
+		SessionMaxLifetime:          r.str(ctxSessionMaxLifetime, ""),
+		OIDCIntrospectionClientID:   r.str(ctxIntrospectionClient, ""),
+		InvitationsPerInviterPerDay: strings.ToLower(r.str(ctxInvitationsPerDay, "")),
+		Disclaimer:                  r.str(ctxDisclaimer, ""),
+		SuperUsers:                  r.str(ctxSuperUsers, ""),
+		MailDomain:                  r.str(ctxMailDomain, defaultMailDomain),
+		ThrottleRate:                r.number(ctxThrottleRate, defaultThrottleRate),
+		ThrottleBurst:               r.number(ctxThrottleBurst, defaultThrottleBurst),
+		SPIDs:                       splitList(r.str(ctxSPIDs, "")),
+		SCIMAllowedAddresses:        r.str(ctxSCIMAllowedAddresses, ""),
+		SCIMAllowHTTP:               r.boolean(ctxSCIMAllowHTTP, false),
+		Edge:                        r.boolean(ctxEdge, true),
+		WAFRateLimit:                r.integer(ctxWAFRateLimit, defaultWAFRateLimit),
+		WAFManagedRules:             strings.ToLower(r.str(ctxWAFManagedRules, wafModeBlock)),
+		DomainName:                  strings.ToLower(r.str(ctxDomainName, "")),
+		CertificateArn:              r.str(ctxCertificateArn, ""),
+		OriginSecretVersion:         r.str(ctxOriginSecretVersion, ""),
 	}
 	cfg.MailFrom = r.str(ctxMailFrom, "noreply@"+cfg.MailDomain)
 	if cfg.OIDCAudience != "" && cfg.OIDCClientID == "" {
@@ -190,6 +225,25 @@ func LoadStackConfig(lookup ContextLookup) (StackConfig, error) {
 		r.fail("%s must differ from %s (%q): the API's audience names the API, not the pages' client, whose ID tokens must never be API credentials", ctxOIDCClientID, ctxOIDCAudience, cfg.OIDCAudience)
 	}
 	cfg.Session = readSessionSettings(&r)
+	cfg.IdentityProvider = map[string]string{}
+	for key, env := range identityProviderSettings {
+		if v := strings.TrimSpace(r.str(key, "")); v != "" {
+			cfg.IdentityProvider[env] = v
+		}
+	}
+	for _, d := range []struct{ key, value string }{{ctxSessionIdleTimeout, cfg.SessionIdleTimeout}, {ctxSessionMaxLifetime, cfg.SessionMaxLifetime}} {
+		if d.value == "" {
+			continue
+		}
+		if v, err := time.ParseDuration(d.value); err != nil || v <= 0 {
+			r.fail("%s: %q is not a positive Go duration (e.g. 12h)", d.key, d.value)
+		}
+	}
+	if v := cfg.InvitationsPerInviterPerDay; v != "" && v != "off" {
+		if n, err := strconv.Atoi(v); err != nil || n < 1 {
+			r.fail("%s: %q is neither a positive number nor off", ctxInvitationsPerDay, v)
+		}
+	}
 	if path := r.str(ctxApplicationsConfig, ""); path != "" {
 		r.fail("%s: applications are no longer deployed in the Lambda environment; they are table items: "+
 			"import %s once with `make import-applications APPS=%s` after the deployment", ctxApplicationsConfig, path, path)

@@ -30,6 +30,7 @@ func TestStackConfigDefaults(t *testing.T) {
 		MailDomain:           "example.org",
 		MailFrom:             "noreply@example.org",
 		SessionIdleTimeout:   "8h",
+		IdentityProvider:     map[string]string{},
 		ThrottleRate:         50,
 		ThrottleBurst:        100,
 		Edge:                 true,
@@ -85,6 +86,10 @@ func TestStackConfigRejectsBadValues(t *testing.T) {
 		{"clientUrl", "guests.example.org", "not an http(s) URL"},
 		{"pastDateAllowed", "sometimes", "not true or false"},
 		{"environment", " ", "must not be empty"},
+		{"sessionIdleTimeout", "a day", "not a positive Go duration"},
+		{"sessionMaxLifetime", "-1h", "not a positive Go duration"},
+		{"invitationsPerInviterPerDay", "0", "neither a positive number nor off"},
+		{"invitationsPerInviterPerDay", "lots", "neither a positive number nor off"},
 	}
 	for _, c := range cases {
 		t.Run(c.key+"="+fmt.Sprint(c.value), func(t *testing.T) {

@@ -137,7 +137,22 @@ func functionEnvironment(spec functionSpec, cfg StackConfig, res serviceResource
 	if spec.Kind == apiFunction && res.Secrets.OriginVerify != nil {
 		env["ORIGIN_VERIFY_SECRET_ARN"] = res.Secrets.OriginVerify.SecretArn()
 	}
+	if spec.SignsInPeople && cfg.SessionMaxLifetime != "" {
+		env["SESSION_MAX_LIFETIME"] = jsii.String(cfg.SessionMaxLifetime)
+	}
 	if spec.Kind == apiFunction {
+		// How the identity provider is used, only where set: the pages
+		// sign in with it and every API function verifies its tokens.
+		for k, v := range cfg.IdentityProvider {
+			env[k] = jsii.String(v)
+		}
+		if res.Secrets.OIDCIntrospection != nil {
+			env["OIDC_INTROSPECTION_CLIENT_ID"] = jsii.String(cfg.OIDCIntrospectionClientID)
+			env["OIDC_INTROSPECTION_SECRET"] = jsii.String("secretsmanager:" + oidcIntrospectionSecretName)
+		}
+		if cfg.InvitationsPerInviterPerDay != "" {
+			env["INVITATIONS_PER_INVITER_PER_DAY"] = jsii.String(cfg.InvitationsPerInviterPerDay)
+		}
 		env["OIDC_ISSUER"] = jsii.String(cfg.OIDCIssuer)
 		env["OIDC_AUDIENCE"] = jsii.String(cfg.OIDCAudience)
 		env["SUPER_USERS"] = jsii.String(cfg.SuperUsers)

@@ -108,6 +108,16 @@ func TestFunctionEnvironment(t *testing.T) {
 			if name == "web" && s.name == "custom" {
 				w = append(w, "DISCLAIMER") // only when set
 			}
+			// The identity provider's settings, the introspection client
+			// and the invitation cap, only when set, to every API
+			// function; the absolute session lifetime to the pages.
+			if s.name == "custom" && apiFunctionNames[name] {
+				w = append(w, "OIDC_SCOPES", "OIDC_CLAIM_EPPN", "OIDC_INTROSPECTION_CLIENT_ID", "OIDC_INTROSPECTION_SECRET",
+					"INVITATIONS_PER_INVITER_PER_DAY")
+			}
+			if s.name == "custom" && name == "web" {
+				w = append(w, "SESSION_MAX_LIFETIME")
+			}
 			// The operator's SCIM address allow-list, only when set, to
 			// every function that checks or calls an SP address.
 			if s.name == "custom" && slices.Contains([]string{"system", "web", "provisioner", "reconcile"}, name) {

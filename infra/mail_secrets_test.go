@@ -29,7 +29,7 @@ func TestSecretsAreGeneratedPlaceholders(t *testing.T) {
 		policy string
 	}{
 		{defaultScenario, []string{"invite/machine-callers", "invite/oidc-client", "invite/origin-verify"}, "Retain"},
-		{customScenario, []string{"invite/machine-callers", "invite/oidc-client", "invite/origin-verify", "invite/sp/sp-a", "invite/sp/sp-b"}, "Delete"},
+		{customScenario, []string{"invite/machine-callers", "invite/oidc-client", "invite/oidc-introspection", "invite/origin-verify", "invite/sp/sp-a", "invite/sp/sp-b"}, "Delete"},
 	}
 	for _, c := range cases {
 		s := c.s.synth(t)

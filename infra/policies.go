@@ -63,6 +63,9 @@ func grantCapabilities(role awsiam.IRole, spec functionSpec, res serviceResource
 	if spec.SignsInPeople {
 		allow([]string{"secretsmanager:GetSecretValue"}, []*string{res.Secrets.OIDCClient.SecretArn()}, nil)
 	}
+	if spec.Kind == apiFunction && res.Secrets.OIDCIntrospection != nil {
+		allow([]string{"secretsmanager:GetSecretValue"}, []*string{res.Secrets.OIDCIntrospection.SecretArn()}, nil)
+	}
 	if spec.Kind == apiFunction && res.Secrets.OriginVerify != nil {
 		allow([]string{"secretsmanager:GetSecretValue"}, []*string{res.Secrets.OriginVerify.SecretArn()}, nil)
 	}

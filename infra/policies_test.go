@@ -67,6 +67,7 @@ const (
 	lSPSecrets      = "invite/sp/* secrets"
 	lConnSecrets    = "invite/scim-connections/* secrets"
 	lOriginVerify   = "origin-verify-secret"
+	lIntrospection  = "oidc-introspection-secret"
 )
 
 func leadingKeys(prefixes ...string) string {
@@ -88,6 +89,7 @@ var (
 	spSecretsRead   = grants([]string{"secretsmanager:GetSecretValue"}, lSPSecrets)
 	oidcClient      = grants([]string{"secretsmanager:GetSecretValue"}, lOIDCClient)
 	originVerify    = grants([]string{"secretsmanager:GetSecretValue"}, lOriginVerify) // every API function, with CloudFront
+	introspection   = grants([]string{"secretsmanager:GetSecretValue"}, lIntrospection)
 	provisionerKeys = grants(wantTableWrites, leadingKeys("SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*"))
 	outboxKeys      = grants(wantTableWrites, leadingKeys("DELIVERY#*", "MAIL#*", "JOB#outbox-sweep*"))
 	mailKeys        = grants(wantTableWrites, leadingKeys("MAIL#*"))
@@ -118,6 +120,11 @@ func TestEachFunctionHasExactlyItsGrants(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				got := s.functionGrants(t, name)
 				want := expectedGrants[name]
+				if s.name == "custom" && apiFunctionNames[name] {
+					// With oidcIntrospectionClientId every API function
+					// introspects opaque access tokens with its secret.
+					want = union(want, introspection)
+				}
 				var extra, missing []string
 				for _, g := range got.sorted() {
 					if !want[g] {
@@ -342,6 +349,8 @@ func (s *scenario) classifyResource(resource any, ownLogGroup string) string {
 				return lOIDCClient
 			} else if name == originVerifySecretName {
 				return lOriginVerify
+			} else if name == oidcIntrospectionSecretName {
+				return lIntrospection
 			} else {
 				return fmt.Sprintf("secret:%v", name)
 			}
@@ -439,7 +448,7 @@ func TestSecretsManagerGrantsOnlyOnTheirPrefixes(t *testing.T) {
 				action, resource, _ := strings.Cut(g, " on ")
 				switch {
 				case resource == lConnSecrets:
-				case action == "secretsmanager:GetSecretValue" && (resource == lSPSecrets || resource == lMachineCallers || resource == lOIDCClient || resource == lOriginVerify || strings.Contains(resource, "sp-secret:")):
+				case action == "secretsmanager:GetSecretValue" && (resource == lSPSecrets || resource == lMachineCallers || resource == lOIDCClient || resource == lOriginVerify || resource == lIntrospection || strings.Contains(resource, "sp-secret:")):
 				default:
 					t.Errorf("%s may %s", name, g)
 				}

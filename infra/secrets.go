@@ -13,6 +13,9 @@ import (
 const (
 	machineCallersSecretName = "invite/machine-callers"
 	oidcClientSecretName     = "invite/oidc-client"
+	// oidcIntrospectionSecretName is the API's client secret at the
+	// provider's introspection endpoint (opaque access tokens only).
+	oidcIntrospectionSecretName = "invite/oidc-introspection"
 	// originVerifySecretName is the value CloudFront adds to every origin
 	// request (X-Origin-Verify) and the API functions require (edge only).
 	originVerifySecretName = "invite/origin-verify"
@@ -28,6 +31,9 @@ type serviceSecrets struct {
 	MachineCallers awssecretsmanager.Secret
 	// OIDCClient is the pages' client secret at the OIDC issuer.
 	OIDCClient awssecretsmanager.Secret
+	// OIDCIntrospection is the introspection client's secret; nil unless
+	// oidcIntrospectionClientId is set.
+	OIDCIntrospection awssecretsmanager.Secret
 	// OriginVerify is the origin secret of CloudFront (edge.go); nil
 	// without CloudFront (edge=false), so that nothing is checked there.
 	OriginVerify awssecretsmanager.Secret
@@ -46,6 +52,10 @@ func newSecrets(scope constructs.Construct, cfg StackConfig) serviceSecrets {
 		OIDCClient: placeholderSecret(scope, "OidcClientSecret", oidcClientSecretName,
 			"Client secret of the pages at the OIDC issuer; replace the generated value after deployment.", cfg),
 		SPs: map[string]awssecretsmanager.Secret{},
+	}
+	if cfg.OIDCIntrospectionClientID != "" {
+		secrets.OIDCIntrospection = placeholderSecret(scope, "OidcIntrospectionSecret", oidcIntrospectionSecretName,
+			"Client secret of the API at the OIDC issuer's introspection endpoint; replace the generated value after deployment.", cfg)
 	}
 	if cfg.Edge {
 		// Generated like the others, and no operator ever writes it: it is
