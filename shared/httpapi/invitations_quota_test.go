@@ -64,3 +64,35 @@ func TestInvitationsPerInviterPerDay(t *testing.T) {
 		t.Errorf("the next day: %d", r.StatusCode)
 	}
 }
+
+// TestCRMInvitationsCountAgainstTheDailyCap: the CRM's invitations and
+// sendings again are invitations of one inviter like any other, so a CRM
+// key cannot mail more links a day than the cap allows either.
+func TestCRMInvitationsCountAgainstTheDailyCap(t *testing.T) {
+	w := newCRMWorld(t)
+	// The organisation is known once the CRM sent a profile of it.
+	wantText(t, w.crm("crm", "POST", "/crm/profile", crmProfileBody("c-0", "jdoe", true)), "created")
+	w.Svc.InvitationsPerDay = 2
+	send := func(contact string) *http.Response {
+		t.Helper()
+		return w.crm("crm", "POST", "/crm/api/v1/invite/send",
+			`{"org_id":"`+crmOrg+`","guid":"`+contact+`","email":"`+contact+`@example.org","roles":[{"roleId":"crm-x","sabCode":"S","name":"N"}]}`).Result()
+	}
+	if r := send("c-1"); r.StatusCode != http.StatusOK {
+		t.Fatalf("first invitation: %d", r.StatusCode)
+	}
+	resend := w.crm("crm", "POST", "/crm/api/v1/invite/resend", `{"org_id":"`+crmOrg+`","guid":"c-1"}`)
+	if resend.Code != http.StatusOK {
+		t.Fatalf("second (sent again): %d %s", resend.Code, resend.Body.String())
+	}
+	if r := send("c-2"); r.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("third invitation of a cap of 2: %d, want 429", r.StatusCode)
+	}
+	if again := w.crm("crm", "POST", "/crm/api/v1/invite/resend", `{"org_id":"`+crmOrg+`","guid":"c-1"}`); again.Code != http.StatusTooManyRequests {
+		t.Errorf("sending again past the cap: %d, want 429", again.Code)
+	}
+	invs, err := w.Store.ListCRMInvitations(context.Background(), crmOrg, "c-2")
+	if err != nil || len(invs) != 0 {
+		t.Errorf("the refused invitation was created: %v, %v", invs, err)
+	}
+}

@@ -53,6 +53,10 @@ func (s *Service) crmInvite(ctx context.Context, p *auth.Principal, org domain.C
 	if keep || len(roles) == 0 {
 		return false, nil
 	}
+	// A CRM's invitations count against its daily cap like any inviter's.
+	if err := s.reserveInvitations(ctx, p, 1); err != nil {
+		return false, err
+	}
 	inv, secret, err := s.newCRMInvitation(ctx, p, org.OrganisationID, contactID, email, roles)
 	if err != nil {
 		return false, err
@@ -178,6 +182,18 @@ func (s *Service) CRMResendInvitation(ctx context.Context, p *auth.Principal, or
 	invs, err := s.Store.ListCRMInvitations(ctx, organisationID, contactID)
 	if err != nil {
 		return CRMResendResult{}, err
+	}
+	open := 0
+	for _, inv := range invs {
+		if inv.Status == domain.InvitationOpen {
+			open++
+		}
+	}
+	// Sending again mails a new link: it counts against the daily cap.
+	if open > 0 {
+		if err := s.reserveInvitations(ctx, p, open); err != nil {
+			return CRMResendResult{}, err
+		}
 	}
 	var mails []domain.MailDelivery
 	resent := 0
