@@ -85,7 +85,11 @@ type functionSpec struct {
 var webSessionAPIRoutes = []string{"/api/v1/users/login", "/api/v1/users/logout", "/api/v1/users/error", "/api/v1/csrf", "/api/v1/disclaimer"}
 
 const (
-	apiTimeoutSeconds         = 10
+	apiTimeoutSeconds = 10
+	// invitingTimeoutSeconds is the time limit of the functions that take
+	// invitation requests of up to 500 recipients (API and console): just
+	// under API Gateway's 30 s, so such a request is answered, never cut.
+	invitingTimeoutSeconds    = 29
 	provisionerTimeoutSeconds = 60
 	defaultMemoryMB           = 256
 )
@@ -105,7 +109,7 @@ var functionSpecs = []functionSpec{
 		Routes: []string{"/api/v1/roles", "/api/internal/roles", "/api/external/v1/roles", "/api/external/v1/internal/invite/roles", "/api/external/v1/internal/invite/roles-summary"},
 	},
 	{
-		Name: "invitations", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
+		Name: "invitations", Kind: apiFunction, TimeoutSeconds: invitingTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
 		NeedsPublicURL: true,
 		Routes:         []string{"/api/v1/invitations", "/api/internal/invitations", "/api/external/v1/invitations", "/api/external/v1/internal/invite/invitations"},
@@ -131,7 +135,7 @@ var functionSpecs = []functionSpec{
 		// The pages (shared/web): sign-in, the acceptance page, my access.
 		// The console invites (e-mail) and manages the registry's SCIM
 		// connections, their credentials and their "test connection".
-		Name: "web", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
+		Name: "web", Kind: apiFunction, TimeoutSeconds: invitingTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableReadWrite, SendsToQueue: true, SendsMail: true, NeedsPublicURL: true, SignsInPeople: true,
 		ManagesConnections: true, TestsConnections: true,
 		Routes: []string{"/invitation", "/login", "/logout", "/my", "/static", "/console"}, RootRoute: true,

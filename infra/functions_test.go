@@ -37,7 +37,7 @@ func TestOneFunctionPerDirectory(t *testing.T) {
 
 func TestFunctionRuntimeAndLimits(t *testing.T) {
 	s := defaultScenario.synth(t)
-	timeouts := map[string]float64{"provisioner": 60, "expiry": 300, "cleanup": 300, "outbox-sweep": 50, "mail-events": 30, "reconcile": 900}
+	timeouts := map[string]float64{"invitations": 29, "web": 29, "provisioner": 60, "expiry": 300, "cleanup": 300, "outbox-sweep": 50, "mail-events": 30, "reconcile": 900}
 	for _, name := range expectedFunctionNames {
 		t.Run(name, func(t *testing.T) {
 			fn := s.function(t, name)
