@@ -1,0 +1,188 @@
+package dynamo_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/dynamo"
+	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
+)
+
+// writtenThroughTheStore fills a table only through the store's writes,
+// each of which derives its copies in the projection step: roles created,
+// renamed, moved and deleted; invitations sent, resent, accepted and
+// withdrawn; new and known users accepting; roles granted without an
+// invitation; a rename and an adminship on sign-in; end dates and
+// authorities changed; reminders; removals that keep and that delete the
+// user; a CRM invitation; seeded users. It returns the ids of the roles
+// and users it wrote.
+func writtenThroughTheStore(t *testing.T, s *dynamo.Store) (roleIDs, userIDs []int64) {
+	t.Helper()
+	newRole := func(id int64, name, org string, apps ...string) {
+		r := role(id, name, apps...)
+		r.OrganizationGUID = org
+		must(t, s.CreateRole(ctx(t), r, nil))
+		roleIDs = append(roleIDs, id)
+	}
+	newRole(1, "Physics", "org-1", "app-1")
+	newRole(2, "Chemistry", "org-1")
+	newRole(3, "Biology", "org-2", "app-2")
+	newRole(4, "Closing", "org-2")
+
+	// Invitations: two accepted by new users, one resent, one withdrawn.
+	accept := func(inv domain.Invitation, u domain.User, isNew bool, urs ...domain.UserRole) {
+		inv.Version, inv.Status = inv.Version+1, domain.InvitationAccepted
+		at := testNow
+		inv.AcceptedAt = &at
+		must(t, s.SaveAcceptance(ctx(t), domain.Acceptance{Invitation: inv, User: u, NewUser: isNew, NewUserRoles: urs}))
+	}
+	invs := []domain.Invitation{invitation(1, "digest-1", 1, 2), invitation(2, "digest-2", 3, 4),
+		invitation(3, "digest-3", 1), invitation(4, "digest-4", 2, 3)}
+	must(t, s.CreateInvitations(ctx(t), invs))
+	marie := domain.User{ID: 10, Sub: "sub-10", GivenName: "Marie", FamilyName: "Curie", Name: "Marie Curie",
+		Email: "marie@lab.example.org", SchacHomeOrganization: "lab.example.org", CreatedAt: testNow}
+	accept(invs[0], marie, true, membership(100, 10, 1), membership(101, 10, 2))
+	alan := domain.User{ID: 11, Sub: "sub-11", GivenName: "Alan", FamilyName: "Turing", Name: "Alan Turing",
+		Email: "alan@cs.example.org", CreatedAt: testNow}
+	accept(invs[1], alan, true, membership(110, 11, 3), membership(111, 11, 4))
+	ada := domain.User{ID: 12, Sub: "sub-12", GivenName: "Ada", FamilyName: "Lovelace", Name: "Ada Lovelace",
+		Email: "ada@engines.example.org", CreatedAt: testNow}
+	accept(invitation(0, "", 0), ada, true, membership(120, 12, 3)) // provisioned without an invitation
+	userIDs = []int64{10, 11, 12}
+
+	stored, err := s.GetInvitation(ctx(t), 3)
+	must(t, err)
+	stored.HashDigest = "digest-3b"
+	stored.ExpiryDate = testNow.Add(30 * 24 * time.Hour)
+	must(t, s.ReissueInvitation(ctx(t), stored))
+	withdrawn, err := s.GetInvitation(ctx(t), 4)
+	must(t, err)
+	must(t, s.DeleteInvitations(ctx(t), []domain.Invitation{withdrawn}))
+
+	// A known user accepts another invitation and is granted a role.
+	must(t, s.CreateInvitations(ctx(t), []domain.Invitation{invitation(5, "digest-5", 1)}))
+	alanNow, err := s.GetUser(ctx(t), 11)
+	must(t, err)
+	accept(invitation(5, "digest-5", 1), alanNow, false, membership(112, 11, 1))
+	grant(t, s, 12, 1, 121)
+
+	// Sign-in with new attributes: a rename, and an institution admin.
+	u, err := s.GetUser(ctx(t), 10)
+	must(t, err)
+	u.GivenName, u.Name, u.Email = "Maria", "Maria Skłodowska-Curie", "maria@lab.example.org"
+	u.InstitutionAdmin, u.OrganizationGUID = true, "org-1"
+	must(t, s.UpdateUser(ctx(t), u, nil))
+
+	// An end date and an authority change, and a reminder.
+	ur, err := s.GetUserRole(ctx(t), 11, 3)
+	must(t, err)
+	later := testNow.AddDate(1, 0, 0)
+	ur.EndDate, ur.Authority = &later, domain.Manager
+	must(t, s.UpdateUserRole(ctx(t), ur, nil, nil))
+	ur, err = s.GetUserRole(ctx(t), 10, 1)
+	must(t, err)
+	previous := ur.ExpiryNotifications
+	ur.ExpiryNotifications++
+	must(t, s.RecordReminder(ctx(t), ur, previous, domain.MailDelivery{ID: "mail-1", Email: domain.Email{To: "maria@lab.example.org", Subject: "expiry"}, CreatedAt: testNow}))
+
+	// Roles renamed and moved to another organization.
+	r, err := s.GetRole(ctx(t), 2)
+	must(t, err)
+	r.Name, r.ShortName = "Organic chemistry", domain.ShortNameOf("Organic chemistry")
+	must(t, s.UpdateRole(ctx(t), r, nil))
+	r, err = s.GetRole(ctx(t), 3)
+	must(t, err)
+	r.OrganizationGUID = "org-1"
+	must(t, s.UpdateRole(ctx(t), r, nil))
+
+	// Removals: one keeping its user, a role deletion, a user's last membership.
+	keep, err := s.GetUser(ctx(t), 10)
+	must(t, err)
+	ur, err = s.GetUserRole(ctx(t), 10, 2)
+	must(t, err)
+	must(t, s.ApplyRemoval(ctx(t), domain.Removal{UserRoles: []domain.UserRole{ur}, KeepUser: &keep}))
+	r, err = s.GetRole(ctx(t), 4)
+	must(t, err)
+	must(t, s.DeleteRole(ctx(t), r, nil))
+	ur, err = s.GetUserRole(ctx(t), 11, 4)
+	must(t, err)
+	must(t, s.DeleteUserRoles(ctx(t), []domain.UserRole{ur}, nil, nil))
+	must(t, s.FinishRoleDeletion(ctx(t), 4))
+	roleIDs = slices.DeleteFunc(roleIDs, func(id int64) bool { return id == 4 })
+	must(t, s.CreateInvitations(ctx(t), []domain.Invitation{invitation(6, "digest-6", 2)}))
+	leaving := domain.User{ID: 13, Sub: "sub-13", GivenName: "Leo", Name: "Leo Left", Email: "leo@example.org", CreatedAt: testNow}
+	accept(invitation(6, "digest-6", 2), leaving, true, membership(130, 13, 2))
+	gone, err := s.GetUser(ctx(t), 13)
+	must(t, err)
+	ur, err = s.GetUserRole(ctx(t), 13, 2)
+	must(t, err)
+	must(t, s.ApplyRemoval(ctx(t), domain.Removal{UserRoles: []domain.UserRole{ur}, DeleteUser: &gone}))
+
+	// A CRM invitation, open.
+	must(t, s.CreateCRMInvitation(ctx(t), crmInvitation(7, "crm-org", "contact-1", 1)))
+
+	// Seeded users in a seeded role and in a role created before.
+	seed := domain.Seed{Roles: []domain.Role{role(20, "Seeded")}}
+	for i := range int64(3) {
+		uid := 20 + i
+		seed.Users = append(seed.Users, domain.User{ID: uid, Sub: fmt.Sprint("sub-", uid), GivenName: "Seed",
+			FamilyName: fmt.Sprint("Person", uid), Name: fmt.Sprint("Seed Person", uid), Email: fmt.Sprint("s", uid, "@example.org")})
+		seed.UserRoles = append(seed.UserRoles, domain.UserRole{ID: 200 + i, UserID: uid, RoleID: 20, Authority: domain.Guest, CreatedAt: testNow})
+		userIDs = append(userIDs, uid)
+	}
+	seed.UserRoles = append(seed.UserRoles, domain.UserRole{ID: 210, UserID: 20, RoleID: 1, Authority: domain.Inviter, CreatedAt: testNow})
+	must(t, s.Seed(ctx(t), seed))
+	roleIDs = append(roleIDs, 20)
+	return roleIDs, userIDs
+}
+
+// TestRepairsChangeNothingWrittenByTheProjection: every derived copy the
+// writes keep is what the repairs would make of it, so on a table written
+// only through the store (the projection step) the date repair, the index
+// repair, the members index rebuild, the member recount and the
+// organization rebuild write nothing: every item is the same afterwards.
+func TestRepairsChangeNothingWrittenByTheProjection(t *testing.T) {
+	client, table := dynamotest.NewClient(t)
+	raw := rawTable{Client: client, table: table}
+	s := dynamo.New(client, table, func() time.Time { return testNow })
+	roleIDs, userIDs := writtenThroughTheStore(t, s)
+	before := tableItems(t, raw)
+
+	repairs, err := s.RepairDates(ctx(t), true)
+	must(t, err)
+	if len(repairs) != 0 {
+		t.Errorf("the date repair found %d dates to repair: %+v", len(repairs), repairs)
+	}
+	res := repairAll(t, s, 3)
+	if res.RoleCountsRepaired != 0 || res.MembersIndexesBuilt != 0 || res.SummariesWritten != 0 || res.WordItemsWritten != 0 {
+		t.Errorf("the index repair repaired something: %+v", res)
+	}
+	if res.Roles != len(roleIDs) || res.Users != len(userIDs) {
+		t.Errorf("the index repair saw %d roles and %d users, want %d and %d", res.Roles, res.Users, len(roleIDs), len(userIDs))
+	}
+	for _, roleID := range roleIDs {
+		must(t, s.RebuildMembersIndexOfRole(ctx(t), roleID))
+		must(t, s.RecountMembersOfRole(ctx(t), roleID))
+	}
+	for _, userID := range append(userIDs, 13) { // 13 was deleted: nothing to rebuild
+		must(t, s.RebuildUserOrganizations(ctx(t), userID))
+	}
+
+	after := tableItems(t, raw)
+	if slices.Equal(before, after) {
+		return
+	}
+	for _, it := range before {
+		if !slices.Contains(after, it) {
+			t.Errorf("changed or removed by a repair: %s", it)
+		}
+	}
+	for _, it := range after {
+		if !slices.Contains(before, it) {
+			t.Errorf("written by a repair: %s", it)
+		}
+	}
+}
