@@ -17,103 +17,63 @@ import (
 // reason even if other conditions failed too.
 func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 	inv, u := a.Invitation, a.User
+	st := newProjectionState()
 	var stored domain.User
-	var summary userRolesState
-	orgs := newUserOrgs(u.ID)
-	if !a.NewUser {
-		var err error
-		if stored, summary, err = s.storedUserWithRoles(ctx, u.ID); err != nil {
-			return err
-		}
-		if len(a.NewUserRoles) > 0 || listedDifferently(stored, u) {
-			if orgs, err = s.readUserOrgs(ctx, u.ID); err != nil {
-				return err
-			}
-		} else {
-			orgs = nil // the organization items stay as they are
-		}
-	}
-	if orgs != nil {
-		if err := s.addToOrganizations(ctx, orgs, a.NewUserRoles); err != nil {
-			return err
-		}
-		orgs.setUser(u)
-	}
-	t := s.newTxn()
-
-	if inv.ID != 0 { // no invitation: memberships provisioned directly (U8)
-		stillOpen := versionIs(inv.Version).And(expression.Name("status").Equal(expression.Value(string(domain.InvitationOpen))))
-		t.putIf(newInvitationRecord(inv, inv.Version+1), stillOpen, s.acceptedInvitationFailure(inv))
-		for _, roleID := range distinctIDs(inv.RoleIDs) { // their copies show it accepted
-			t.put(newInvitationRoleRecord(inv, roleID))
-		}
-	}
-
+	var changes []change
 	if a.NewUser {
 		if u.Sub == "" {
 			return domain.Invalidf("a new user needs a sub")
 		}
-		userItem, err := newUserItem(u, a.NewUserRoles)
+		changes = append(changes, createdUser(u))
+	} else {
+		var summary userRolesState
+		var err error
+		if stored, summary, err = s.storedUserWithRoles(ctx, u.ID); err != nil {
+			return err
+		}
+		st.summaries[u.ID] = summary
+		changes = append(changes, changedUser(stored, u))
+	}
+	if inv.ID != 0 { // no invitation: memberships provisioned directly (U8)
+		changes = append(changes, changedInvitation(inv)) // its links show it accepted
+	}
+	for _, ur := range a.NewUserRoles {
+		changes = append(changes, addedMembership(ur, u))
+	}
+	for _, ur := range a.UpdatedUserRoles {
+		changes = append(changes, changedMembership(ur, u))
+	}
+	st, err := s.readProjectionState(ctx, st, changes)
+	if err != nil {
+		return err
+	}
+	p := projectChanges(st, changes...)
+
+	t := s.newTxn()
+	if inv.ID != 0 {
+		stillOpen := versionIs(inv.Version).And(expression.Name("status").Equal(expression.Value(string(domain.InvitationOpen))))
+		t.putIf(newInvitationRecord(inv, inv.Version+1), stillOpen, s.acceptedInvitationFailure(inv))
+	}
+	if a.NewUser {
+		userItem, err := newUserItem(u, p.firstRoles[u.ID])
 		if err != nil {
 			return err
 		}
 		t.putNew(userItem, always(domain.Conflictf("user %d already exists", u.ID)))
 		t.putNew(newUserSubRecord(u), always(domain.Conflictf("a user with sub %q already exists", u.Sub)))
-		t.indexNewUser(u)
 	} else {
-		t.updateUser(stored, u, acceptedRoleSummary(summary, a))
+		t.updateUserItem(u, p.takeSummary(u.ID))
 	}
-
-	// The memberships carry the user's copy for the role's members index.
-	a.NewUserRoles, a.UpdatedUserRoles = withListing(a.NewUserRoles, u), withListing(a.UpdatedUserRoles, u)
-	for _, ur := range a.NewUserRoles {
-		t.putNew(newUserRoleRecord(ur, 1), always(domain.Conflictf("user %d already has role %d", ur.UserID, ur.RoleID)))
-	}
-	t.countMembers(a.NewUserRoles, 1)
 	for _, roleID := range newRoleIDs(a.NewUserRoles) {
 		t.roleExists(roleID)
 	}
-	for _, ur := range a.UpdatedUserRoles {
-		key := userRoleKey(ur.UserID, ur.RoleID)
-		t.putVersion(newUserRoleRecord(ur, ur.Version+1), ur.Version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
-	}
-	if orgs != nil {
-		t.putUserOrgs(orgs)
-	}
-	var relist []domain.UserRole
-	if !a.NewUser { // the user's other memberships get the copy too when it changed
-		written := map[int64]bool{}
-		for _, ur := range append(a.NewUserRoles, a.UpdatedUserRoles...) {
-			written[ur.RoleID] = true
-		}
-		var err error
-		if relist, err = s.relistMemberships(ctx, t, stored, u, written, len(a.Audit)+len(a.Deliveries)); err != nil {
-			return err
-		}
-	}
+	relist := t.apply(p, len(a.Audit)+len(a.Deliveries))
 	t.putAudit(a.Audit)
 	t.putDeliveries(a.Deliveries)
 	if err := t.commit(ctx); err != nil {
 		return err
 	}
 	return s.relistLater(ctx, relist, u)
-}
-
-// addToOrganizations records new memberships in the user's organization
-// items; the roles' organizations are read (one BatchGetItem).
-func (s *Store) addToOrganizations(ctx context.Context, orgs *userOrgs, urs []domain.UserRole) error {
-	roleIDs := make([]int64, len(urs))
-	for i, ur := range urs {
-		roleIDs[i] = ur.RoleID
-	}
-	roleOrgs, err := s.organizationsOfRoles(ctx, roleIDs)
-	if err != nil {
-		return err
-	}
-	for _, ur := range urs {
-		orgs.addRoles(roleOrgs[ur.RoleID], ur.RoleID)
-	}
-	return nil
 }
 
 // acceptedInvitationFailure explains why an invitation could not be
@@ -135,24 +95,4 @@ func (s *Store) acceptedInvitationFailure(inv domain.Invitation) failure {
 		}
 		return domain.ErrVersionConflict
 	}
-}
-
-// acceptedRoleSummary is the change of a stored user's role summary by an
-// acceptance: entries for the new memberships while the summary is
-// complete and small enough (always counted), and new values for the
-// entries of updated ones.
-func acceptedRoleSummary(stored userRolesState, a domain.Acceptance) *roleSummaryChange {
-	if len(a.NewUserRoles) == 0 && len(a.UpdatedUserRoles) == 0 {
-		return nil
-	}
-	c := roleSummaryChange{count: int64(len(a.NewUserRoles))}
-	if stored.acceptsNew(len(a.NewUserRoles)) {
-		c.set = append(c.set, a.NewUserRoles...)
-	}
-	for _, ur := range a.UpdatedUserRoles {
-		if _, ok := stored.entries[ur.RoleID]; ok {
-			c.set = append(c.set, ur)
-		}
-	}
-	return &c
 }

@@ -74,6 +74,14 @@ func (s *Store) UpdateUser(ctx context.Context, u domain.User, deliveries []doma
 // (users_rolesummary.go), which membership writes change without touching
 // the version, stays as it is, changed only by roles when given.
 func (t *txn) updateUser(stored, u domain.User, roles *roleSummaryChange) {
+	t.updateUserItem(u, roles)
+	t.reindexUser(stored, u)
+}
+
+// updateUserItem writes u over the stored user at u.Version with the same
+// sub, with the role summary change roles (nil: none); the derived copies
+// are the projection's.
+func (t *txn) updateUserItem(u domain.User, roles *roleSummaryChange) {
 	sameUser := versionIs(u.Version).And(expression.Name("sub").Equal(expression.Value(u.Sub)))
 	upd, err := userFieldsUpdate(u, u.Version+1)
 	if err != nil {
@@ -84,7 +92,6 @@ func (t *txn) updateUser(stored, u domain.User, roles *roleSummaryChange) {
 		upd = roles.apply(upd)
 	}
 	t.updateItem(userKey(u.ID), upd, sameUser, t.store.userUpdateFailure(u))
-	t.reindexUser(stored, u)
 }
 
 // userUpdateFailure tells apart the three reasons an update is refused.

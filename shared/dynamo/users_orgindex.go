@@ -124,8 +124,22 @@ func (o *userOrgs) deleteAll() { clear(o.next) }
 // writeUserOrgs adds the writes that turn the stored items into the next
 // ones, and the changes of the organizations' counts to counts.
 func (t *txn) writeUserOrgs(o *userOrgs, counts map[itemKey]int64) {
+	writes, orgCounts := userOrgWrites(o)
+	t.apply(projection{writes: writes}, 0)
+	for key, n := range orgCounts {
+		counts[key] += n
+	}
+}
+
+// userOrgWrites are the writes that turn the stored items into the next
+// ones, each at the version read, and the changes of the organizations'
+// counts.
+func userOrgWrites(o *userOrgs) ([]derivedWrite, map[itemKey]int64) {
+	var writes []derivedWrite
+	counts := map[itemKey]int64{}
+	conflict := func(*Store) failure { return always(domain.ErrVersionConflict) }
 	orgs := slices.Sorted(maps.Keys(o.stored))
-	for org := range o.next {
+	for _, org := range slices.Sorted(maps.Keys(o.next)) {
 		if _, ok := o.stored[org]; !ok {
 			orgs = append(orgs, org)
 		}
@@ -136,21 +150,22 @@ func (t *txn) writeUserOrgs(o *userOrgs, counts map[itemKey]int64) {
 		key := userOrgKey(o.userID, org)
 		switch listed := after.listed(); {
 		case wasListed && !listed:
-			version := versionIs(before.Version)
-			t.delete(key, &version, always(domain.ErrVersionConflict))
+			writes = append(writes, derivedWrite{del: &key, cond: condPtr(versionIs(before.Version)), onFail: conflict})
 			counts[orgUserCountKey(org, o.userID)]--
 		case !listed:
 		case after.GSI1SK == "":
-			t.fail(fmt.Errorf("organization item of user %d in %s has no name to be listed by", o.userID, org))
+			err := fmt.Errorf("organization item of user %d in %s has no name to be listed by", o.userID, org)
+			writes = append(writes, derivedWrite{err: err})
 		case !wasListed:
 			after.Version = 1
-			t.putNew(after, always(domain.ErrVersionConflict))
+			writes = append(writes, derivedWrite{put: after, cond: condPtr(notExists()), onFail: conflict})
 			counts[orgUserCountKey(org, o.userID)]++
 		case before.GSI1SK != after.GSI1SK || before.Admin != after.Admin || !slices.Equal(before.RoleIDs, after.RoleIDs):
 			after.Version = before.Version + 1
-			t.putVersion(after, before.Version, always(domain.ErrVersionConflict))
+			writes = append(writes, derivedWrite{put: after, cond: condPtr(versionIs(before.Version)), onFail: conflict})
 		}
 	}
+	return writes, counts
 }
 
 // putUserOrgs writes the user's organization items and the organization
@@ -164,27 +179,22 @@ func (t *txn) putUserOrgs(o *userOrgs) {
 // countOrgUsers adds the changes of the organizations' user counts, one
 // update per shard item (a transaction may touch an item only once).
 func (t *txn) countOrgUsers(counts map[itemKey]int64) {
-	keys := slices.SortedFunc(maps.Keys(counts), func(a, b itemKey) int {
-		if a.PK < b.PK {
-			return -1
+	for _, key := range slices.SortedFunc(maps.Keys(counts), compareKeys) {
+		if counts[key] != 0 {
+			t.count(counterAdd{key: key, entity: entityOrgUserCount, n: counts[key]})
 		}
-		if a.PK > b.PK {
-			return 1
-		}
-		return 0
-	})
-	for _, key := range keys {
-		if counts[key] == 0 {
-			continue
-		}
-		upd, err := countUpdate(key, counts[key], entityOrgUserCount)
-		if err != nil {
-			t.fail(err)
-			return
-		}
-		upd.TableName = aws.String(t.store.table)
-		t.add(types.TransactWriteItem{Update: upd}, nil)
 	}
+}
+
+// count adds to one counter item.
+func (t *txn) count(c counterAdd) {
+	upd, err := countUpdate(c.key, c.n, c.entity)
+	if err != nil {
+		t.fail(err)
+		return
+	}
+	upd.TableName = aws.String(t.store.table)
+	t.add(types.TransactWriteItem{Update: upd}, nil)
 }
 
 func countUpdate(key itemKey, n int64, entity string) (*types.Update, error) {

@@ -1,0 +1,480 @@
+package dynamo
+
+import (
+	"context"
+	"maps"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// The projection step: the one place that knows which derived copies a
+// change of the source items (users, memberships, roles, invitations)
+// touches. A write describes what happened as changes, reads what the
+// projection needs (readProjectionState), and adds projectChanges's writes to its
+// transaction (txn.apply); the seed adds them to its batches, the repairs
+// compare them with what is stored. The copies it keeps:
+//
+//   - search words of a user (UWORD#/UEXACT# items) and the user counter;
+//   - the role summary on the user item (rs#<roleId>, rsCount, rsVersion);
+//   - the member counters of roles (COUNT#members#…);
+//   - the organization items of users (USER#<id>/ORG#<guid>) and their
+//     counters (COUNT#orgusers#…);
+//   - the copy of the user on each membership (members index, gsi4);
+//   - the copy of an invitation on each of its role links (INV#…/ROLE#…).
+//
+// The membership item carries its user's copy, so membership writes are
+// part of the projection too (with their version conditions); the user,
+// role and invitation items themselves are the writer's.
+
+type changeKind int
+
+const (
+	membershipAdded   changeKind = iota + 1 // a new membership of user
+	membershipChanged                       // authority, end date, guest role; listing kept unless user is given
+	membershipRemoved                       // a membership deleted at its version
+	userCreated                             // a new user (with the memberships added in the same batch)
+	userChanged                             // names, e-mail, home, organization, adminship (before → user)
+	userDeleted                             // a user deleted with its last memberships
+	invitationCreated                       // a new invitation: its role links
+	invitationChanged                       // accepted, resent, renewed, repaired: its role links follow
+	invitationDeleted                       // withdrawn or purged: its role links go
+)
+
+// change is one thing that happened to the source items.
+type change struct {
+	kind       changeKind
+	user       domain.User // membership*: the member as it is after the batch (zero: not read); user*: the user
+	before     domain.User // userChanged: as stored before
+	userRole   domain.UserRole
+	invitation domain.Invitation
+}
+
+func addedMembership(ur domain.UserRole, u domain.User) change {
+	return change{kind: membershipAdded, userRole: ur, user: u}
+}
+
+// changedMembership: u is the member when the batch writes the user too
+// (the copy follows it); zero keeps the copy the membership was read with.
+func changedMembership(ur domain.UserRole, u domain.User) change {
+	return change{kind: membershipChanged, userRole: ur, user: u}
+}
+
+func removedMembership(ur domain.UserRole) change { return change{kind: membershipRemoved, userRole: ur} }
+func createdUser(u domain.User) change            { return change{kind: userCreated, user: u} }
+func changedUser(before, after domain.User) change {
+	return change{kind: userChanged, before: before, user: after}
+}
+func deletedUser(u domain.User) change { return change{kind: userDeleted, user: u} }
+func createdInvitation(inv domain.Invitation) change {
+	return change{kind: invitationCreated, invitation: inv}
+}
+func changedInvitation(inv domain.Invitation) change {
+	return change{kind: invitationChanged, invitation: inv}
+}
+func deletedInvitation(inv domain.Invitation) change {
+	return change{kind: invitationDeleted, invitation: inv}
+}
+
+// projectionState is what the projection needs of the stored items, read
+// by readProjectionState (or given by a writer that read it anyway).
+type projectionState struct {
+	orgs        map[int64]*userOrgs         // users whose organization items a change touches, as read
+	roleOrgs    map[int64]string            // organization of each role a membership is added to
+	summaries   map[int64]userRolesState    // users whose role summary entries a change sets, as read
+	memberships map[int64][]domain.UserRole // users whose copy on their memberships changes: those memberships
+}
+
+func newProjectionState() projectionState {
+	return projectionState{orgs: map[int64]*userOrgs{}, roleOrgs: map[int64]string{},
+		summaries: map[int64]userRolesState{}, memberships: map[int64][]domain.UserRole{}}
+}
+
+// needs says which stored items the changes make the projection read.
+type needs struct {
+	orgs        []int64 // users whose organization items to read
+	newOrgs     []int64 // new users: no items yet
+	roles       []int64 // roles whose organization to read
+	summaries   []int64 // users whose summary to read
+	memberships []int64 // users whose memberships to read
+}
+
+func needsOf(changes []change) needs {
+	var n needs
+	created := map[int64]bool{}
+	for _, c := range changes {
+		if c.kind == userCreated {
+			created[c.user.ID] = true
+			n.newOrgs = appendNew(n.newOrgs, c.user.ID)
+		}
+	}
+	for _, c := range changes {
+		uid := c.userRole.UserID
+		switch c.kind {
+		case membershipAdded:
+			n.roles = appendNew(n.roles, c.userRole.RoleID)
+			if !created[uid] {
+				n.orgs = appendNew(n.orgs, uid)
+				n.summaries = appendNew(n.summaries, uid)
+			}
+		case membershipChanged:
+			if !created[uid] {
+				n.summaries = appendNew(n.summaries, uid)
+			}
+		case membershipRemoved:
+			n.orgs = appendNew(n.orgs, uid)
+		case userChanged:
+			if listedDifferently(c.before, c.user) {
+				n.orgs = appendNew(n.orgs, c.user.ID)
+			}
+			if domain.ListingOf(c.before) != domain.ListingOf(c.user) {
+				n.memberships = appendNew(n.memberships, c.user.ID)
+			}
+		case userDeleted:
+			n.orgs = appendNew(n.orgs, c.user.ID)
+		}
+	}
+	return n
+}
+
+func appendNew(ids []int64, id int64) []int64 {
+	if slices.Contains(ids, id) {
+		return ids
+	}
+	return append(ids, id)
+}
+
+// readProjectionState reads what the changes' projection needs and st does
+// not hold yet: organization items (one Query per user), the roles'
+// organizations (one BatchGetItem), role summaries (one GetItem per user)
+// and the memberships of users whose copy changes (one Query per user).
+func (s *Store) readProjectionState(ctx context.Context, st projectionState, changes []change) (projectionState, error) {
+	n := needsOf(changes)
+	for _, uid := range n.newOrgs {
+		if st.orgs[uid] == nil {
+			st.orgs[uid] = newUserOrgs(uid)
+		}
+	}
+	for _, uid := range n.orgs {
+		if st.orgs[uid] != nil {
+			continue
+		}
+		o, err := s.readUserOrgs(ctx, uid)
+		if err != nil {
+			return st, err
+		}
+		st.orgs[uid] = o
+	}
+	var roles []int64
+	for _, roleID := range n.roles {
+		if _, ok := st.roleOrgs[roleID]; !ok {
+			roles = append(roles, roleID)
+		}
+	}
+	if len(roles) > 0 {
+		orgs, err := s.organizationsOfRoles(ctx, roles)
+		if err != nil {
+			return st, err
+		}
+		for _, roleID := range roles {
+			st.roleOrgs[roleID] = orgs[roleID] // "" for a role without one
+		}
+	}
+	for _, uid := range n.summaries {
+		if _, ok := st.summaries[uid]; ok {
+			continue
+		}
+		summary, err := s.roleSummaryOf(ctx, uid)
+		if err != nil {
+			return st, err
+		}
+		st.summaries[uid] = summary
+	}
+	for _, uid := range n.memberships {
+		if _, ok := st.memberships[uid]; ok {
+			continue
+		}
+		items, err := s.userPartition(ctx, userPK(uid), sortKeyPrefix(prefixUserRole))
+		if err != nil {
+			return st, err
+		}
+		urs, err := decodeUserRoles(items)
+		if err != nil {
+			return st, err
+		}
+		st.memberships[uid] = urs
+	}
+	return st, nil
+}
+
+// derivedWrite is one Put or Delete of the projection, with the condition
+// it holds at and how a failed condition reads.
+type derivedWrite struct {
+	put    any
+	del    *itemKey
+	cond   *expression.ConditionBuilder
+	onFail func(s *Store) failure
+	err    error // the write cannot be made (the transaction fails with it)
+}
+
+// counterAdd is what the projection adds to one counter item.
+type counterAdd struct {
+	key    itemKey
+	entity string
+	n      int64
+}
+
+// projection is what a batch of changes makes of the derived items.
+type projection struct {
+	writes []derivedWrite
+	counts []counterAdd
+	// summaries are the role summary changes of users the batch does not
+	// create or delete; a writer that writes the user item takes its own
+	// (takeSummary), the others are updates of their own.
+	summaries map[int64]roleSummaryChange
+	// firstRoles are a new user's memberships: its item's complete summary.
+	firstRoles map[int64][]domain.UserRole
+	// relist are memberships whose copy of their user changes, written at
+	// their version after the other writes (as many as the transaction holds).
+	relist []domain.UserRole
+}
+
+// projectChanges turns a batch of changes into the derived writes, from st.
+func projectChanges(st projectionState, changes ...change) projection {
+	p := projection{summaries: map[int64]roleSummaryChange{}, firstRoles: map[int64][]domain.UserRole{}}
+	created, deleted := map[int64]bool{}, map[int64]bool{}
+	users := map[int64]domain.User{} // the users as they are after the batch
+	written := map[itemKey]bool{}    // memberships the batch writes itself
+	added := map[int64]int{}
+	for _, c := range changes {
+		switch c.kind {
+		case userCreated:
+			created[c.user.ID] = true
+			users[c.user.ID] = c.user
+		case userChanged:
+			users[c.user.ID] = c.user
+		case userDeleted:
+			deleted[c.user.ID] = true
+		case membershipAdded:
+			added[c.userRole.UserID]++
+		}
+		if c.kind == membershipAdded || c.kind == membershipChanged || c.kind == membershipRemoved {
+			written[userRoleKey(c.userRole.UserID, c.userRole.RoleID)] = true
+		}
+	}
+	counts := map[itemKey]int64{}
+	var countOrder []itemKey
+	count := func(key itemKey, entity string, n int64) {
+		if _, ok := counts[key]; !ok {
+			countOrder = append(countOrder, key)
+			p.counts = append(p.counts, counterAdd{key: key, entity: entity})
+		}
+		counts[key] += n
+	}
+	summary := func(uid int64, edit func(*roleSummaryChange)) {
+		if created[uid] || deleted[uid] {
+			return
+		}
+		c := p.summaries[uid]
+		edit(&c)
+		p.summaries[uid] = c
+	}
+	var memberWrites, linkWrites, wordWrites []derivedWrite
+	for _, c := range changes {
+		ur := c.userRole
+		switch c.kind {
+		case membershipAdded:
+			ur.Listing = domain.ListingOf(c.user)
+			memberWrites = append(memberWrites, derivedWrite{put: newUserRoleRecord(ur, 1), cond: condPtr(notExists()),
+				onFail: func(*Store) failure {
+					return always(domain.Conflictf("user %d already has role %d", ur.UserID, ur.RoleID))
+				}})
+			count(roleMemberCountShardOf(ur), entityRoleMemberCount, 1)
+			if created[ur.UserID] {
+				p.firstRoles[ur.UserID] = append(p.firstRoles[ur.UserID], ur)
+			}
+			summary(ur.UserID, func(s *roleSummaryChange) {
+				s.count++
+				if st.summaries[ur.UserID].acceptsNew(added[ur.UserID]) {
+					s.set = append(s.set, ur)
+				}
+			})
+			if o := st.orgs[ur.UserID]; o != nil {
+				o.addRoles(st.roleOrgs[ur.RoleID], ur.RoleID)
+			}
+		case membershipChanged:
+			if c.user.ID != 0 {
+				ur.Listing = domain.ListingOf(c.user)
+			}
+			key := userRoleKey(ur.UserID, ur.RoleID)
+			memberWrites = append(memberWrites, derivedWrite{put: newUserRoleRecord(ur, ur.Version+1), cond: condPtr(versionIs(ur.Version)),
+				onFail: func(s *Store) failure { return s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)) }})
+			summary(ur.UserID, func(s *roleSummaryChange) {
+				// rsVersion moves even without an entry, for RepairIndexes.
+				if _, ok := st.summaries[ur.UserID].entries[ur.RoleID]; ok {
+					s.set = append(s.set, ur)
+				}
+			})
+		case membershipRemoved:
+			key := userRoleKey(ur.UserID, ur.RoleID)
+			memberWrites = append(memberWrites, derivedWrite{del: &key, cond: condPtr(versionIs(ur.Version)),
+				onFail: func(s *Store) failure { return s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)) }})
+			count(roleMemberCountShardOf(ur), entityRoleMemberCount, -1)
+			summary(ur.UserID, func(s *roleSummaryChange) {
+				s.remove = append(s.remove, ur.RoleID)
+				s.count--
+			})
+			if o := st.orgs[ur.UserID]; o != nil {
+				o.removeRoles(ur.RoleID)
+			}
+		case userCreated:
+			for _, rec := range newUserWordRecords(c.user) {
+				wordWrites = append(wordWrites, derivedWrite{put: rec})
+			}
+			count(userCountKey(c.user.ID), entityUserCount, 1)
+		case userChanged:
+			wordWrites = append(wordWrites, wordChanges(c.before, c.user)...)
+			if domain.ListingOf(c.before) != domain.ListingOf(c.user) {
+				for _, stored := range st.memberships[c.user.ID] {
+					if !written[userRoleKey(stored.UserID, stored.RoleID)] {
+						stored.Listing = domain.ListingOf(c.user)
+						p.relist = append(p.relist, stored)
+					}
+				}
+			}
+		case userDeleted:
+			for _, rec := range newUserWordRecords(c.user) {
+				key := rec.itemKey
+				wordWrites = append(wordWrites, derivedWrite{del: &key})
+			}
+			count(userCountKey(c.user.ID), entityUserCount, -1)
+			if o := st.orgs[c.user.ID]; o != nil {
+				o.deleteAll()
+			}
+		case invitationCreated, invitationChanged:
+			for _, roleID := range distinctIDs(c.invitation.RoleIDs) {
+				linkWrites = append(linkWrites, derivedWrite{put: newInvitationRoleRecord(c.invitation, roleID)})
+			}
+		case invitationDeleted:
+			for _, roleID := range distinctIDs(c.invitation.RoleIDs) {
+				key := invitationRoleKey(c.invitation.ID, roleID)
+				linkWrites = append(linkWrites, derivedWrite{del: &key})
+			}
+		}
+	}
+	p.writes = append(append(append(p.writes, linkWrites...), wordWrites...), memberWrites...)
+	for _, uid := range slices.Sorted(maps.Keys(st.orgs)) {
+		o := st.orgs[uid]
+		if u, ok := users[uid]; ok && !deleted[uid] {
+			o.setUser(u)
+		}
+		writes, orgCounts := userOrgWrites(o)
+		p.writes = append(p.writes, writes...)
+		for _, key := range slices.SortedFunc(maps.Keys(orgCounts), compareKeys) {
+			count(key, entityOrgUserCount, orgCounts[key])
+		}
+	}
+	for i := range p.counts {
+		p.counts[i].n = counts[p.counts[i].key]
+	}
+	p.counts = slices.DeleteFunc(p.counts, func(c counterAdd) bool { return c.n == 0 })
+	return p
+}
+
+// wordChanges are the search item writes of a user's change: nothing when
+// its words, identifiers and sort name stay; otherwise every current item
+// again (each carries the sort name and words) and the deletion of those
+// no longer there.
+func wordChanges(before, after domain.User) []derivedWrite {
+	old, now := newUserWordRecords(before), newUserWordRecords(after)
+	if slices.EqualFunc(old, now, sameSearchItem) {
+		return nil
+	}
+	kept := map[itemKey]bool{}
+	var out []derivedWrite
+	for _, rec := range now {
+		kept[rec.itemKey] = true
+	}
+	for _, rec := range old {
+		if !kept[rec.itemKey] {
+			key := rec.itemKey
+			out = append(out, derivedWrite{del: &key})
+		}
+	}
+	for _, rec := range now {
+		out = append(out, derivedWrite{put: rec})
+	}
+	return out
+}
+
+func notExists() expression.ConditionBuilder {
+	return expression.AttributeNotExists(expression.Name(attrPK))
+}
+
+func condPtr(c expression.ConditionBuilder) *expression.ConditionBuilder { return &c }
+
+func compareKeys(a, b itemKey) int {
+	if a.PK != b.PK {
+		if a.PK < b.PK {
+			return -1
+		}
+		return 1
+	}
+	switch {
+	case a.SK < b.SK:
+		return -1
+	case a.SK > b.SK:
+		return 1
+	}
+	return 0
+}
+
+// takeSummary hands the writer of a user item that user's summary change
+// (nil: none), so that it joins the user's own write.
+func (p *projection) takeSummary(userID int64) *roleSummaryChange {
+	c, ok := p.summaries[userID]
+	if !ok {
+		return nil
+	}
+	delete(p.summaries, userID)
+	return &c
+}
+
+// apply adds the projection's writes to t: the derived puts and deletes,
+// the counters (one update per item), the role summaries of users t does
+// not otherwise write, and as many of the relisted memberships as fit
+// with reserve more writes to come; the rest are returned (relistLater).
+func (t *txn) apply(p projection, reserve int) []domain.UserRole {
+	for _, w := range p.writes {
+		var onFail failure
+		if w.onFail != nil {
+			onFail = w.onFail(t.store)
+		}
+		switch {
+		case w.err != nil:
+			t.fail(w.err)
+		case w.del != nil:
+			t.delete(*w.del, w.cond, onFail)
+		case w.cond != nil:
+			t.putIf(w.put, *w.cond, onFail)
+		default:
+			t.put(w.put)
+		}
+	}
+	for _, c := range p.counts {
+		t.count(c)
+	}
+	t.updateRoleSummaries(p.summaries, 0)
+	var later []domain.UserRole
+	for _, ur := range p.relist {
+		if len(t.items)+reserve >= maxTransactionItems {
+			later = append(later, ur)
+			continue
+		}
+		key := userRoleKey(ur.UserID, ur.RoleID)
+		t.putVersion(newUserRoleRecord(ur, ur.Version+1), ur.Version, t.store.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
+	}
+	return later
+}
