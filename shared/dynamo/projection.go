@@ -62,8 +62,10 @@ func changedMembership(ur domain.UserRole, u domain.User) change {
 	return change{kind: membershipChanged, userRole: ur, user: u}
 }
 
-func removedMembership(ur domain.UserRole) change { return change{kind: membershipRemoved, userRole: ur} }
-func createdUser(u domain.User) change            { return change{kind: userCreated, user: u} }
+func removedMembership(ur domain.UserRole) change {
+	return change{kind: membershipRemoved, userRole: ur}
+}
+func createdUser(u domain.User) change { return change{kind: userCreated, user: u} }
 func changedUser(before, after domain.User) change {
 	return change{kind: userChanged, before: before, user: after}
 }
