@@ -21,7 +21,7 @@ import (
 // the seed, and every read-modify-write (end date, reminders, date repair)
 // keeps what it read; a change of the user's names, e-mail, home or
 // organization rewrites the user's memberships in the same transaction
-// (UpdateUser, SaveAcceptance: relistMemberships). Memberships written
+// (UpdateUser, SaveAcceptance: the projection step, projection.go). Memberships written
 // before the index existed have no copy and are not in it: a role is read
 // from the index only when its item says `membersListed` (CreateRole, the
 // seed, RebuildMembersIndexOfRole), else from gsi1 and the users as before.
@@ -62,40 +62,6 @@ func withListing(urs []domain.UserRole, u domain.User) []domain.UserRole {
 		out[i] = ur
 	}
 	return out
-}
-
-// relistMemberships rewrites the copy of the user on each of the user's
-// memberships (at its version, version + 1) when what it shows of the user
-// changed from stored to u; memberships in skip are written by the caller.
-// The writes join t while it stays within DynamoDB's 100 writes with
-// reserve more to come; the rest are returned, to be written after t
-// (relistLater).
-func (s *Store) relistMemberships(ctx context.Context, t *txn, stored, u domain.User, skip map[int64]bool, reserve int) ([]domain.UserRole, error) {
-	if domain.ListingOf(stored) == domain.ListingOf(u) {
-		return nil, nil
-	}
-	items, err := s.userPartition(ctx, userPK(u.ID), sortKeyPrefix(prefixUserRole))
-	if err != nil {
-		return nil, err
-	}
-	urs, err := decodeUserRoles(items)
-	if err != nil {
-		return nil, err
-	}
-	var later []domain.UserRole
-	for _, ur := range urs {
-		if skip[ur.RoleID] {
-			continue
-		}
-		ur.Listing = domain.ListingOf(u)
-		if len(t.items)+reserve >= maxTransactionItems {
-			later = append(later, ur)
-			continue
-		}
-		key := userRoleKey(ur.UserID, ur.RoleID)
-		t.putVersion(newUserRoleRecord(ur, ur.Version+1), ur.Version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
-	}
-	return later, nil
 }
 
 // relistLater writes the copies that did not fit the user's transaction

@@ -66,6 +66,7 @@ func writtenThroughTheStore(t *testing.T, s *dynamo.Store) (roleIDs, userIDs []i
 	must(t, s.CreateInvitations(ctx(t), []domain.Invitation{invitation(5, "digest-5", 1)}))
 	alanNow, err := s.GetUser(ctx(t), 11)
 	must(t, err)
+	alanNow.Name, alanNow.MiddleName, alanNow.Email = "Alan M. Turing", "Mathison", "turing@cs.example.org" // renamed on accepting
 	accept(invitation(5, "digest-5", 1), alanNow, false, membership(112, 11, 1))
 	grant(t, s, 12, 1, 121)
 

@@ -44,21 +44,14 @@ func (s *Store) UpdateUser(ctx context.Context, u domain.User, deliveries []doma
 	if err != nil {
 		return err
 	}
-	t := s.newTxn()
-	t.updateUser(stored, u, nil)
-	if listedDifferently(stored, u) {
-		// The organization items carry the name and the admin flag.
-		orgs, err := s.readUserOrgs(ctx, u.ID)
-		if err != nil {
-			return err
-		}
-		orgs.setUser(u)
-		t.putUserOrgs(orgs)
-	}
-	relist, err := s.relistMemberships(ctx, t, stored, u, nil, len(deliveries))
+	changes := []change{changedUser(stored, u)}
+	st, err := s.readProjectionState(ctx, newProjectionState(), changes)
 	if err != nil {
 		return err
 	}
+	t := s.newTxn()
+	t.updateUserItem(u, nil)
+	relist := t.apply(projectChanges(st, changes...), len(deliveries))
 	t.putDeliveries(deliveries)
 	if err := t.commit(ctx); err != nil {
 		return err
@@ -66,21 +59,13 @@ func (s *Store) UpdateUser(ctx context.Context, u domain.User, deliveries []doma
 	return s.relistLater(ctx, relist, u)
 }
 
-// updateUser is the one step that updates a stored user (UpdateUser,
+// updateUserItem is the one step that updates a stored user (UpdateUser,
 // SaveAcceptance): u is written at the next version only while the stored
-// user is still at u.Version with the same sub, and its search index
-// entries move from what stored held to what u holds. It is an UpdateItem
-// of the user's fields, not a Put, so that the role summary
+// user is still at u.Version with the same sub. It is an UpdateItem of the
+// user's fields, not a Put, so that the role summary
 // (users_rolesummary.go), which membership writes change without touching
-// the version, stays as it is, changed only by roles when given.
-func (t *txn) updateUser(stored, u domain.User, roles *roleSummaryChange) {
-	t.updateUserItem(u, roles)
-	t.reindexUser(stored, u)
-}
-
-// updateUserItem writes u over the stored user at u.Version with the same
-// sub, with the role summary change roles (nil: none); the derived copies
-// are the projection's.
+// the version, stays as it is, changed only by roles when given. The
+// derived copies of the change are the projection's (projection.go).
 func (t *txn) updateUserItem(u domain.User, roles *roleSummaryChange) {
 	sameUser := versionIs(u.Version).And(expression.Name("sub").Equal(expression.Value(u.Sub)))
 	upd, err := userFieldsUpdate(u, u.Version+1)

@@ -79,27 +79,6 @@ func (t *txn) indexNewUser(u domain.User) {
 	t.countUsers(u.ID, 1)
 }
 
-// reindexUser replaces the search items of stored by those of changed.
-// When the words, identifiers or the sort name change, every item is
-// rewritten, since each carries the sort name and words; otherwise nothing
-// is written.
-func (t *txn) reindexUser(stored, changed domain.User) {
-	before, after := newUserWordRecords(stored), newUserWordRecords(changed)
-	if slices.EqualFunc(before, after, sameSearchItem) {
-		return
-	}
-	kept := map[itemKey]bool{}
-	for _, rec := range after {
-		kept[rec.itemKey] = true
-	}
-	for _, rec := range before {
-		if !kept[rec.itemKey] {
-			t.delete(rec.itemKey, nil, nil)
-		}
-	}
-	t.putUserWords(after)
-}
-
 func sameSearchItem(a, b userWordRecord) bool {
 	return a.itemKey == b.itemKey && a.Entity == b.Entity && a.ListingSK == b.ListingSK && slices.Equal(a.Words, b.Words)
 }
