@@ -88,39 +88,40 @@ func (s *Store) RecordReminder(ctx context.Context, ur domain.UserRole, previous
 
 // ApplyRemoval implements domain.LifecycleStore.
 func (s *Store) ApplyRemoval(ctx context.Context, r domain.Removal) error {
-	t := s.newTxn()
+	changes := make([]change, 0, len(r.UserRoles)+1)
 	for _, ur := range r.UserRoles {
-		key := userRoleKey(ur.UserID, ur.RoleID)
-		version := versionIs(ur.Version)
-		t.delete(key, &version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
+		changes = append(changes, removedMembership(ur))
 	}
-	t.countMembers(r.UserRoles, -1)
-	deleted := int64(0) // a deleted user's item goes whole
 	if r.DeleteUser != nil {
-		deleted = r.DeleteUser.ID
+		changes = append(changes, deletedUser(*r.DeleteUser))
 	}
-	summaries := summaryOfRemovals(r.UserRoles)
+	st, err := s.readProjectionState(ctx, newProjectionState(), changes)
+	if err != nil {
+		return err
+	}
+	p := projectChanges(st, changes...)
+	t := s.newTxn()
+	var keep *roleSummaryChange
 	if u := r.KeepUser; u != nil && r.DeleteUser == nil {
+		if keep = p.takeSummary(u.ID); keep == nil {
+			keep = &roleSummaryChange{}
+		}
+	}
+	t.apply(p, 0)
+	if u := r.KeepUser; keep != nil {
 		// The user stays because of memberships read at u.Version: every
 		// membership write of the user moves its version (acceptances write
 		// the user, removals that keep it this update), so a removal that
 		// raced another of the same user fails here and reads again.
-		change := summaries[u.ID]
-		delete(summaries, u.ID)
 		key := userKey(u.ID)
-		t.updateItem(key, change.apply(expression.UpdateBuilder{}).Add(expression.Name("version"), expression.Value(1)),
+		t.updateItem(key, keep.apply(expression.UpdateBuilder{}).Add(expression.Name("version"), expression.Value(1)),
 			versionIs(u.Version), s.versionFailure(key, userNotFound(u.ID)))
 	}
-	t.updateRoleSummaries(summaries, deleted)
 	if u := r.DeleteUser; u != nil {
 		key := userKey(u.ID)
 		version := versionIs(u.Version)
 		t.delete(key, &version, s.versionFailure(key, userNotFound(u.ID)))
 		t.delete(userSubKey(u.Sub), nil, nil)
-		t.unindexUser(*u)
-	}
-	if err := s.removeFromOrganizations(ctx, t, r.UserRoles, r.DeleteUser); err != nil {
-		return err
 	}
 	t.putAudit(r.Audit)
 	t.putDeliveries(r.Deliveries)

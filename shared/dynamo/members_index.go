@@ -54,16 +54,6 @@ func memberIndexSK(l domain.MemberListing, userID int64) string {
 	return prefixUserRole + name + "#" + id(userID)
 }
 
-// withListing gives memberships the copy of their user.
-func withListing(urs []domain.UserRole, u domain.User) []domain.UserRole {
-	out := make([]domain.UserRole, len(urs))
-	for i, ur := range urs {
-		ur.Listing = domain.ListingOf(u)
-		out[i] = ur
-	}
-	return out
-}
-
 // relistLater writes the copies that did not fit the user's transaction
 // (a user with some 80 memberships or more), one membership at a time,
 // reading it again when it changed in between (relistOne).

@@ -366,7 +366,7 @@ func projectChanges(st projectionState, changes ...change) projection {
 			}
 		}
 	}
-	p.writes = append(append(append(p.writes, linkWrites...), wordWrites...), memberWrites...)
+	p.writes = append(append(append(p.writes, memberWrites...), linkWrites...), wordWrites...)
 	for _, uid := range slices.Sorted(maps.Keys(st.orgs)) {
 		o := st.orgs[uid]
 		if u, ok := users[uid]; ok && !deleted[uid] {

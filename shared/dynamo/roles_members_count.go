@@ -3,9 +3,6 @@ package dynamo
 import (
 	"context"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/edu-invite/invite/shared/domain"
 )
 
@@ -59,30 +56,6 @@ func newRoleMemberCountRecords(roleID int64, urs []domain.UserRole) []roleMember
 		out[ur.UserID%roleMemberCountShards].Value++
 	}
 	return out
-}
-
-// countMembers adds to the member counters of the memberships' roles: +1
-// or −1 per membership, one update per shard touched (a transaction may not
-// touch an item twice).
-func (t *txn) countMembers(urs []domain.UserRole, n int64) {
-	sums := map[itemKey]int64{}
-	var order []itemKey
-	for _, ur := range urs {
-		k := roleMemberCountShardOf(ur)
-		if _, ok := sums[k]; !ok {
-			order = append(order, k)
-		}
-		sums[k] += n
-	}
-	for _, k := range order {
-		upd, err := countUpdate(k, sums[k], entityRoleMemberCount)
-		if err != nil {
-			t.fail(err)
-			return
-		}
-		upd.TableName = aws.String(t.store.table)
-		t.add(types.TransactWriteItem{Update: upd}, nil)
-	}
 }
 
 // CountMembersOfRoles implements domain.RoleListingStore: the member

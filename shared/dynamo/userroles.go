@@ -134,17 +134,16 @@ func decodePageToken(encoded, partition string) (item, error) {
 // DeleteUserRoles removes memberships, each if its stored version is the
 // one given, and writes the audit entries and deliveries.
 func (s *Store) DeleteUserRoles(ctx context.Context, urs []domain.UserRole, audit []domain.AuditEntry, deliveries []domain.Delivery) error {
-	t := s.newTxn()
-	for _, ur := range urs {
-		key := userRoleKey(ur.UserID, ur.RoleID)
-		version := versionIs(ur.Version)
-		t.delete(key, &version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
+	changes := make([]change, len(urs))
+	for i, ur := range urs {
+		changes[i] = removedMembership(ur)
 	}
-	t.countMembers(urs, -1)
-	t.updateRoleSummaries(summaryOfRemovals(urs), 0)
-	if err := s.removeFromOrganizations(ctx, t, urs, nil); err != nil {
+	st, err := s.readProjectionState(ctx, newProjectionState(), changes)
+	if err != nil {
 		return err
 	}
+	t := s.newTxn()
+	t.apply(projectChanges(st, changes...), 0)
 	t.putAudit(audit)
 	t.putDeliveries(deliveries)
 	return t.commitSkippingGoneUsers(ctx)

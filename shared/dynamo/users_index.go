@@ -6,9 +6,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/edu-invite/invite/shared/domain"
 )
 
@@ -73,43 +70,8 @@ func userWords(u domain.User) []string {
 	return words[:min(len(words), maxUserWords)]
 }
 
-// indexNewUser writes the search items of a new user and counts it.
-func (t *txn) indexNewUser(u domain.User) {
-	t.putUserWords(newUserWordRecords(u))
-	t.countUsers(u.ID, 1)
-}
-
 func sameSearchItem(a, b userWordRecord) bool {
 	return a.itemKey == b.itemKey && a.Entity == b.Entity && a.ListingSK == b.ListingSK && slices.Equal(a.Words, b.Words)
-}
-
-// unindexUser removes the search items of a deleted user and uncounts it.
-func (t *txn) unindexUser(u domain.User) {
-	for _, rec := range newUserWordRecords(u) {
-		t.delete(rec.itemKey, nil, nil)
-	}
-	t.countUsers(u.ID, -1)
-}
-
-func (t *txn) putUserWords(records []userWordRecord) {
-	for _, rec := range records {
-		t.put(rec)
-	}
-}
-
-// countUsers adds n to the user's shard of the user count in the same transaction.
-func (t *txn) countUsers(userID, n int64) {
-	upd, err := userCountUpdate(userCountKey(userID), n)
-	if err != nil {
-		t.fail(err)
-		return
-	}
-	upd.TableName = aws.String(t.store.table)
-	t.add(types.TransactWriteItem{Update: upd}, nil)
-}
-
-func userCountUpdate(key itemKey, n int64) (*types.Update, error) {
-	return countUpdate(key, n, entityUserCount)
 }
 
 // storedUserForIndex reads the stored user before an update so that its old

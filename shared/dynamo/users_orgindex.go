@@ -227,38 +227,6 @@ func (s *Store) organizationsOfRoles(ctx context.Context, roleIDs []int64) (map[
 	return orgs, nil
 }
 
-// removeFromOrganizations adds to t the organization changes of removing
-// memberships (of any users) and, when deleted is set, of deleting that user.
-func (s *Store) removeFromOrganizations(ctx context.Context, t *txn, urs []domain.UserRole, deleted *domain.User) error {
-	byUser := map[int64][]int64{}
-	var users []int64
-	for _, ur := range urs {
-		if _, ok := byUser[ur.UserID]; !ok {
-			users = append(users, ur.UserID)
-		}
-		byUser[ur.UserID] = append(byUser[ur.UserID], ur.RoleID)
-	}
-	if deleted != nil {
-		if _, ok := byUser[deleted.ID]; !ok {
-			users = append(users, deleted.ID)
-		}
-	}
-	counts := map[itemKey]int64{}
-	for _, userID := range users {
-		o, err := s.readUserOrgs(ctx, userID)
-		if err != nil {
-			return err
-		}
-		o.removeRoles(byUser[userID]...)
-		if deleted != nil && deleted.ID == userID {
-			o.deleteAll()
-		}
-		t.writeUserOrgs(o, counts)
-	}
-	t.countOrgUsers(counts)
-	return nil
-}
-
 // RebuildUserOrganizations makes a user's organization items match the
 // user's memberships and institution admin flag, from the user's partition
 // (the user, its memberships and its organization items: one Query) and

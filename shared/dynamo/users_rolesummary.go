@@ -245,18 +245,6 @@ func newUserItem(u domain.User, urs []domain.UserRole) (item, error) {
 	return av, nil
 }
 
-// summaryOfRemovals are the summary changes of removing memberships, per user.
-func summaryOfRemovals(urs []domain.UserRole) map[int64]roleSummaryChange {
-	out := map[int64]roleSummaryChange{}
-	for _, ur := range urs {
-		c := out[ur.UserID]
-		c.remove = append(c.remove, ur.RoleID)
-		c.count--
-		out[ur.UserID] = c
-	}
-	return out
-}
-
 // updateRoleSummaries adds to t the summary changes of users whose item
 // the transaction does not otherwise write (except: deleted by it). The
 // update requires the user item to exist, so that it cannot create a stray
