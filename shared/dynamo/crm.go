@@ -148,9 +148,7 @@ func (s *Store) CreateCRMInvitation(ctx context.Context, inv domain.Invitation) 
 	}
 	t := s.newTxn()
 	t.putNew(newInvitationRecord(inv, 1), always(domain.Conflictf("invitation %d already exists", inv.ID)))
-	for _, roleID := range distinctIDs(inv.RoleIDs) {
-		t.put(newInvitationRoleRecord(inv, roleID))
-	}
+	t.applyChanges(createdInvitation(inv))
 	t.put(newCRMInvitationRecord(inv))
 	return t.commit(ctx)
 }
@@ -176,10 +174,8 @@ func (s *Store) RenewCRMInvitation(ctx context.Context, inv domain.Invitation) e
 	t := s.newTxn()
 	key := invitationKey(inv.ID)
 	t.putVersion(newInvitationRecord(inv, inv.Version+1), inv.Version, s.versionFailure(key, invitationNotFound(inv.ID)))
-	t.put(newCRMInvitationRecord(inv)) // its TTL follows the new expiry
-	for _, roleID := range distinctIDs(inv.RoleIDs) {
-		t.put(newInvitationRoleRecord(inv, roleID)) // so do the role links and their copies
-	}
+	t.put(newCRMInvitationRecord(inv))     // its TTL follows the new expiry
+	t.applyChanges(changedInvitation(inv)) // so do the role links and their copies
 	return t.commit(ctx)
 }
 
@@ -190,9 +186,7 @@ func (s *Store) DeleteCRMInvitations(ctx context.Context, invs []domain.Invitati
 		key := invitationKey(inv.ID)
 		version := versionIs(inv.Version)
 		t.delete(key, &version, s.versionFailure(key, invitationNotFound(inv.ID)))
-		for _, roleID := range distinctIDs(inv.RoleIDs) {
-			t.delete(invitationRoleKey(inv.ID, roleID), nil, nil)
-		}
+		t.applyChanges(deletedInvitation(inv))
 		if inv.CRMOrganisationID != "" && inv.CRMContactID != "" {
 			t.delete(crmInvitationLinkKey(inv.CRMOrganisationID, inv.CRMContactID, inv.ID), nil, nil)
 		}

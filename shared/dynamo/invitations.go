@@ -28,9 +28,7 @@ func (s *Store) CreateInvitations(ctx context.Context, invs []domain.Invitation)
 			t = s.newTxn()
 		}
 		t.putNew(newInvitationRecord(inv, 1), always(domain.Conflictf("invitation %d already exists", inv.ID)))
-		for _, roleID := range roles {
-			t.put(newInvitationRoleRecord(inv, roleID))
-		}
+		t.applyChanges(createdInvitation(inv))
 	}
 	if len(t.items) == 0 {
 		return nil

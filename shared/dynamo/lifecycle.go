@@ -199,9 +199,7 @@ func (s *Store) DeleteInvitations(ctx context.Context, invs []domain.Invitation)
 		key := invitationKey(inv.ID)
 		version := versionIs(inv.Version)
 		t.delete(key, &version, s.versionFailure(key, domain.NotFoundf("invitation %d not found", inv.ID)))
-		for _, roleID := range inv.RoleIDs {
-			t.delete(invitationRoleKey(inv.ID, roleID), nil, nil)
-		}
+		t.applyChanges(deletedInvitation(inv))
 		if err := t.commit(ctx); err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 
@@ -442,6 +443,18 @@ func (p *projection) takeSummary(userID int64) *roleSummaryChange {
 	}
 	delete(p.summaries, userID)
 	return &c
+}
+
+// applyChanges adds the projection of changes that need nothing stored
+// (an invitation's links) to t.
+func (t *txn) applyChanges(changes ...change) {
+	for _, c := range changes {
+		if k := c.kind; k != invitationCreated && k != invitationChanged && k != invitationDeleted {
+			t.fail(fmt.Errorf("change %d needs stored state: readProjectionState first", k))
+			return
+		}
+	}
+	t.apply(projectChanges(projectionState{}, changes...), 0)
 }
 
 // apply adds the projection's writes to t: the derived puts and deletes,

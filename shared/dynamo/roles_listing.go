@@ -59,9 +59,7 @@ func (s *Store) ReissueInvitation(ctx context.Context, inv domain.Invitation) er
 	t := s.newTxn()
 	stillOpen := versionIs(inv.Version).And(expression.Name("status").Equal(expression.Value(string(domain.InvitationOpen))))
 	t.putIf(newInvitationRecord(inv, inv.Version+1), stillOpen, s.acceptedInvitationFailure(inv))
-	for _, roleID := range distinctIDs(inv.RoleIDs) {
-		t.put(newInvitationRoleRecord(inv, roleID))
-	}
+	t.applyChanges(changedInvitation(inv))
 	return t.commit(ctx)
 }
 

@@ -176,18 +176,13 @@ func (s *Store) GetUserRoleByID(ctx context.Context, userRoleID int64) (domain.U
 
 // UpdateUserRole replaces a membership at its stored version, with audit.
 func (s *Store) UpdateUserRole(ctx context.Context, ur domain.UserRole, audit []domain.AuditEntry, deliveries []domain.Delivery) error {
-	summary, err := s.roleSummaryOf(ctx, ur.UserID)
+	changes := []change{changedMembership(ur, domain.User{})} // the copy of the user stays as read
+	st, err := s.readProjectionState(ctx, newProjectionState(), changes)
 	if err != nil {
 		return err
 	}
 	t := s.newTxn()
-	key := userRoleKey(ur.UserID, ur.RoleID)
-	t.putVersion(newUserRoleRecord(ur, ur.Version+1), ur.Version, s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
-	change := roleSummaryChange{} // bumps rsVersion even without an entry, for RepairIndexes
-	if _, ok := summary.entries[ur.RoleID]; ok {
-		change.set = []domain.UserRole{ur}
-	}
-	t.updateRoleSummaries(map[int64]roleSummaryChange{ur.UserID: change}, 0)
+	t.apply(projectChanges(st, changes...), 0)
 	t.putAudit(audit)
 	t.putDeliveries(deliveries)
 	return t.commitSkippingGoneUsers(ctx)
