@@ -3,8 +3,6 @@ package dynamo
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"sync"
 	"time"
 
@@ -30,6 +28,8 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 	for _, u := range seed.Users {
 		users[u.ID] = u
 	}
+	st := newProjectionState()
+	seededShards := map[itemKey]*roleMemberCountRecord{} // the counters of seeded roles are written whole, exact
 	for _, r := range seed.Roles {
 		if err := checkRole(r); err != nil {
 			return err
@@ -40,64 +40,56 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 		for _, manageID := range r.ManageIDs() {
 			records = append(records, newAppLinkRecord(r, manageID))
 		}
+		for _, rec := range newRoleMemberCountRecords(r.ID, nil) {
+			seededShards[rec.itemKey] = &rec
+			records = append(records, &rec)
+		}
+		st.roleOrgs[r.ID] = r.OrganizationGUID
 	}
-	seededUserRoles := map[int64][]domain.UserRole{}
-	for _, ur := range seed.UserRoles {
-		seededUserRoles[ur.UserID] = append(seededUserRoles[ur.UserID], ur)
-	}
+	changes := make([]change, 0, len(seed.Users)+len(seed.UserRoles))
 	for _, u := range seed.Users {
-		userItem, err := newUserItem(u, seededUserRoles[u.ID])
+		changes = append(changes, createdUser(u))
+	}
+	for _, ur := range seed.UserRoles {
+		u, ok := users[ur.UserID]
+		if !ok {
+			return domain.Invalidf("seeded membership %d is of user %d, who is not seeded", ur.ID, ur.UserID)
+		}
+		changes = append(changes, addedMembership(ur, u))
+	}
+	st, err := s.readProjectionState(ctx, st, changes) // the organizations of roles not in the seed
+	if err != nil {
+		return err
+	}
+	p := projectChanges(st, changes...)
+	for _, u := range seed.Users {
+		userItem, err := newUserItem(u, p.firstRoles[u.ID])
 		if err != nil {
 			return err
 		}
 		records = append(records, userItem, newUserSubRecord(u))
-		for _, rec := range newUserWordRecords(u) {
-			records = append(records, rec)
+	}
+	for _, w := range p.writes { // new items only: no condition can fail, nothing is deleted
+		if w.err != nil {
+			return w.err
+		}
+		if w.put != nil {
+			records = append(records, w.put)
 		}
 	}
-	seededRoles := map[int64][]domain.UserRole{}
-	for _, r := range seed.Roles {
-		seededRoles[r.ID] = nil
-	}
-	otherRoles := map[itemKey]int64{} // counter shards of roles not in the seed
-	for _, ur := range seed.UserRoles {
-		ur.Listing = domain.ListingOf(users[ur.UserID])
-		records = append(records, newUserRoleRecord(ur, 1))
-		if urs, ok := seededRoles[ur.RoleID]; ok {
-			seededRoles[ur.RoleID] = append(urs, ur)
+	var adds []counterAdd
+	for _, c := range p.counts {
+		if rec, ok := seededShards[c.key]; ok {
+			rec.Value += c.n
 		} else {
-			otherRoles[roleMemberCountShardOf(ur)]++
+			adds = append(adds, c)
 		}
 	}
-	for roleID, urs := range seededRoles {
-		for _, rec := range newRoleMemberCountRecords(roleID, urs) {
-			records = append(records, rec)
-		}
-	}
-	orgRecords, orgCounts, err := s.seedUserOrgs(ctx, seed)
-	if err != nil {
-		return err
-	}
-	records = append(records, orgRecords...)
 	if err := s.batchPutAll(ctx, records); err != nil {
 		return err
 	}
-	perShard := map[int64]int64{}
-	for _, u := range seed.Users {
-		perShard[u.ID%userCountShards]++
-	}
-	for shard, n := range perShard {
-		if err := s.addToCount(ctx, userCountKey(shard), n, entityUserCount); err != nil {
-			return err
-		}
-	}
-	for key, n := range otherRoles {
-		if err := s.addToCount(ctx, key, n, entityRoleMemberCount); err != nil {
-			return err
-		}
-	}
-	for key, n := range orgCounts {
-		if err := s.addToCount(ctx, key, n, entityOrgUserCount); err != nil {
+	for _, c := range adds {
+		if err := s.addToCount(ctx, c.key, c.n, c.entity); err != nil {
 			return err
 		}
 	}
@@ -188,49 +180,4 @@ func (s *Store) batchPut(ctx context.Context, records []any) error {
 		reqs = out.UnprocessedItems[s.table]
 	}
 	return nil
-}
-
-// seedUserOrgs are the organization items of the seeded users (new users:
-// nothing is stored for them yet) and the changes of the organizations'
-// counts. The roles' organizations come from the seed, else from the table.
-func (s *Store) seedUserOrgs(ctx context.Context, seed domain.Seed) ([]any, map[itemKey]int64, error) {
-	roleOrgs := map[int64]string{}
-	for _, r := range seed.Roles {
-		roleOrgs[r.ID] = r.OrganizationGUID
-	}
-	var unknown []int64
-	for _, ur := range seed.UserRoles {
-		if _, ok := roleOrgs[ur.RoleID]; !ok && !slices.Contains(unknown, ur.RoleID) {
-			unknown = append(unknown, ur.RoleID)
-		}
-	}
-	stored, err := s.organizationsOfRoles(ctx, unknown)
-	if err != nil {
-		return nil, nil, err
-	}
-	maps.Copy(roleOrgs, stored)
-	byUser := make(map[int64]*userOrgs, len(seed.Users))
-	for _, u := range seed.Users {
-		byUser[u.ID] = newUserOrgs(u.ID)
-	}
-	for _, ur := range seed.UserRoles {
-		o, ok := byUser[ur.UserID]
-		if !ok {
-			return nil, nil, domain.Invalidf("seeded membership %d is of user %d, who is not seeded", ur.ID, ur.UserID)
-		}
-		o.addRoles(roleOrgs[ur.RoleID], ur.RoleID)
-	}
-	var records []any
-	counts := map[itemKey]int64{}
-	for _, u := range seed.Users {
-		o := byUser[u.ID]
-		o.setUser(u)
-		for _, org := range slices.Sorted(maps.Keys(o.next)) {
-			rec := o.next[org]
-			rec.Version = 1
-			records = append(records, rec)
-			counts[orgUserCountKey(org, u.ID)]++
-		}
-	}
-	return records, counts, nil
 }
