@@ -94,9 +94,8 @@ func (s *Store) relistRoleMembers(ctx context.Context, urs []domain.UserRole) er
 // membership (and the user) again when either changed in between.
 func (s *Store) relistOne(ctx context.Context, ur domain.UserRole, u domain.User) error {
 	for attempt := 0; ; attempt++ {
-		ur.Listing = domain.ListingOf(u)
 		t := s.newTxn()
-		t.putVersion(newUserRoleRecord(ur, ur.Version+1), ur.Version, nil)
+		t.apply(projectChanges(projectionState{}, relistedMembership(ur, u)), 0)
 		err := t.commit(ctx)
 		if err == nil || attempt == 2 {
 			return err

@@ -33,15 +33,16 @@ import (
 type changeKind int
 
 const (
-	membershipAdded   changeKind = iota + 1 // a new membership of user
-	membershipChanged                       // authority, end date, guest role; listing kept unless user is given
-	membershipRemoved                       // a membership deleted at its version
-	userCreated                             // a new user (with the memberships added in the same batch)
-	userChanged                             // names, e-mail, home, organization, adminship (before → user)
-	userDeleted                             // a user deleted with its last memberships
-	invitationCreated                       // a new invitation: its role links
-	invitationChanged                       // accepted, resent, renewed, repaired: its role links follow
-	invitationDeleted                       // withdrawn or purged: its role links go
+	membershipAdded    changeKind = iota + 1 // a new membership of user
+	membershipChanged                        // authority, end date, guest role; listing kept unless user is given
+	membershipRemoved                        // a membership deleted at its version
+	userCreated                              // a new user (with the memberships added in the same batch)
+	userChanged                              // names, e-mail, home, organization, adminship (before → user)
+	userDeleted                              // a user deleted with its last memberships
+	invitationCreated                        // a new invitation: its role links
+	invitationChanged                        // accepted, resent, renewed, repaired: its role links follow
+	invitationDeleted                        // withdrawn or purged: its role links go
+	membershipRelisted                       // the copy of its user on a membership is stale (user given)
 )
 
 // change is one thing that happened to the source items.
@@ -71,6 +72,9 @@ func changedUser(before, after domain.User) change {
 	return change{kind: userChanged, before: before, user: after}
 }
 func deletedUser(u domain.User) change { return change{kind: userDeleted, user: u} }
+func relistedMembership(ur domain.UserRole, u domain.User) change {
+	return change{kind: membershipRelisted, userRole: ur, user: u}
+}
 func createdInvitation(inv domain.Invitation) change {
 	return change{kind: invitationCreated, invitation: inv}
 }
@@ -212,9 +216,21 @@ func (s *Store) readProjectionState(ctx context.Context, st projectionState, cha
 	return st, nil
 }
 
+// copyKind names the kind of item a derived write is, so that a repair
+// can take the writes of the copy it repairs.
+type copyKind int
+
+const (
+	copyMembership copyKind = iota + 1 // a membership with the copy of its user
+	copyInvitationLink
+	copyWords
+	copyOrganization
+)
+
 // derivedWrite is one Put or Delete of the projection, with the condition
 // it holds at and how a failed condition reads.
 type derivedWrite struct {
+	copy   copyKind
 	put    any
 	del    *itemKey
 	cond   *expression.ConditionBuilder
@@ -263,7 +279,7 @@ func projectChanges(st projectionState, changes ...change) projection {
 		case membershipAdded:
 			added[c.userRole.UserID]++
 		}
-		if c.kind == membershipAdded || c.kind == membershipChanged || c.kind == membershipRemoved {
+		if c.kind == membershipAdded || c.kind == membershipChanged || c.kind == membershipRemoved || c.kind == membershipRelisted {
 			written[userRoleKey(c.userRole.UserID, c.userRole.RoleID)] = true
 		}
 	}
@@ -290,7 +306,7 @@ func projectChanges(st projectionState, changes ...change) projection {
 		switch c.kind {
 		case membershipAdded:
 			ur.Listing = domain.ListingOf(c.user)
-			memberWrites = append(memberWrites, derivedWrite{put: newUserRoleRecord(ur, 1), cond: condPtr(notExists()),
+			memberWrites = append(memberWrites, derivedWrite{copy: copyMembership, put: newUserRoleRecord(ur, 1), cond: condPtr(notExists()),
 				onFail: func(*Store) failure {
 					return always(domain.Conflictf("user %d already has role %d", ur.UserID, ur.RoleID))
 				}})
@@ -312,7 +328,7 @@ func projectChanges(st projectionState, changes ...change) projection {
 				ur.Listing = domain.ListingOf(c.user)
 			}
 			key := userRoleKey(ur.UserID, ur.RoleID)
-			memberWrites = append(memberWrites, derivedWrite{put: newUserRoleRecord(ur, ur.Version+1), cond: condPtr(versionIs(ur.Version)),
+			memberWrites = append(memberWrites, derivedWrite{copy: copyMembership, put: newUserRoleRecord(ur, ur.Version+1), cond: condPtr(versionIs(ur.Version)),
 				onFail: func(s *Store) failure { return s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)) }})
 			summary(ur.UserID, func(s *roleSummaryChange) {
 				// rsVersion moves even without an entry, for RepairIndexes.
@@ -322,7 +338,7 @@ func projectChanges(st projectionState, changes ...change) projection {
 			})
 		case membershipRemoved:
 			key := userRoleKey(ur.UserID, ur.RoleID)
-			memberWrites = append(memberWrites, derivedWrite{del: &key, cond: condPtr(versionIs(ur.Version)),
+			memberWrites = append(memberWrites, derivedWrite{copy: copyMembership, del: &key, cond: condPtr(versionIs(ur.Version)),
 				onFail: func(s *Store) failure { return s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)) }})
 			count(roleMemberCountShardOf(ur), entityRoleMemberCount, -1)
 			summary(ur.UserID, func(s *roleSummaryChange) {
@@ -334,7 +350,7 @@ func projectChanges(st projectionState, changes ...change) projection {
 			}
 		case userCreated:
 			for _, rec := range newUserWordRecords(c.user) {
-				wordWrites = append(wordWrites, derivedWrite{put: rec})
+				wordWrites = append(wordWrites, derivedWrite{copy: copyWords, put: rec})
 			}
 			count(userCountKey(c.user.ID), entityUserCount, 1)
 		case userChanged:
@@ -350,20 +366,23 @@ func projectChanges(st projectionState, changes ...change) projection {
 		case userDeleted:
 			for _, rec := range newUserWordRecords(c.user) {
 				key := rec.itemKey
-				wordWrites = append(wordWrites, derivedWrite{del: &key})
+				wordWrites = append(wordWrites, derivedWrite{copy: copyWords, del: &key})
 			}
 			count(userCountKey(c.user.ID), entityUserCount, -1)
 			if o := st.orgs[c.user.ID]; o != nil {
 				o.deleteAll()
 			}
+		case membershipRelisted:
+			ur.Listing = domain.ListingOf(c.user)
+			p.relist = append(p.relist, ur)
 		case invitationCreated, invitationChanged:
 			for _, roleID := range distinctIDs(c.invitation.RoleIDs) {
-				linkWrites = append(linkWrites, derivedWrite{put: newInvitationRoleRecord(c.invitation, roleID)})
+				linkWrites = append(linkWrites, derivedWrite{copy: copyInvitationLink, put: newInvitationRoleRecord(c.invitation, roleID)})
 			}
 		case invitationDeleted:
 			for _, roleID := range distinctIDs(c.invitation.RoleIDs) {
 				key := invitationRoleKey(c.invitation.ID, roleID)
-				linkWrites = append(linkWrites, derivedWrite{del: &key})
+				linkWrites = append(linkWrites, derivedWrite{copy: copyInvitationLink, del: &key})
 			}
 		}
 	}
@@ -403,11 +422,11 @@ func wordChanges(before, after domain.User) []derivedWrite {
 	for _, rec := range old {
 		if !kept[rec.itemKey] {
 			key := rec.itemKey
-			out = append(out, derivedWrite{del: &key})
+			out = append(out, derivedWrite{copy: copyWords, del: &key})
 		}
 	}
 	for _, rec := range now {
-		out = append(out, derivedWrite{put: rec})
+		out = append(out, derivedWrite{copy: copyWords, put: rec})
 	}
 	return out
 }
@@ -432,6 +451,23 @@ func compareKeys(a, b itemKey) int {
 		return 1
 	}
 	return 0
+}
+
+// only keeps the writes of one kind of copy and the counters of one
+// entity (a repair's part of a projection).
+func (p projection) only(kind copyKind, counter string) projection {
+	out := projection{summaries: map[int64]roleSummaryChange{}, firstRoles: p.firstRoles}
+	for _, w := range p.writes {
+		if w.copy == kind || w.err != nil {
+			out.writes = append(out.writes, w)
+		}
+	}
+	for _, c := range p.counts {
+		if c.entity == counter {
+			out.counts = append(out.counts, c)
+		}
+	}
+	return out
 }
 
 // takeSummary hands the writer of a user item that user's summary change

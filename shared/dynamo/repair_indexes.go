@@ -231,11 +231,18 @@ func (s *Store) repairUser(ctx context.Context, userID int64) (domain.IndexRepai
 	if err != nil {
 		return res, err
 	}
-	words, err := s.staleUserWords(ctx, u)
+	// What the projection makes of the user and its memberships written
+	// anew: its word items and its complete summary.
+	changes := []change{createdUser(u)}
+	for _, ur := range urs {
+		changes = append(changes, addedMembership(ur, u))
+	}
+	want := projectChanges(projectionState{}, changes...)
+	words, err := s.staleUserWords(ctx, want.only(copyWords, ""))
 	if err != nil {
 		return res, err
 	}
-	summary, rebuild := summaryRebuild(st, urs)
+	summary, rebuild := summaryRebuild(st, want.firstRoles[u.ID])
 	if len(words) == 0 && !rebuild {
 		return res, nil
 	}
@@ -258,10 +265,15 @@ func (s *Store) repairUser(ctx context.Context, userID int64) (domain.IndexRepai
 	return res, t.commit(ctx)
 }
 
-// staleUserWords are the word items of the user that are missing or differ
-// from what the user's names make them (one BatchGetItem).
-func (s *Store) staleUserWords(ctx context.Context, u domain.User) ([]userWordRecord, error) {
-	want := newUserWordRecords(u)
+// staleUserWords are the word items the projection wants that are missing
+// or differ from what is stored (one BatchGetItem).
+func (s *Store) staleUserWords(ctx context.Context, p projection) ([]userWordRecord, error) {
+	var want []userWordRecord
+	for _, w := range p.writes {
+		if rec, ok := w.put.(userWordRecord); ok {
+			want = append(want, rec)
+		}
+	}
 	keys := make([]itemKey, len(want))
 	for i, rec := range want {
 		keys[i] = rec.itemKey

@@ -100,8 +100,21 @@ func (s *Store) RecountMembersOfRole(ctx context.Context, roleID int64) error {
 	if err != nil {
 		return err
 	}
+	// The shards hold what the projection adds for these memberships.
+	changes := make([]change, len(urs))
+	for i, ur := range urs {
+		changes[i] = addedMembership(ur, domain.User{})
+	}
+	shards := newRoleMemberCountRecords(roleID, nil)
+	for _, c := range projectChanges(projectionState{}, changes...).only(0, entityRoleMemberCount).counts {
+		for i := range shards {
+			if shards[i].itemKey == c.key {
+				shards[i].Value += c.n
+			}
+		}
+	}
 	var records []any
-	for _, rec := range newRoleMemberCountRecords(roleID, urs) {
+	for _, rec := range shards {
 		records = append(records, rec)
 	}
 	return s.batchPutAll(ctx, records)

@@ -150,7 +150,7 @@ func userOrgWrites(o *userOrgs) ([]derivedWrite, map[itemKey]int64) {
 		key := userOrgKey(o.userID, org)
 		switch listed := after.listed(); {
 		case wasListed && !listed:
-			writes = append(writes, derivedWrite{del: &key, cond: condPtr(versionIs(before.Version)), onFail: conflict})
+			writes = append(writes, derivedWrite{copy: copyOrganization, del: &key, cond: condPtr(versionIs(before.Version)), onFail: conflict})
 			counts[orgUserCountKey(org, o.userID)]--
 		case !listed:
 		case after.GSI1SK == "":
@@ -158,11 +158,11 @@ func userOrgWrites(o *userOrgs) ([]derivedWrite, map[itemKey]int64) {
 			writes = append(writes, derivedWrite{err: err})
 		case !wasListed:
 			after.Version = 1
-			writes = append(writes, derivedWrite{put: after, cond: condPtr(notExists()), onFail: conflict})
+			writes = append(writes, derivedWrite{copy: copyOrganization, put: after, cond: condPtr(notExists()), onFail: conflict})
 			counts[orgUserCountKey(org, o.userID)]++
 		case before.GSI1SK != after.GSI1SK || before.Admin != after.Admin || !slices.Equal(before.RoleIDs, after.RoleIDs):
 			after.Version = before.Version + 1
-			writes = append(writes, derivedWrite{put: after, cond: condPtr(versionIs(before.Version)), onFail: conflict})
+			writes = append(writes, derivedWrite{copy: copyOrganization, put: after, cond: condPtr(versionIs(before.Version)), onFail: conflict})
 		}
 	}
 	return writes, counts
@@ -271,18 +271,23 @@ func (s *Store) RebuildUserOrganizations(ctx context.Context, userID int64) erro
 			o.stored[rec.OrganizationGUID] = rec
 		}
 	}
+	// The items are what the projection makes of the user and its
+	// memberships written anew, against the items stored.
+	st := newProjectionState()
+	st.orgs[userID] = o
+	var changes []change
 	if user != nil {
-		orgs, err := s.organizationsOfRoles(ctx, roleIDs)
-		if err != nil {
-			return err
-		}
+		changes = append(changes, createdUser(*user))
 		for _, roleID := range roleIDs {
-			o.addRoles(orgs[roleID], roleID)
+			changes = append(changes, addedMembership(domain.UserRole{UserID: userID, RoleID: roleID}, *user))
 		}
-		o.setUser(*user)
+	}
+	st, err = s.readProjectionState(ctx, st, changes) // the roles' organizations; roles gone have none
+	if err != nil {
+		return err
 	}
 	t := s.newTxn()
-	t.putUserOrgs(o)
+	t.apply(projectChanges(st, changes...).only(copyOrganization, entityOrgUserCount), 0)
 	return t.commit(ctx)
 }
 
