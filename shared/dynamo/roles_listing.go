@@ -13,7 +13,7 @@ import (
 )
 
 // CountUserRolesOfRole counts a role's memberships: its member counter
-// (roles_members_count.go), else a COUNT query.
+// (roles_members_count.go).
 func (s *Store) CountUserRolesOfRole(ctx context.Context, roleID int64) (int64, error) {
 	counts, err := s.CountMembersOfRoles(ctx, []int64{roleID})
 	return counts[roleID], err

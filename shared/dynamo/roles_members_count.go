@@ -16,8 +16,8 @@ import (
 // one COUNT query per role.
 //
 // Roles created by an older version have no `exact` shards (a later ADD
-// creates a shard without it): their count falls back to the COUNT query,
-// so it is right, only dearer, until RecountMembersOfRole repairs them.
+// creates a shard without it): RepairIndexes finds them by that and
+// recounts them (RecountMembersOfRole) once; reads trust the shards.
 
 const (
 	entityRoleMemberCount = "RoleMemberCount"
@@ -59,8 +59,10 @@ func newRoleMemberCountRecords(roleID int64, urs []domain.UserRole) []roleMember
 }
 
 // CountMembersOfRoles implements domain.RoleListingStore: the member
-// counters of the roles (one BatchGetItem per 25 roles), and a COUNT query
-// for each role whose counter is not exact (a role of an older version).
+// counters of the roles (one BatchGetItem per 25 roles). A role of an
+// older version, whose counter is not exact, counts right once
+// RepairIndexes has recounted it (RecountMembersOfRole): the one-off
+// upgrade, not a second read path.
 func (s *Store) CountMembersOfRoles(ctx context.Context, roleIDs []int64) (map[int64]int64, error) {
 	keys := make([]itemKey, 0, len(roleIDs)*roleMemberCountShards)
 	for _, roleID := range roleIDs {
@@ -75,16 +77,8 @@ func (s *Store) CountMembersOfRoles(ctx context.Context, roleIDs []int64) (map[i
 	counts := make(map[int64]int64, len(roleIDs))
 	for _, roleID := range roleIDs {
 		var total int64
-		exact := true
 		for shard := range int64(roleMemberCountShards) {
-			rec, ok := shards[roleMemberCountKey(roleID, shard)]
-			exact = exact && ok && rec.Exact
-			total += rec.Value
-		}
-		if !exact {
-			if total, err = s.countMembershipsOfRole(ctx, roleID); err != nil {
-				return nil, err
-			}
+			total += shards[roleMemberCountKey(roleID, shard)].Value
 		}
 		counts[roleID] = total
 	}

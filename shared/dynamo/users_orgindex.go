@@ -121,16 +121,6 @@ func (o *userOrgs) setUser(u domain.User) {
 // deleteAll ends the user's belonging to every organization.
 func (o *userOrgs) deleteAll() { clear(o.next) }
 
-// writeUserOrgs adds the writes that turn the stored items into the next
-// ones, and the changes of the organizations' counts to counts.
-func (t *txn) writeUserOrgs(o *userOrgs, counts map[itemKey]int64) {
-	writes, orgCounts := userOrgWrites(o)
-	t.apply(projection{writes: writes}, 0)
-	for key, n := range orgCounts {
-		counts[key] += n
-	}
-}
-
 // userOrgWrites are the writes that turn the stored items into the next
 // ones, each at the version read, and the changes of the organizations'
 // counts.
@@ -166,24 +156,6 @@ func userOrgWrites(o *userOrgs) ([]derivedWrite, map[itemKey]int64) {
 		}
 	}
 	return writes, counts
-}
-
-// putUserOrgs writes the user's organization items and the organization
-// user counts that they change.
-func (t *txn) putUserOrgs(o *userOrgs) {
-	counts := map[itemKey]int64{}
-	t.writeUserOrgs(o, counts)
-	t.countOrgUsers(counts)
-}
-
-// countOrgUsers adds the changes of the organizations' user counts, one
-// update per shard item (a transaction may touch an item only once).
-func (t *txn) countOrgUsers(counts map[itemKey]int64) {
-	for _, key := range slices.SortedFunc(maps.Keys(counts), compareKeys) {
-		if counts[key] != 0 {
-			t.count(counterAdd{key: key, entity: entityOrgUserCount, n: counts[key]})
-		}
-	}
 }
 
 // count adds to one counter item.
