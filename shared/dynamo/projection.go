@@ -6,7 +6,9 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/edu-invite/invite/shared/domain"
 )
@@ -43,6 +45,7 @@ const (
 	invitationChanged                        // accepted, resent, renewed, repaired: its role links follow
 	invitationDeleted                        // withdrawn or purged: its role links go
 	membershipRelisted                       // the copy of its user on a membership is stale (user given)
+	roleCreated                              // a new role: its member counter, exact at 0
 )
 
 // change is one thing that happened to the source items.
@@ -52,6 +55,7 @@ type change struct {
 	before     domain.User // userChanged: as stored before
 	userRole   domain.UserRole
 	invitation domain.Invitation
+	roleID     int64 // roleCreated
 }
 
 func addedMembership(ur domain.UserRole, u domain.User) change {
@@ -72,6 +76,7 @@ func changedUser(before, after domain.User) change {
 	return change{kind: userChanged, before: before, user: after}
 }
 func deletedUser(u domain.User) change { return change{kind: userDeleted, user: u} }
+func createdRole(roleID int64) change  { return change{kind: roleCreated, roleID: roleID} }
 func relistedMembership(ur domain.UserRole, u domain.User) change {
 	return change{kind: membershipRelisted, userRole: ur, user: u}
 }
@@ -225,6 +230,7 @@ const (
 	copyInvitationLink
 	copyWords
 	copyOrganization
+	copyCounter // a counter written whole (a new role\'s)
 )
 
 // derivedWrite is one Put or Delete of the projection, with the condition
@@ -375,6 +381,10 @@ func projectChanges(st projectionState, changes ...change) projection {
 		case membershipRelisted:
 			ur.Listing = domain.ListingOf(c.user)
 			p.relist = append(p.relist, ur)
+		case roleCreated:
+			for _, rec := range newRoleMemberCountRecords(c.roleID, nil) {
+				linkWrites = append(linkWrites, derivedWrite{copy: copyCounter, put: rec})
+			}
 		case invitationCreated, invitationChanged:
 			for _, roleID := range distinctIDs(c.invitation.RoleIDs) {
 				linkWrites = append(linkWrites, derivedWrite{copy: copyInvitationLink, put: newInvitationRoleRecord(c.invitation, roleID)})
@@ -482,10 +492,10 @@ func (p *projection) takeSummary(userID int64) *roleSummaryChange {
 }
 
 // applyChanges adds the projection of changes that need nothing stored
-// (an invitation's links) to t.
+// (an invitation's links, a new role's counter) to t.
 func (t *txn) applyChanges(changes ...change) {
 	for _, c := range changes {
-		if k := c.kind; k != invitationCreated && k != invitationChanged && k != invitationDeleted {
+		if k := c.kind; k != invitationCreated && k != invitationChanged && k != invitationDeleted && k != roleCreated {
 			t.fail(fmt.Errorf("change %d needs stored state: readProjectionState first", k))
 			return
 		}
@@ -528,4 +538,15 @@ func (t *txn) apply(p projection, reserve int) []domain.UserRole {
 		t.putVersion(newUserRoleRecord(ur, ur.Version+1), ur.Version, t.store.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
 	}
 	return later
+}
+
+// count adds to one counter item.
+func (t *txn) count(c counterAdd) {
+	upd, err := countUpdate(c.key, c.n, c.entity)
+	if err != nil {
+		t.fail(err)
+		return
+	}
+	upd.TableName = aws.String(t.store.table)
+	t.add(types.TransactWriteItem{Update: upd}, nil)
 }

@@ -22,9 +22,7 @@ func (s *Store) CreateRole(ctx context.Context, r domain.Role, deliveries []doma
 	for _, manageID := range r.ManageIDs() {
 		t.put(newAppLinkRecord(r, manageID))
 	}
-	for _, rec := range newRoleMemberCountRecords(r.ID, nil) {
-		t.put(rec)
-	}
+	t.applyChanges(createdRole(r.ID))
 	t.putDeliveries(deliveries)
 	return t.commit(ctx)
 }

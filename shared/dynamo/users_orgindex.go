@@ -6,7 +6,6 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -156,17 +155,6 @@ func userOrgWrites(o *userOrgs) ([]derivedWrite, map[itemKey]int64) {
 		}
 	}
 	return writes, counts
-}
-
-// count adds to one counter item.
-func (t *txn) count(c counterAdd) {
-	upd, err := countUpdate(c.key, c.n, c.entity)
-	if err != nil {
-		t.fail(err)
-		return
-	}
-	upd.TableName = aws.String(t.store.table)
-	t.add(types.TransactWriteItem{Update: upd}, nil)
 }
 
 func countUpdate(key itemKey, n int64, entity string) (*types.Update, error) {
