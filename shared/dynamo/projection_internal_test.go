@@ -1,0 +1,197 @@
+package dynamo
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// describe is a projection in a few comparable lines: the non-word writes
+// ("put|del <pk> <sk>", conditional ones marked "?"), then the number of
+// word puts and deletes (words and whole addresses), the counter changes, the role summary changes, the
+// new users' first roles and the relisted memberships.
+func describe(p projection) []string {
+	var out []string
+	words := map[string]int{}
+	for _, w := range p.writes {
+		op, key := "put", itemKey{}
+		switch {
+		case w.err != nil:
+			out = append(out, "error "+w.err.Error())
+			continue
+		case w.del != nil:
+			op, key = "del", *w.del
+		default:
+			key = keyOf(w.put)
+		}
+		if w.copy == copyWords {
+			words[op]++
+			continue
+		}
+		if w.cond != nil {
+			op += "?"
+		}
+		out = append(out, op+" "+key.PK+" "+key.SK)
+	}
+	if len(words) > 0 {
+		out = append(out, fmt.Sprintf("words put %d del %d", words["put"], words["del"]))
+	}
+	for _, c := range p.counts {
+		out = append(out, fmt.Sprintf("count %s %+d", c.key.PK, c.n))
+	}
+	for _, uid := range slices.Sorted(maps.Keys(p.summaries)) {
+		c := p.summaries[uid]
+		var set []string
+		for _, ur := range c.set {
+			set = append(set, id(ur.RoleID))
+		}
+		out = append(out, fmt.Sprintf("summary %d set [%s] remove %v count %+d", uid, strings.Join(set, " "), c.remove, c.count))
+	}
+	for _, uid := range slices.Sorted(maps.Keys(p.firstRoles)) {
+		out = append(out, fmt.Sprintf("first roles of %d: %d", uid, len(p.firstRoles[uid])))
+	}
+	for _, ur := range p.relist {
+		out = append(out, fmt.Sprintf("relist %d/%d as %q", ur.UserID, ur.RoleID, ur.Listing.Name))
+	}
+	return out
+}
+
+func keyOf(record any) itemKey {
+	switch rec := record.(type) {
+	case userRoleRecord:
+		return rec.itemKey
+	case userOrgRecord:
+		return rec.itemKey
+	case invitationRoleRecord:
+		return rec.itemKey
+	case roleMemberCountRecord:
+		return rec.itemKey
+	case userWordRecord:
+		return rec.itemKey
+	}
+	return itemKey{PK: fmt.Sprintf("%T", record)}
+}
+
+// TestProjectChanges: each kind of change, alone or in the batch a write
+// makes of it, projects to exactly the derived writes its copies need.
+func TestProjectChanges(t *testing.T) {
+	now := time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC)
+	marie := domain.User{ID: 10, Sub: "s10", GivenName: "Marie", FamilyName: "Curie", Name: "Marie Curie", Email: "mc@lab.example", CreatedAt: now}
+	renamed := marie
+	renamed.Name, renamed.FamilyName, renamed.Version = "Marie Sklodowska", "Sklodowska", 1
+	active := marie
+	active.LastActivity = now.Add(time.Hour)
+	ur := func(roleID int64) domain.UserRole {
+		return domain.UserRole{ID: 100 + roleID, UserID: 10, RoleID: roleID, Authority: domain.Guest, Version: 1}
+	}
+	storedOrgs := func(roles ...int64) *userOrgs {
+		o := newUserOrgs(10)
+		rec := o.item("org-1")
+		rec.RoleIDs, rec.Version = roles, 3
+		rec.GSI1PK, rec.GSI1SK = orgUsersPK("org-1"), userListingSK(marie)
+		o.stored["org-1"] = rec
+		rec.RoleIDs = slices.Clone(roles)
+		o.next["org-1"] = rec
+		return o
+	}
+	summaryOf := func(roles ...int64) userRolesState {
+		st := userRolesState{complete: true, count: int64(len(roles)), entries: map[int64]roleSummaryRecord{}}
+		for _, r := range roles {
+			st.entries[r] = newRoleSummaryRecord(ur(r))
+		}
+		return st
+	}
+	inv := domain.Invitation{ID: 5, RoleIDs: []int64{1, 2, 1}, Status: domain.InvitationOpen, CreatedAt: now, ExpiryDate: now}
+
+	for _, tc := range []struct {
+		name    string
+		state   func(st projectionState)
+		changes []change
+		want    []string
+	}{{
+		name:    "a new user accepts two roles, one of an organization",
+		state:   func(st projectionState) { st.orgs[10] = newUserOrgs(10); st.roleOrgs[1] = "org-1" },
+		changes: []change{createdUser(marie), changedInvitation(inv), addedMembership(ur(1), marie), addedMembership(ur(2), marie)},
+		want: []string{"put? USER#10 UR#1", "put? USER#10 UR#2", "put INV#5 ROLE#1", "put INV#5 ROLE#2", "put? USER#10 ORG#org-1",
+			"words put 6 del 0",
+			"count COUNT#users#10 +1", "count COUNT#members#1#2 +1", "count COUNT#members#2#2 +1", "count COUNT#orgusers#org-1#10 +1",
+			"first roles of 10: 2"},
+	}, {
+		name: "a known user gets a role of the organization it belongs to",
+		state: func(st projectionState) {
+			st.orgs[10] = storedOrgs(1)
+			st.roleOrgs[3] = "org-1"
+			st.summaries[10] = summaryOf(1)
+		},
+		changes: []change{changedUser(marie, marie), addedMembership(ur(3), marie)},
+		want: []string{"put? USER#10 UR#3", "put? USER#10 ORG#org-1", "count COUNT#members#3#2 +1",
+			"summary 10 set [3] remove [] count +1"},
+	}, {
+		name:    "a membership changes: the summary entry follows, the copy stays",
+		state:   func(st projectionState) { st.summaries[10] = summaryOf(1) },
+		changes: []change{changedMembership(ur(1), domain.User{})},
+		want:    []string{"put? USER#10 UR#1", "summary 10 set [1] remove [] count +0"},
+	}, {
+		name:    "a membership without a summary entry moves only the summary's version",
+		state:   func(st projectionState) { st.summaries[10] = userRolesState{} },
+		changes: []change{changedMembership(ur(1), domain.User{})},
+		want:    []string{"put? USER#10 UR#1", "summary 10 set [] remove [] count +0"},
+	}, {
+		name:    "the last role of an organization is removed, the user stays",
+		state:   func(st projectionState) { st.orgs[10] = storedOrgs(1) },
+		changes: []change{removedMembership(ur(1))},
+		want: []string{"del? USER#10 UR#1", "del? USER#10 ORG#org-1", "count COUNT#members#1#2 -1", "count COUNT#orgusers#org-1#10 -1",
+			"summary 10 set [] remove [1] count -1"},
+	}, {
+		name:    "the last membership ends and the user goes",
+		state:   func(st projectionState) { st.orgs[10] = storedOrgs(1) },
+		changes: []change{removedMembership(ur(1)), deletedUser(marie)},
+		want: []string{"del? USER#10 UR#1", "del? USER#10 ORG#org-1", "words put 0 del 6",
+			"count COUNT#members#1#2 -1", "count COUNT#users#10 -1", "count COUNT#orgusers#org-1#10 -1"},
+	}, {
+		name: "a rename moves the words, the organization listing and the copies not written anyway",
+		state: func(st projectionState) {
+			st.orgs[10] = storedOrgs(1)
+			st.memberships[10] = []domain.UserRole{ur(1), ur(2)}
+			st.summaries[10] = summaryOf(1, 2)
+		},
+		changes: []change{changedUser(marie, renamed), changedMembership(ur(2), renamed)},
+		want: []string{"put? USER#10 UR#2", "put? USER#10 ORG#org-1", "words put 6 del 1",
+			"summary 10 set [2] remove [] count +0", `relist 10/1 as "Marie Sklodowska"`},
+	}, {
+		name:    "a sign-in that changes nothing shown writes no copy",
+		changes: []change{changedUser(marie, active)},
+		want:    nil,
+	}, {
+		name:    "an invitation withdrawn takes its links, once per role",
+		changes: []change{deletedInvitation(inv)},
+		want:    []string{"del INV#5 ROLE#1", "del INV#5 ROLE#2"},
+	}, {
+		name:    "a new role has its counter, exact at zero",
+		changes: []change{createdRole(7)},
+		want:    []string{"put COUNT#members#7#0 COUNT", "put COUNT#members#7#1 COUNT", "put COUNT#members#7#2 COUNT", "put COUNT#members#7#3 COUNT"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := newProjectionState()
+			if tc.state != nil {
+				tc.state(st)
+			}
+			got := describe(projectChanges(st, tc.changes...))
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("projection:\n got %q\nwant %q", got, tc.want)
+			}
+			// needsOf asks for what the projection used.
+			n := needsOf(tc.changes)
+			for _, uid := range n.orgs {
+				if st.orgs[uid] == nil {
+					t.Errorf("the changes need the organization items of user %d, the case gives none", uid)
+				}
+			}
+		})
+	}
+}
