@@ -1,14 +1,10 @@
 package dynamo
 
 import (
-	"context"
-	"fmt"
 	"maps"
 	"slices"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/edu-invite/invite/shared/domain"
 )
@@ -16,8 +12,9 @@ import (
 // The projection step: the one place that knows which derived copies a
 // change of the source items (users, memberships, roles, invitations)
 // touches. A write describes what happened as changes, reads what the
-// projection needs (readProjectionState), and adds projectChanges's writes to its
-// transaction (txn.apply); the seed adds them to its batches, the repairs
+// projection needs (readProjectionState, projection_state.go), and adds
+// projectChanges's writes to its transaction (txn.apply,
+// projection_apply.go); the seed adds them to its batches, the repairs
 // compare them with what is stored. The copies it keeps:
 //
 //   - search words of a user (UWORD#/UEXACT# items) and the user counter;
@@ -88,137 +85,6 @@ func changedInvitation(inv domain.Invitation) change {
 }
 func deletedInvitation(inv domain.Invitation) change {
 	return change{kind: invitationDeleted, invitation: inv}
-}
-
-// projectionState is what the projection needs of the stored items, read
-// by readProjectionState (or given by a writer that read it anyway).
-type projectionState struct {
-	orgs        map[int64]*userOrgs         // users whose organization items a change touches, as read
-	roleOrgs    map[int64]string            // organization of each role a membership is added to
-	summaries   map[int64]userRolesState    // users whose role summary entries a change sets, as read
-	memberships map[int64][]domain.UserRole // users whose copy on their memberships changes: those memberships
-}
-
-func newProjectionState() projectionState {
-	return projectionState{orgs: map[int64]*userOrgs{}, roleOrgs: map[int64]string{},
-		summaries: map[int64]userRolesState{}, memberships: map[int64][]domain.UserRole{}}
-}
-
-// needs says which stored items the changes make the projection read.
-type needs struct {
-	orgs        []int64 // users whose organization items to read
-	newOrgs     []int64 // new users: no items yet
-	roles       []int64 // roles whose organization to read
-	summaries   []int64 // users whose summary to read
-	memberships []int64 // users whose memberships to read
-}
-
-func needsOf(changes []change) needs {
-	var n needs
-	created := map[int64]bool{}
-	for _, c := range changes {
-		if c.kind == userCreated {
-			created[c.user.ID] = true
-			n.newOrgs = appendNew(n.newOrgs, c.user.ID)
-		}
-	}
-	for _, c := range changes {
-		uid := c.userRole.UserID
-		switch c.kind {
-		case membershipAdded:
-			n.roles = appendNew(n.roles, c.userRole.RoleID)
-			if !created[uid] {
-				n.orgs = appendNew(n.orgs, uid)
-				n.summaries = appendNew(n.summaries, uid)
-			}
-		case membershipChanged:
-			if !created[uid] {
-				n.summaries = appendNew(n.summaries, uid)
-			}
-		case membershipRemoved:
-			n.orgs = appendNew(n.orgs, uid)
-		case userChanged:
-			if listedDifferently(c.before, c.user) {
-				n.orgs = appendNew(n.orgs, c.user.ID)
-			}
-			if domain.ListingOf(c.before) != domain.ListingOf(c.user) {
-				n.memberships = appendNew(n.memberships, c.user.ID)
-			}
-		case userDeleted:
-			n.orgs = appendNew(n.orgs, c.user.ID)
-		}
-	}
-	return n
-}
-
-func appendNew(ids []int64, id int64) []int64 {
-	if slices.Contains(ids, id) {
-		return ids
-	}
-	return append(ids, id)
-}
-
-// readProjectionState reads what the changes' projection needs and st does
-// not hold yet: organization items (one Query per user), the roles'
-// organizations (one BatchGetItem), role summaries (one GetItem per user)
-// and the memberships of users whose copy changes (one Query per user).
-func (s *Store) readProjectionState(ctx context.Context, st projectionState, changes []change) (projectionState, error) {
-	n := needsOf(changes)
-	for _, uid := range n.newOrgs {
-		if st.orgs[uid] == nil {
-			st.orgs[uid] = newUserOrgs(uid)
-		}
-	}
-	for _, uid := range n.orgs {
-		if st.orgs[uid] != nil {
-			continue
-		}
-		o, err := s.readUserOrgs(ctx, uid)
-		if err != nil {
-			return st, err
-		}
-		st.orgs[uid] = o
-	}
-	var roles []int64
-	for _, roleID := range n.roles {
-		if _, ok := st.roleOrgs[roleID]; !ok {
-			roles = append(roles, roleID)
-		}
-	}
-	if len(roles) > 0 {
-		orgs, err := s.organizationsOfRoles(ctx, roles)
-		if err != nil {
-			return st, err
-		}
-		for _, roleID := range roles {
-			st.roleOrgs[roleID] = orgs[roleID] // "" for a role without one
-		}
-	}
-	for _, uid := range n.summaries {
-		if _, ok := st.summaries[uid]; ok {
-			continue
-		}
-		summary, err := s.roleSummaryOf(ctx, uid)
-		if err != nil {
-			return st, err
-		}
-		st.summaries[uid] = summary
-	}
-	for _, uid := range n.memberships {
-		if _, ok := st.memberships[uid]; ok {
-			continue
-		}
-		items, err := s.userPartition(ctx, userPK(uid), sortKeyPrefix(prefixUserRole))
-		if err != nil {
-			return st, err
-		}
-		urs, err := decodeUserRoles(items)
-		if err != nil {
-			return st, err
-		}
-		st.memberships[uid] = urs
-	}
-	return st, nil
 }
 
 // copyKind names the kind of item a derived write is, so that a repair
@@ -478,75 +344,4 @@ func (p projection) only(kind copyKind, counter string) projection {
 		}
 	}
 	return out
-}
-
-// takeSummary hands the writer of a user item that user's summary change
-// (nil: none), so that it joins the user's own write.
-func (p *projection) takeSummary(userID int64) *roleSummaryChange {
-	c, ok := p.summaries[userID]
-	if !ok {
-		return nil
-	}
-	delete(p.summaries, userID)
-	return &c
-}
-
-// applyChanges adds the projection of changes that need nothing stored
-// (an invitation's links, a new role's counter) to t.
-func (t *txn) applyChanges(changes ...change) {
-	for _, c := range changes {
-		if k := c.kind; k != invitationCreated && k != invitationChanged && k != invitationDeleted && k != roleCreated {
-			t.fail(fmt.Errorf("change %d needs stored state: readProjectionState first", k))
-			return
-		}
-	}
-	t.apply(projectChanges(projectionState{}, changes...), 0)
-}
-
-// apply adds the projection's writes to t: the derived puts and deletes,
-// the counters (one update per item), the role summaries of users t does
-// not otherwise write, and as many of the relisted memberships as fit
-// with reserve more writes to come; the rest are returned (relistLater).
-func (t *txn) apply(p projection, reserve int) []domain.UserRole {
-	for _, w := range p.writes {
-		var onFail failure
-		if w.onFail != nil {
-			onFail = w.onFail(t.store)
-		}
-		switch {
-		case w.err != nil:
-			t.fail(w.err)
-		case w.del != nil:
-			t.delete(*w.del, w.cond, onFail)
-		case w.cond != nil:
-			t.putIf(w.put, *w.cond, onFail)
-		default:
-			t.put(w.put)
-		}
-	}
-	for _, c := range p.counts {
-		t.count(c)
-	}
-	t.updateRoleSummaries(p.summaries, 0)
-	var later []domain.UserRole
-	for _, ur := range p.relist {
-		if len(t.items)+reserve >= maxTransactionItems {
-			later = append(later, ur)
-			continue
-		}
-		key := userRoleKey(ur.UserID, ur.RoleID)
-		t.putVersion(newUserRoleRecord(ur, ur.Version+1), ur.Version, t.store.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)))
-	}
-	return later
-}
-
-// count adds to one counter item.
-func (t *txn) count(c counterAdd) {
-	upd, err := countUpdate(c.key, c.n, c.entity)
-	if err != nil {
-		t.fail(err)
-		return
-	}
-	upd.TableName = aws.String(t.store.table)
-	t.add(types.TransactWriteItem{Update: upd}, nil)
 }
