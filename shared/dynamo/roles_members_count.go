@@ -8,10 +8,11 @@ import (
 
 // The member counter of a role: roleMemberCountShards items
 // COUNT#members#<roleId>#<shard> / COUNT, `value` the memberships of the
-// role's users with userId mod shards = shard. Every transaction that adds
-// or removes memberships adds to them (SaveAcceptance, DeleteUserRoles,
-// ApplyRemoval: acceptance, user_roles create and delete, expiry, user
-// deletion); CreateRole and Seed write them at 0 with `exact`. A listing of
+// role's users with userId mod shards = shard. The projection step
+// (projection.go) adds to them in every transaction that adds or removes
+// memberships (SaveAcceptance, DeleteUserRoles, ApplyRemoval: acceptance,
+// user_roles create and delete, expiry, user deletion) and writes them at
+// 0 with `exact` for a new role (CreateRole; the seed with its counts). A listing of
 // roles reads the shards of a page of roles in one BatchGetItem instead of
 // one COUNT query per role.
 //

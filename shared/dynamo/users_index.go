@@ -9,9 +9,10 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// The user search index. Every user write of the store goes through the
-// helpers here (SaveAcceptance, UpdateUser, ApplyRemoval, Seed), so the
-// index never lags behind the users:
+// The user search index. Every user write of the store (SaveAcceptance,
+// UpdateUser, ApplyRemoval, Seed) gets its items from the projection step
+// (projection.go), which uses the helpers here, so the index never lags
+// behind the users:
 //
 //   - the user item itself carries gsi2 USERS / <lower name>#<id> (the
 //     listing by name) and, for institution admins, gsi3

@@ -28,8 +28,9 @@ import (
 //   - COUNT#orgusers#<organizationGUID>#<userId mod 16> count the items of
 //     the organization, for a page's total.
 //
-// Every membership write keeps the items in the same transaction: it reads
-// the user's items first (one Query of the user's partition, a handful of
+// Every membership write keeps the items in the same transaction through
+// the projection step (projection.go, userOrgWrites here): it reads the
+// user's items first (one Query of the user's partition, a handful of
 // items) and writes each changed item at the version read, so two
 // concurrent changes of one user's memberships in one organization cannot
 // both win (the loser gets domain.ErrVersionConflict and may retry).
