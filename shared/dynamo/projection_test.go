@@ -2,7 +2,11 @@ package dynamo_test
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -184,6 +188,189 @@ func TestRepairsChangeNothingWrittenByTheProjection(t *testing.T) {
 	for _, it := range after {
 		if !slices.Contains(before, it) {
 			t.Errorf("written by a repair: %s", it)
+		}
+	}
+}
+
+// TestRepairsChangeNothingAfterRandomWrites: as above, after a seeded
+// random mix of the store's writes (acceptances by new and known users,
+// grants, renames and adminships, membership changes, removals keeping or
+// deleting the user, role renames, moves and creations). The seed is in
+// the failure message; PROJECTION_SEED=<seed> runs that mix again.
+func TestRepairsChangeNothingAfterRandomWrites(t *testing.T) {
+	seed := time.Now().UnixNano()
+	if v := os.Getenv("PROJECTION_SEED"); v != "" {
+		var err error
+		seed, err = strconv.ParseInt(v, 10, 64)
+		must(t, err)
+	}
+	t.Logf("seed %d", seed)
+	rnd := rand.New(rand.NewPCG(uint64(seed), 0))
+	client, table := dynamotest.NewClient(t)
+	raw := rawTable{Client: client, table: table}
+	s := dynamo.New(client, table, func() time.Time { return testNow })
+	orgs := []string{"org-1", "org-2", ""}
+	roleIDs := []int64{}
+	nextRole, nextUser, nextID := int64(1), int64(100), int64(1000)
+	newRole := func() {
+		r := role(nextRole, fmt.Sprint("Role ", nextRole))
+		r.OrganizationGUID = orgs[rnd.IntN(len(orgs))]
+		must(t, s.CreateRole(ctx(t), r, nil))
+		roleIDs = append(roleIDs, nextRole)
+		nextRole++
+	}
+	for range 3 {
+		newRole()
+	}
+	var userIDs []int64
+	given := []string{"Ada", "Alan", "Grace", "Marie", "Émile", "Zoë"}
+	family := []string{"Lovelace", "Turing", "Hopper", "Curie", "de Vries", "O'Neil"}
+	person := func(uid int64) domain.User {
+		g, f := given[rnd.IntN(len(given))], family[rnd.IntN(len(family))]
+		return domain.User{ID: uid, Sub: fmt.Sprint("sub-", uid), GivenName: g, FamilyName: f, Name: g + " " + f,
+			Email: fmt.Sprintf("%s.%d@%s.example.org", strings.ToLower(g), uid, orgs[rnd.IntN(2)]), CreatedAt: testNow}
+	}
+	pickRoles := func() []int64 {
+		var out []int64
+		for _, r := range roleIDs {
+			if rnd.IntN(3) == 0 {
+				out = append(out, r)
+			}
+		}
+		if len(out) == 0 {
+			out = append(out, roleIDs[rnd.IntN(len(roleIDs))])
+		}
+		return out
+	}
+	grantTo := func(u domain.User, roles []int64, isNew bool) {
+		held, err := s.ListUserRolesOfUser(ctx(t), u.ID)
+		if !isNew {
+			must(t, err)
+		}
+		var urs []domain.UserRole
+		for _, r := range roles {
+			if slices.ContainsFunc(held, func(ur domain.UserRole) bool { return ur.RoleID == r }) {
+				continue
+			}
+			nextID++
+			ur := membership(nextID, u.ID, r)
+			ur.Authority = []domain.Authority{domain.Guest, domain.Inviter, domain.Manager}[rnd.IntN(3)]
+			ur.GuestRoleIncluded = rnd.IntN(2) == 0
+			urs = append(urs, ur)
+		}
+		if len(urs) == 0 {
+			return
+		}
+		acc := domain.Acceptance{User: u, NewUser: isNew, NewUserRoles: urs}
+		if rnd.IntN(2) == 0 { // through an invitation
+			nextID++
+			inv := invitation(nextID, fmt.Sprint("digest-", nextID), roles...)
+			must(t, s.CreateInvitations(ctx(t), []domain.Invitation{inv}))
+			inv.Version, inv.Status = 1, domain.InvitationAccepted
+			at := testNow
+			inv.AcceptedAt = &at
+			acc.Invitation = inv
+		}
+		must(t, s.SaveAcceptance(ctx(t), acc))
+	}
+	someUser := func() (domain.User, bool) {
+		if len(userIDs) == 0 {
+			return domain.User{}, false
+		}
+		u, err := s.GetUser(ctx(t), userIDs[rnd.IntN(len(userIDs))])
+		must(t, err)
+		return u, true
+	}
+	for op := range 80 {
+		switch k := rnd.IntN(10); {
+		case k < 3 || len(userIDs) == 0: // a new user accepts
+			u := person(nextUser)
+			nextUser++
+			grantTo(u, pickRoles(), true)
+			userIDs = append(userIDs, u.ID)
+		case k == 3: // a known user gets more roles, maybe renamed on the way
+			u, _ := someUser()
+			if rnd.IntN(2) == 0 {
+				renamed := person(u.ID)
+				u.GivenName, u.FamilyName, u.Name, u.Email = renamed.GivenName, renamed.FamilyName, renamed.Name, renamed.Email
+			}
+			grantTo(u, pickRoles(), false)
+		case k == 4: // sign-in with new attributes, adminship
+			u, _ := someUser()
+			renamed := person(u.ID)
+			u.GivenName, u.Name, u.SchacHomeOrganization = renamed.GivenName, renamed.Name, "home.example.org"
+			u.InstitutionAdmin = rnd.IntN(3) == 0
+			u.OrganizationGUID = orgs[rnd.IntN(2)]
+			must(t, s.UpdateUser(ctx(t), u, nil))
+		case k == 5: // a membership changes
+			u, _ := someUser()
+			urs, err := s.ListUserRolesOfUser(ctx(t), u.ID)
+			must(t, err)
+			if len(urs) == 0 {
+				continue
+			}
+			ur := urs[rnd.IntN(len(urs))]
+			end := testNow.AddDate(0, rnd.IntN(24)+1, 0)
+			ur.EndDate, ur.GuestRoleIncluded = &end, !ur.GuestRoleIncluded
+			must(t, s.UpdateUserRole(ctx(t), ur, nil, nil))
+		case k == 6: // a removal, of the user too when it was the last
+			u, _ := someUser()
+			urs, err := s.ListUserRolesOfUser(ctx(t), u.ID)
+			must(t, err)
+			if len(urs) == 0 {
+				continue
+			}
+			ur := urs[rnd.IntN(len(urs))]
+			r := domain.Removal{UserRoles: []domain.UserRole{ur}}
+			if len(urs) == 1 {
+				r.DeleteUser = &u
+				userIDs = slices.DeleteFunc(userIDs, func(id int64) bool { return id == u.ID })
+			} else {
+				r.KeepUser = &u
+			}
+			must(t, s.ApplyRemoval(ctx(t), r))
+		case k == 7: // a role renamed or moved
+			r, err := s.GetRole(ctx(t), roleIDs[rnd.IntN(len(roleIDs))])
+			must(t, err)
+			if rnd.IntN(2) == 0 {
+				r.Name = fmt.Sprint("Role ", r.ID, " renamed ", op)
+			} else {
+				r.OrganizationGUID = orgs[rnd.IntN(len(orgs))]
+			}
+			must(t, s.UpdateRole(ctx(t), r, nil))
+		case k == 8:
+			newRole()
+		default: // memberships of one role removed (DELETE /user_roles)
+			u, _ := someUser()
+			urs, err := s.ListUserRolesOfUser(ctx(t), u.ID)
+			must(t, err)
+			if len(urs) < 2 {
+				continue
+			}
+			must(t, s.DeleteUserRoles(ctx(t), urs[:1], nil, nil))
+		}
+	}
+	before := tableItems(t, raw)
+	res := repairAll(t, s, 7)
+	if res.RoleCountsRepaired != 0 || res.MembersIndexesBuilt != 0 || res.SummariesWritten != 0 || res.WordItemsWritten != 0 {
+		t.Errorf("seed %d: the index repair repaired something: %+v", seed, res)
+	}
+	for _, roleID := range roleIDs {
+		must(t, s.RebuildMembersIndexOfRole(ctx(t), roleID))
+		must(t, s.RecountMembersOfRole(ctx(t), roleID))
+	}
+	for uid := int64(100); uid < nextUser; uid++ {
+		must(t, s.RebuildUserOrganizations(ctx(t), uid))
+	}
+	after := tableItems(t, raw)
+	for _, it := range before {
+		if !slices.Contains(after, it) {
+			t.Errorf("seed %d: changed or removed by a repair: %s", seed, it)
+		}
+	}
+	for _, it := range after {
+		if !slices.Contains(before, it) {
+			t.Errorf("seed %d: written by a repair: %s", seed, it)
 		}
 	}
 }
