@@ -55,7 +55,7 @@ func (p *Pages) roleForm(r *http.Request, pr *auth.Principal, lang, titleKey str
 		Override: role.OverrideSettingsAllowed, ACR: role.RequestedAuthnContext, InviterName: role.InviterDisplayName,
 		Organization: role.OrganizationGUID, ShowOrganization: pr.SuperUser, ShowApplications: mayApps, Errors: map[string]string{}}
 	if f.ShowOrganization {
-		for _, o := range p.cfg.Service.OrganizationChoices() {
+		for _, o := range p.cfg.Service.OrganizationChoices(r.Context()) {
 			f.Organizations = append(f.Organizations, orgChoice{Value: o.GUID, Label: o.DisplayName(lang)})
 		}
 	}

@@ -74,7 +74,7 @@ func (p *Pages) welcome(w http.ResponseWriter, r *http.Request) {
 	views, pending := p.accessViews(lang, access, wanted)
 	page := welcomePage{basePage: p.base(r, lang, "welcome.title"), Access: views, Pending: pending}
 	if org := r.URL.Query().Get("admin"); org != "" && principal.User != nil && principal.User.InstitutionAdmin && principal.User.OrganizationGUID == org {
-		page.Admin = p.cfg.Service.OrganizationName(org, lang)
+		page.Admin = p.cfg.Service.OrganizationName(r.Context(), org, lang)
 		page.Access, page.Pending, pending = nil, false, false
 	}
 	page.Refresh = pending
