@@ -101,7 +101,7 @@ type AuditEntry struct {
 	Reason string
 	// Subject names what a change of a role, invitation, registry item or
 	// organization was about, in words kept at the time: a role's former
-	// name, an application's or connection's id and changed fields, an
-	// organization's GUID and names.
+	// name, an invitation's id, an application's or connection's id and
+	// changed fields, an organization's GUID and names.
 	Subject string
 }

@@ -79,7 +79,7 @@ func (s *Service) recordInvitations(ctx context.Context, p *auth.Principal, acti
 		for _, roleID := range inv.RoleIDs {
 			e := s.changeEntry(ctx, p, action)
 			e.RoleID, e.RoleName, e.UserEmail, e.Authority = roleID, names[roleID], inv.Email, inv.IntendedAuthority
-			e.Subject = "invitation " + itoa(inv.ID)
+			e.Subject = itoa(inv.ID)
 			entries = append(entries, e)
 		}
 	}

@@ -28,7 +28,7 @@ var organizationGUIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,
 // knownOrganizations merges the stored organizations with those the
 // registry names, by name; stored is true for the GUIDs of stored items.
 func (s *Service) knownOrganizations(ctx context.Context) (orgs []domain.Organization, stored map[string]bool, err error) {
-	items, err := s.Store.ListOrganizations(ctx)
+	items, err := s.storedOrganizations(ctx)
 	stored = map[string]bool{}
 	byGUID := map[string]domain.Organization{}
 	for _, o := range items {
@@ -133,7 +133,9 @@ func (s *Service) CreateOrganization(ctx context.Context, p *auth.Principal, in 
 	if o.GUID == "" {
 		o.GUID = newIdentifier()
 	}
-	if err := s.Store.CreateOrganization(ctx, o); err != nil {
+	err = s.Store.CreateOrganization(ctx, o)
+	s.organizationsChanged()
+	if err != nil {
 		return o, err
 	}
 	s.recordOrganization(ctx, p, domain.AuditOrganizationCreated, o)
@@ -152,17 +154,20 @@ func (s *Service) RenameOrganization(ctx context.Context, p *auth.Principal, gui
 	if err != nil {
 		return o, err
 	}
-	orgs, stored, err := s.knownOrganizations(ctx)
-	if err != nil {
-		return o, err
-	}
-	if stored[o.GUID] {
-		err = s.Store.RenameOrganization(ctx, o)
-	} else if _, known := domain.OrganizationOf(orgs, o.GUID); known {
+	// The stored item first (read no snapshot that may be stale); one
+	// only the registry names gets its item now.
+	err = s.Store.RenameOrganization(ctx, o)
+	if domain.IsNotFound(err) {
+		orgs, _, lerr := s.knownOrganizations(ctx)
+		if lerr != nil {
+			return o, lerr
+		}
+		if _, known := domain.OrganizationOf(orgs, o.GUID); !known {
+			return o, domain.NotFoundf("no organization %s", o.GUID)
+		}
 		err = s.Store.CreateOrganization(ctx, o)
-	} else {
-		return o, domain.NotFoundf("no organization %s", o.GUID)
 	}
+	s.organizationsChanged()
 	if err != nil {
 		return o, err
 	}
