@@ -30,10 +30,10 @@ type adminsPage struct {
 	// OrganizationName names Organization; Choice is a super user's list.
 	OrganizationName string
 	Choice           orgField
-	Admins       []adminRow
-	Managers     []managerRow
-	Email        string
-	EmailError   string
+	Admins           []adminRow
+	Managers         []managerRow
+	Email            string
+	EmailError       string
 }
 
 // Name is the person's name, else their e-mail address; Address is the

@@ -20,8 +20,8 @@ type tokensPage struct {
 	// OrganizationSelect is a super user's list of organizations.
 	OrganizationSelect orgField
 	Super              bool
-	NewToken         *copyLink // the created token's value, shown once
-	Errors           map[string]string
+	NewToken           *copyLink // the created token's value, shown once
+	Errors             map[string]string
 }
 
 type tokenRow struct {
