@@ -6,6 +6,10 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
+// auditNoRolePK holds the audit entries about neither a role nor a user
+// (registry and organization changes), read with all others through gsi1.
+const auditNoRolePK = "AUDIT#NOROLE"
+
 // AddAuditEntries implements domain.AuditStore: the entries in one
 // transaction (of at most maxTransactionItems; more are written in turn).
 // Their ids are fresh, so the writes need no condition.
@@ -13,7 +17,13 @@ func (s *Store) AddAuditEntries(ctx context.Context, entries []domain.AuditEntry
 	for len(entries) > 0 {
 		n := min(len(entries), maxTransactionItems)
 		t := s.newTxn()
-		t.putAudit(entries[:n])
+		for _, e := range entries[:n] {
+			rec := s.auditRecord(e)
+			if e.RoleID == 0 && e.UserID == 0 {
+				rec.PK = auditNoRolePK
+			}
+			t.put(rec)
+		}
 		if err := t.commit(ctx); err != nil {
 			return err
 		}
