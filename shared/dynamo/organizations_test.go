@@ -23,8 +23,12 @@ func TestOrganizationItems(t *testing.T) {
 		{"create another", func() error {
 			return store.CreateOrganization(ctx, domain.Organization{GUID: "org-a", Name: "Alpha", NameNL: "Alfa"})
 		}, 0},
-		{"create a taken GUID", func() error { return store.CreateOrganization(ctx, domain.Organization{GUID: "org-b", Name: "Impostor"}) }, domain.KindConflict},
-		{"rename", func() error { return store.RenameOrganization(ctx, domain.Organization{GUID: "org-b", Name: "Beta College", NameNL: "Hogeschool Beta"}) }, 0},
+		{"create a taken GUID", func() error {
+			return store.CreateOrganization(ctx, domain.Organization{GUID: "org-b", Name: "Impostor"})
+		}, domain.KindConflict},
+		{"rename", func() error {
+			return store.RenameOrganization(ctx, domain.Organization{GUID: "org-b", Name: "Beta College", NameNL: "Hogeschool Beta"})
+		}, 0},
 		{"rename an absent one", func() error { return store.RenameOrganization(ctx, domain.Organization{GUID: "org-c", Name: "Gamma"}) }, domain.KindNotFound},
 		{"create without a GUID", func() error { return store.CreateOrganization(ctx, domain.Organization{Name: "Nameless"}) }, domain.KindInvalid},
 	}
