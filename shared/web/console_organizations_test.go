@@ -12,6 +12,7 @@ import (
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/dynamo"
 	"github.com/edu-invite/invite/shared/i18n"
 	"github.com/edu-invite/invite/shared/service"
 	"github.com/edu-invite/invite/shared/testkit"
@@ -118,6 +119,19 @@ func TestOrganizationsAreChosenByName(t *testing.T) {
 			code, body := serveConsole(f.pages, f.super, lang, "GET", page.path, nil)
 			if got := strings.Join(optionsOf(body, page.selectID), "|"); code != 200 || got != want {
 				t.Errorf("%s %s: %d, options %q, want %q", lang, page.path, code, got, want)
+			}
+		}
+	}
+	// The registry's forms: a super user chooses the institution by name.
+	svc.RegistryAdmin = &service.RegistryAdmin{Store: svc.Store.(*dynamo.Store)}
+	for lang, want := range map[string]string{
+		"en": "=" + i18n.T("en", "console.reg.noOrganization") + "*|org-a=Alpha University|org-b=Beta College",
+		"nl": "=" + i18n.T("nl", "console.reg.noOrganization") + "*|org-a=Alpha University|org-b=Hogeschool Beta",
+	} {
+		for _, path := range []string{"/console/applications/new", "/console/connections/new"} {
+			code, body := serveConsole(f.pages, f.super, lang, "GET", path, nil)
+			if got := strings.Join(optionsOf(body, "organizationGUID"), "|"); code != 200 || got != want {
+				t.Errorf("%s %s: %d, options %q, want %q", lang, path, code, got, want)
 			}
 		}
 	}
