@@ -15,6 +15,7 @@ import (
 // value, deletes it, and the value stops working.
 func TestConsoleTokens(t *testing.T) {
 	role := roleInOrg(t, "Tokens", "org-tokens")
+	nameOrganizationAs(t, "org-tokens", "Tokens University") // chosen by name below
 	super := makePerson(t, "Tia Tokens", "tia.tokens@example.org", role, "GUEST", func(u *domain.User) { u.SuperUser = true })
 	ctx := consoleSignIn(t, super.person, "en")
 	if got := open(t, ctx, stk.URL+"/console/tokens"); got != http.StatusOK {
