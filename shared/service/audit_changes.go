@@ -74,6 +74,23 @@ func (s *Service) recordInvitations(ctx context.Context, p *auth.Principal, acti
 	for _, r := range roles {
 		names[r.ID] = r.Name
 	}
+	var unnamed []int64
+	for _, inv := range invs {
+		for _, id := range inv.RoleIDs {
+			if _, ok := names[id]; !ok {
+				unnamed = append(unnamed, id)
+				names[id] = ""
+			}
+		}
+	}
+	if len(unnamed) > 0 {
+		// The entry names each role; one that cannot be read stays unnamed.
+		if more, err := s.Store.GetRoles(ctx, unnamed); err == nil {
+			for _, r := range more {
+				names[r.ID] = r.Name
+			}
+		}
+	}
 	var entries []domain.AuditEntry
 	for _, inv := range invs {
 		for _, roleID := range inv.RoleIDs {
@@ -129,4 +146,15 @@ func (s *Service) recordOrganization(ctx context.Context, p *auth.Principal, act
 		e.Subject += " / " + o.NameNL
 	}
 	s.recordChanges(ctx, []domain.AuditEntry{e})
+}
+
+// openOnly are the open invitations of invs: withdrawing ends only those.
+func openOnly(invs []domain.Invitation) []domain.Invitation {
+	var open []domain.Invitation
+	for _, inv := range invs {
+		if inv.Status == domain.InvitationOpen {
+			open = append(open, inv)
+		}
+	}
+	return open
 }

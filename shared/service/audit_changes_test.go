@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"strings"
 	"strconv"
 	"testing"
 	"time"
@@ -109,5 +110,36 @@ func assertSeen[T comparable](t *testing.T, what string, got, want []T) {
 		if got[i] != want[i] {
 			t.Errorf("%s entry %d = %+v, want %+v", what, i, got[i], want[i])
 		}
+	}
+}
+
+// TestCRMInvitationsAreAudited: a CRM's invitation, its sending again and
+// its withdrawal leave their entries in the role's audit, naming the role.
+func TestCRMInvitationsAreAudited(t *testing.T) {
+	s, _, role := newCRMService(t)
+	ctx := context.Background()
+	if _, err := s.CRMProfile(ctx, crmCaller, crmInput("c-1", false)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CRMResendInvitation(ctx, crmCaller, "org-crm", "c-1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CRMDeleteProfile(ctx, crmCaller, "org-crm", "c-1"); err != nil {
+		t.Fatal(err)
+	}
+	page, err := s.SearchAuditFiltered(ctx, root, domain.AuditFilter{RoleID: role.ID, Actions: []domain.AuditAction{
+		domain.AuditInvitationCreated, domain.AuditInvitationResent, domain.AuditInvitationDeleted}}, domain.PageRequest{Size: 10, Sort: "id"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range page.Items {
+		if e.CreatedBy != crmCaller.Name || e.RoleName != role.Name || !strings.EqualFold(e.UserEmail, "jane@example.com") {
+			t.Errorf("entry %+v", e)
+		}
+		got = append(got, string(e.Action))
+	}
+	if want := "INVITATION_CREATED INVITATION_RESENT INVITATION_DELETED"; strings.Join(got, " ") != want {
+		t.Errorf("actions %v, want %s", got, want)
 	}
 }
