@@ -53,7 +53,7 @@ func TestConsoleTokens(t *testing.T) {
 	if exists(t, ctx, "#new-token") || strings.Contains(text(t, ctx, "main"), value) {
 		t.Error("the token's value is shown again")
 	}
-	if got := text(t, ctx, "#tokens tbody"); !strings.Contains(got, "Nightly HR import") || !strings.Contains(got, "org-tokens") {
+	if got := text(t, ctx, "#tokens tbody"); !strings.Contains(got, "Nightly HR import") || !strings.Contains(got, "Tokens University") || strings.Contains(got, "org-tokens") {
 		t.Errorf("token list = %q", got)
 	}
 	click(t, ctx, `#tokens button[aria-label="Delete Nightly HR import"]`)

@@ -2,8 +2,8 @@ package service_test
 
 import (
 	"context"
-	"strings"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
