@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"reflect"
 	"sync"
 	"time"
 
@@ -22,10 +23,21 @@ type organizationSnapshot struct {
 // organizationSnapshots holds one snapshot per store.
 var organizationSnapshots sync.Map // domain.Store -> *organizationSnapshot
 
+// snapshotKey is the store as a key of organizationSnapshots: only a
+// pointer is (a store of another kind, as some tests wrap one, is read
+// every time).
+func (s *Service) snapshotKey() (any, bool) {
+	return s.Store, s.Store != nil && reflect.TypeOf(s.Store).Kind() == reflect.Pointer
+}
+
 // storedOrganizations are the stored organizations, from the snapshot
 // while it is fresh.
 func (s *Service) storedOrganizations(ctx context.Context) ([]domain.Organization, error) {
-	if v, ok := organizationSnapshots.Load(s.Store); ok {
+	key, cached := s.snapshotKey()
+	if !cached {
+		return s.Store.ListOrganizations(ctx)
+	}
+	if v, ok := organizationSnapshots.Load(key); ok {
 		if snap := v.(*organizationSnapshot); time.Since(snap.at) < organizationsFresh {
 			return snap.items, nil
 		}
@@ -34,9 +46,13 @@ func (s *Service) storedOrganizations(ctx context.Context) ([]domain.Organizatio
 	if err != nil {
 		return nil, err
 	}
-	organizationSnapshots.Store(s.Store, &organizationSnapshot{items: items, at: time.Now()})
+	organizationSnapshots.Store(key, &organizationSnapshot{items: items, at: time.Now()})
 	return items, nil
 }
 
 // organizationsChanged drops the snapshot after a write of this process.
-func (s *Service) organizationsChanged() { organizationSnapshots.Delete(s.Store) }
+func (s *Service) organizationsChanged() {
+	if key, cached := s.snapshotKey(); cached {
+		organizationSnapshots.Delete(key)
+	}
+}
