@@ -164,3 +164,16 @@ func TestOrganizationsAreChosenByName(t *testing.T) {
 		t.Errorf("role page does not name the organization")
 	}
 }
+
+// TestConsoleHomeDescribesEverySection: a super user's console home says
+// in words what each section is for, in both languages (a section added
+// without its words shows a message key).
+func TestConsoleHomeDescribesEverySection(t *testing.T) {
+	f := newConsoleFixture(t, 1, 1)
+	for _, lang := range i18n.Languages {
+		code, body := serveConsole(f.pages, f.super, lang, "GET", "/console", nil)
+		if code != http.StatusOK || strings.Contains(body, "console.") || !strings.Contains(body, i18n.T(lang, "console.home.about.organizations")) {
+			t.Errorf("%s: %d, a message key or no words for Organizations:\n%s", lang, code, body)
+		}
+	}
+}
