@@ -82,7 +82,7 @@ func (p *Pages) showInvitation(w http.ResponseWriter, r *http.Request, hash stri
 		p.problem(w, r, http.StatusConflict, lang, stateAccepted, "/")
 		return
 	}
-	page := invitationPage{basePage: p.base(r, lang, "inv.title"), Roles: rolesView(lang, link.Roles)}
+	page := invitationPage{basePage: p.base(r, lang, "inv.title"), Roles: rolesView(lang, rolesNamedByOrganization(p.cfg.Service.OrganizationChoices(r.Context()), link.Roles))}
 	page.SignInURL = signInURL(r.URL.RequestURI(), link.RequiredACR)
 	inv := link.Invitation
 	authority := i18n.Authority(lang, string(inv.IntendedAuthority))
