@@ -32,7 +32,8 @@ func TestConsolePagesAccessible(t *testing.T) {
 			pages := []string{"/console", "/console/roles", "/console/roles?q=access&sort=name&dir=desc", fmt.Sprintf("/console/roles/%d", role),
 				fmt.Sprintf("/console/roles/%d/edit", role), fmt.Sprintf("/console/roles/%d/delete", role), "/console/roles/new",
 				fmt.Sprintf("/console/invite?role=%d", role), "/console/people", fmt.Sprintf("/console/people/%d", member.UserID),
-				"/console/operations", "/console/audit", "/console/audit?role=" + fmt.Sprint(role) + "&action=ADD&from=2020-01-01", "/console/tokens"}
+				"/console/operations", "/console/audit", "/console/audit?role=" + fmt.Sprint(role) + "&action=ADD&from=2020-01-01", "/console/tokens",
+				"/console/organizations"}
 			for _, path := range pages {
 				if got := open(t, ctx, stk.URL+path); got != http.StatusOK {
 					t.Errorf("%s = %d", path, got)

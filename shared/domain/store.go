@@ -26,6 +26,8 @@ type Store interface {
 	CRMStore
 	RoleListingStore
 	UserSearchStore
+	OrganizationStore
+	AuditStore
 	// NextIDs reserves n consecutive ids of a sequence ("role", "user", ...)
 	// and returns the first. KindInvalid for n < 1.
 	NextIDs(ctx context.Context, sequence string, n int) (int64, error)

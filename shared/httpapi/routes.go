@@ -284,6 +284,10 @@ func (a *API) routeTable() map[Group][]route {
 			{"POST " + registry + "/connections/{id}/test", a.testConnection, nil},
 			{"POST " + registry + "/import", a.importRegistry, nil},
 			{"GET " + registry + "/changes", a.registryChanges, nil},
+			// Organizations' names, kept by the service (organizations.go).
+			{"GET /api/v1/manage/organizations", a.listOrganizations, nil},
+			{"POST /api/v1/manage/organizations", a.createOrganization, nil},
+			{"PUT /api/v1/manage/organizations/{organizationGUID}", a.renameOrganization, nil},
 		},
 	}
 }

@@ -227,10 +227,13 @@ func tenantRules() map[string]tenantRule {
 		"GET " + reg + "/connections/{id}": object("connection", "instAdmin", 200),
 		"PUT " + reg + "/connections/{id}": object("connection", "instAdmin", 200).
 			withBody(`{"baseUrl":"https://a.example.org/scim","auth":{"method":"bearer"}}`),
-		"DELETE " + reg + "/connections/{id}":    object("connection", "instAdmin", 204).using("spareConnection"),
-		"POST " + reg + "/connections/{id}/test": object("connection", "instAdmin", 200),
-		"POST " + reg + "/import":                superOnly,
-		"GET " + reg + "/changes":                superOnly,
+		"DELETE " + reg + "/connections/{id}":                 object("connection", "instAdmin", 204).using("spareConnection"),
+		"POST " + reg + "/connections/{id}/test":              object("connection", "instAdmin", 200),
+		"POST " + reg + "/import":                             superOnly,
+		"GET " + reg + "/changes":                             superOnly,
+		"GET /api/v1/manage/organizations":                    listing("instAdmin", 200),
+		"POST /api/v1/manage/organizations":                   superOnly,
+		"PUT /api/v1/manage/organizations/{organizationGUID}": superOnly,
 	}
 	for _, p := range []string{"GET /api/v1/system/expiry-user-roles", "GET /api/v1/system/cron/expiry-notifications", "GET /api/v1/system/cron/cleanup",
 		"GET /api/v1/system/deliveries/failed", "POST /api/v1/system/deliveries/replay", "POST /api/v1/system/deliveries/discard",

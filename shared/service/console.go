@@ -380,20 +380,3 @@ func (s *Service) SearchPeople(ctx context.Context, p *auth.Principal, page doma
 	}
 	return s.Store.SearchUsers(ctx, q)
 }
-
-// OrganizationChoices are the organizations a super user chooses from: those
-// the registry's applications name, by name.
-func (s *Service) OrganizationChoices() []domain.Organization {
-	c := s.registryCatalogue()
-	if c == nil {
-		return nil
-	}
-	return domain.OrganizationsOf(c.Applications())
-}
-
-// OrganizationName is an organization's name in lang, its GUID when the
-// registry does not name it.
-func (s *Service) OrganizationName(guid, lang string) string {
-	o, _ := domain.OrganizationOf(s.OrganizationChoices(), guid)
-	return o.DisplayName(lang)
-}

@@ -136,7 +136,7 @@ func (p *Pages) consoleRole(w http.ResponseWriter, r *http.Request) {
 	for _, u := range role.ApplicationUsages {
 		page.Apps = append(page.Apps, firstNonEmpty(u.Application.Name, u.Application.ManageID))
 	}
-	page.Details = roleDetails(lang, role, p.cfg.Service.OrganizationName(role.OrganizationGUID, lang))
+	page.Details = roleDetails(lang, role, p.cfg.Service.OrganizationName(r.Context(), role.OrganizationGUID, lang))
 	for _, st := range view.Group {
 		page.Group = append(page.Group, p.statusView(lang, pr, st))
 	}

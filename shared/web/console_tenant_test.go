@@ -128,6 +128,12 @@ func consoleTenantRules() map[string]consoleTenantRule {
 		"GET /console/connections/{id}/delete":  cObject("connection", "instAdmin", 200).using("spareConnection"),
 		"POST /console/connections/{id}/delete": cObject("connection", "instAdmin", 303).using("spareConnection"),
 		"POST /console/connections/{id}/test":   cObject("connection", "instAdmin", 200),
+		// Organizations' names are every organization's to read: only
+		// super users set them.
+		"GET /console/organizations":              cSuperOnly,
+		"POST /console/organizations":             cSuperOnly,
+		"GET /console/organizations/{guid}/edit":  cSuperOnly,
+		"POST /console/organizations/{guid}/edit": cSuperOnly,
 	}
 }
 
