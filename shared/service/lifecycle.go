@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/edu-invite/invite/shared/auth"
@@ -20,14 +19,17 @@ type Lifecycle struct {
 	// Lookback is how far back the jobs look for what they missed while not
 	// running (default 30 days).
 	Lookback time.Duration
-	// ExpiryWorkers is how many users' expired memberships RemoveExpired
-	// removes at once (default 8): each user's removal is its own
-	// version-checked transactions, so they do not wait for each other.
+	// ExpiryWorkers is how many users' removals RemoveExpired plans, and
+	// how many of its transactions it applies, at once (default 8).
 	ExpiryWorkers int
 	// ExpiryReserve is the time RemoveExpired keeps before its context's
 	// deadline (the function's timeout): it starts no user's removal
 	// after that, counts what is left and reports it (default 20 s).
 	ExpiryReserve time.Duration
+	// ExpiryLimit bounds the memberships one RemoveExpired run takes on
+	// (0: no bound but the deadline); the run reports what is left, and
+	// the next run goes on.
+	ExpiryLimit int
 }
 
 // DefaultReminderDays are the reminder lead times when none are configured;
@@ -190,16 +192,13 @@ type ExpiryResult struct {
 // are still due (a count of the day partitions); the next run (the
 // schedule, or `make job JOB=expiry`) goes on where it stopped.
 func (s *Service) RemoveExpired(ctx context.Context) (ExpiryResult, error) {
-	var res ExpiryResult
-	var mails []domain.MailDelivery
-	var failures []error
-	now := s.now()
 	stopAt, bounded := s.expiryStop(ctx)
-	stopped := false
-	for !stopped {
-		expired, err := s.Store.ListUserRolesEndingBetween(ctx, now.Add(-s.lookback()), now, jobBatch)
+	run := &expiryRun{s: s, now: s.now(), stopAt: stopAt, bounded: bounded, limit: s.Lifecycle.ExpiryLimit}
+	from := run.now.Add(-s.lookback())
+	for !run.full(ctx) {
+		expired, err := s.Store.ListUserRolesEndingBetween(ctx, from, run.now, jobBatch)
 		if err != nil {
-			failures = append(failures, err)
+			run.failures = append(run.failures, err)
 			break
 		}
 		byUser := map[int64]bool{}
@@ -210,58 +209,28 @@ func (s *Service) RemoveExpired(ctx context.Context) (ExpiryResult, error) {
 				users = append(users, ur.UserID)
 			}
 		}
-		var mu sync.Mutex
-		progress := false
-		work := make(chan int64)
-		var wg sync.WaitGroup
-		for range min(s.expiryWorkers(), max(len(users), 1)) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for userID := range work {
-					done, err := s.removeExpiredOfUser(ctx, userID, now)
-					mu.Lock()
-					mails = append(mails, done.mails...)
-					res.UserRoles += done.memberships
-					if done.userDeleted {
-						res.Users++
-					}
-					progress = progress || done.memberships > 0
-					if err != nil && !domain.IsNotFound(err) && err != domain.ErrVersionConflict {
-						s.log().ErrorContext(ctx, "expiry of a user failed; the next run tries again", "user", userID, "error", err)
-						failures = append(failures, fmt.Errorf("user %d: %w", userID, err))
-					}
-					mu.Unlock()
-				}
-			}()
-		}
-		for _, userID := range users {
-			if ctx.Err() != nil || (bounded && !time.Now().Before(stopAt)) {
-				stopped = true
-				break
-			}
-			work <- userID
-		}
-		close(work)
-		wg.Wait()
+		progress := run.removePage(ctx, users)
 		if len(expired) < jobBatch || !progress || ctx.Err() != nil {
 			break
 		}
 	}
-	s.flushMails(ctx, mails)
-	if stopped {
+	s.flushMails(ctx, run.mails)
+	res := run.res
+	if run.stopped {
 		// Counted with a context of its own: the run's may be nearly spent.
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		left, err := s.Store.CountUserRolesEndingBetween(cctx, now.Add(-s.lookback()), now)
+		left, err := s.Store.CountUserRolesEndingBetween(cctx, from, run.now)
 		cancel()
 		if err != nil {
-			failures = append(failures, fmt.Errorf("counting the memberships left: %w", err))
+			run.failures = append(run.failures, fmt.Errorf("counting the memberships left: %w", err))
 		}
 		res.Remaining = left
-		s.log().WarnContext(ctx, "expiry stopped before its deadline; the next run goes on", "removed", res.UserRoles, "remaining", left)
+		if left > 0 {
+			s.log().WarnContext(ctx, "expiry stopped before its deadline; the next run goes on", "removed", res.UserRoles, "remaining", left)
+		}
 	}
-	if len(failures) > 0 {
-		return res, fmt.Errorf("expiry: %d failures, first: %w", len(failures), failures[0])
+	if len(run.failures) > 0 {
+		return res, fmt.Errorf("expiry: %d failures, first: %w", len(run.failures), run.failures[0])
 	}
 	return res, nil
 }
@@ -287,14 +256,12 @@ func (s *Service) expiryWorkers() int {
 	return 8
 }
 
-func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now time.Time) (removalResult, error) {
-	user, err := s.Store.GetUser(ctx, userID)
+// planExpiryOfUser plans the removal of a user's expired memberships
+// (nil: none is expired any more). user is read before its memberships.
+func (s *Service) planExpiryOfUser(ctx context.Context, user domain.User, now time.Time, rolesOf func(context.Context, []domain.UserRole) (map[int64]domain.Role, error)) ([]plannedRemoval, error) {
+	memberships, err := s.Store.ListUserRolesOfUser(ctx, user.ID)
 	if err != nil {
-		return removalResult{}, err
-	}
-	memberships, err := s.Store.ListUserRolesOfUser(ctx, userID)
-	if err != nil {
-		return removalResult{}, err
+		return nil, err
 	}
 	var expired []domain.UserRole
 	for _, ur := range memberships {
@@ -303,17 +270,17 @@ func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now tim
 		}
 	}
 	if len(expired) == 0 {
-		return removalResult{}, nil
+		return nil, nil
 	}
-	roles, err := s.rolesOf(ctx, expired)
+	roles, err := rolesOf(ctx, expired)
 	if err != nil {
-		return removalResult{}, err
+		return nil, err
 	}
 	// The last membership ended: the user leaves every SP where it was
 	// created, after its group removals, and the service unless its record
 	// carries rights of its own.
 	last := len(expired) == len(memberships)
-	return s.removeMemberships(ctx, membershipRemoval{by: system, user: user, memberships: expired, roles: roles,
+	return s.planRemoval(ctx, membershipRemoval{by: system, user: user, memberships: expired, roles: roles,
 		notify: true, leaveSPs: last, deleteUser: last && keepsNoRecord(user), keptForOthers: !last})
 }
 
