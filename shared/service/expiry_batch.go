@@ -118,6 +118,12 @@ func (run *expiryRun) removePage(ctx context.Context, users []int64) bool {
 			n += len(p.removal.UserRoles)
 		}
 		run.mu.Lock()
+		if run.limit > 0 && run.planned > 0 && run.planned+n > run.limit {
+			// Over the budget: the next run takes this user on.
+			run.stopped = true
+			run.mu.Unlock()
+			return
+		}
 		run.planned += n
 		run.mu.Unlock()
 		mu.Lock()

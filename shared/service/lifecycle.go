@@ -181,16 +181,19 @@ type ExpiryResult struct {
 // membership is removed at each SP, the member is told; a user left without
 // memberships is deleted in the service and at every SP (spec 3.1). A
 // user's removal is safe to repeat and to run concurrently (version checks
-// make a second run's attempt fail harmlessly), so ExpiryWorkers users are
-// removed at once. A user whose removal fails is logged and skipped, so one
-// cannot hold up the others; the job then reports the failures, and the
-// next run tries that user again.
+// make a second run's attempt fail harmlessly). The users of a page are
+// planned ExpiryWorkers at once and their removals applied several users
+// to a transaction (see removePage). A user whose removal fails is logged
+// and skipped, so one cannot hold up the others; the job then reports the
+// failures, and the next run tries that user again.
 //
 // A day on which a whole cohort ends can hold more than one run can remove
-// before its deadline: the run stops starting users ExpiryReserve before
-// the context's deadline, and reports in Remaining how many memberships
-// are still due (a count of the day partitions); the next run (the
-// schedule, or `make job JOB=expiry`) goes on where it stopped.
+// before its deadline: the run stops taking users on ExpiryReserve before
+// the context's deadline (or past ExpiryLimit memberships), and reports in
+// Remaining how many memberships are still due (a count of the day
+// partitions); the next run (a continuation the expiry function starts
+// itself, the schedule, or `make job JOB=expiry`) goes on where it
+// stopped: what is removed is gone from the day partitions it reads.
 func (s *Service) RemoveExpired(ctx context.Context) (ExpiryResult, error) {
 	stopAt, bounded := s.expiryStop(ctx)
 	run := &expiryRun{s: s, now: s.now(), stopAt: stopAt, bounded: bounded, limit: s.Lifecycle.ExpiryLimit}
@@ -226,7 +229,7 @@ func (s *Service) RemoveExpired(ctx context.Context) (ExpiryResult, error) {
 		}
 		res.Remaining = left
 		if left > 0 {
-			s.log().WarnContext(ctx, "expiry stopped before its deadline; the next run goes on", "removed", res.UserRoles, "remaining", left)
+			s.log().WarnContext(ctx, "expiry stopped before its deadline or budget; the next run goes on", "removed", res.UserRoles, "remaining", left)
 		}
 	}
 	if len(run.failures) > 0 {
