@@ -87,10 +87,22 @@ type expiryStep struct {
 // (one of them changed meanwhile) is applied again one user at a time, so
 // that one user cannot hold up the others. It reports whether it removed
 // anything.
-func (run *expiryRun) removePage(ctx context.Context, users []int64) bool {
+func (run *expiryRun) removePage(ctx context.Context, expired []domain.UserRole) bool {
+	byUser := map[int64]bool{}
+	var users []int64
+	for _, ur := range expired {
+		if !byUser[ur.UserID] {
+			byUser[ur.UserID] = true
+			users = append(users, ur.UserID)
+		}
+	}
 	var mu sync.Mutex
 	var steps []expiryStep
 	read, err := run.s.Store.GetUsers(ctx, users)
+	if err == nil {
+		// The page's roles at once, not a read by each worker.
+		_, err = run.rolesOf(ctx, expired)
+	}
 	if err != nil {
 		run.mu.Lock()
 		run.failures = append(run.failures, err)
@@ -143,8 +155,9 @@ func (run *expiryRun) removePage(ctx context.Context, users []int64) bool {
 }
 
 // groupSteps packs the users whose removal is one transaction into groups
-// whose writes fit in one; a user whose removal takes several is a group
-// of its own.
+// whose writes fit in one, a deleted user's search items counted as a
+// typical person's; a user whose removal takes several is a group of its
+// own.
 func groupSteps(steps []expiryStep) [][]expiryStep {
 	var groups [][]expiryStep
 	var open []expiryStep
@@ -154,12 +167,16 @@ func groupSteps(steps []expiryStep) [][]expiryStep {
 			groups = append(groups, []expiryStep{st})
 			continue
 		}
-		if len(open) > 0 && writes+st.plan[0].writes > transactionWrites+1 {
+		w := st.plan[0].writes
+		if st.plan[0].removal.DeleteUser != nil {
+			w -= searchItemsBound - typicalSearchItems
+		}
+		if len(open) > 0 && writes+w > transactionWrites+1 {
 			groups = append(groups, open)
 			open, writes = nil, 0
 		}
 		open = append(open, st)
-		writes += st.plan[0].writes
+		writes += w
 	}
 	if len(open) > 0 {
 		groups = append(groups, open)

@@ -204,15 +204,7 @@ func (s *Service) RemoveExpired(ctx context.Context) (ExpiryResult, error) {
 			run.failures = append(run.failures, err)
 			break
 		}
-		byUser := map[int64]bool{}
-		var users []int64
-		for _, ur := range expired {
-			if !byUser[ur.UserID] {
-				byUser[ur.UserID] = true
-				users = append(users, ur.UserID)
-			}
-		}
-		progress := run.removePage(ctx, users)
+		progress := run.removePage(ctx, expired)
 		if len(expired) < jobBatch || !progress || ctx.Err() != nil {
 			break
 		}

@@ -13,13 +13,19 @@ import (
 // A membership writes itself, its audit entry, an access-ended e-mail, its
 // organization item and that organization's count, its role's member
 // counter, and one group removal per SP of its role. A user's deletion
-// writes the user, its sub item, up to 16 search words, its count, an
+// writes the user, its sub item, its search items (up to 16 words, the
+// first letters of its words and 2 whole identifiers), its count, an
 // institution admin's organization item and count, and one user deletion
 // per SP.
 const (
 	transactionWrites  = 99 // DynamoDB's 100 less the update of the user's role summary
 	membershipWrites   = 6
-	userDeletionWrites = 21
+	searchItemsBound   = 34
+	userDeletionWrites = 5 + searchItemsBound
+	// typicalSearchItems are a person's search items (a few names and an
+	// address): the expiry groups several users' removals by it, and a
+	// group that turns out too large is applied one user at a time.
+	typicalSearchItems = 12
 )
 
 // membershipRemoval is the removal of some of one user's memberships.
