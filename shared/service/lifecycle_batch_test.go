@@ -3,7 +3,10 @@ package service_test
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -63,7 +66,7 @@ func (l *requestLog) String() string {
 // cohortService is a service on a request-counting client with a cohort
 // of guests, each with one membership of a wiki role (two SCIM targets)
 // that ended yesterday.
-func cohortService(t *testing.T, cohort int) (*service.Service, *requestLog) {
+func cohortService(t *testing.T, cohort int) (*service.Service, *requestLog, int64) {
 	t.Helper()
 	log := &requestLog{}
 	client, table := dynamotest.NewClient(t, log.option)
@@ -95,8 +98,11 @@ func cohortService(t *testing.T, cohort int) (*service.Service, *requestLog) {
 	if err := s.Store.Seed(ctx, seed); err != nil {
 		t.Fatal(err)
 	}
+	if counts, err := s.Store.CountMembersOfRoles(ctx, []int64{role.ID}); err != nil || counts[role.ID] != int64(cohort) {
+		t.Fatalf("the role's member count: %v, %v", counts, err)
+	}
 	s.Clock = func() time.Time { return now.Add(11 * 24 * time.Hour) }
-	return s, log
+	return s, log, role.ID
 }
 
 // Removing a cohort costs a few DynamoDB requests per membership: the
@@ -107,7 +113,7 @@ func cohortService(t *testing.T, cohort int) (*service.Service, *requestLog) {
 // and of its roles, and a read and a write per delivery marked sent).
 func TestExpiryRequestsPerMembership(t *testing.T) {
 	const cohort = 60
-	s, log := cohortService(t, cohort)
+	s, log, roleID := cohortService(t, cohort)
 	before := log.total.Load()
 	log.mu.Lock()
 	log.byOp = nil
@@ -121,16 +127,32 @@ func TestExpiryRequestsPerMembership(t *testing.T) {
 	}
 	per := float64(log.total.Load()-before) / cohort
 	t.Logf("%.2f requests per membership: %s", per, log)
+	log.mu.Lock()
+	byOp := maps.Clone(log.byOp)
+	log.mu.Unlock()
+	// The counters several users share in one transaction (the role's
+	// member counter, the user count, the organization's count) are right.
+	ctx := context.Background()
+	if urs, err := s.Store.ListUserRolesEndingBetween(ctx, now, now.Add(30*24*time.Hour), 10); err != nil || len(urs) != 0 {
+		t.Errorf("memberships left: %v, %v", urs, err)
+	}
+	for _, org := range []string{"", "org-test"} {
+		page, err := s.Store.SearchUsers(ctx, domain.UserSearch{OrganizationGUID: org, Page: domain.PageRequest{Size: 10}})
+		if err != nil || page.Total != 0 || len(page.Items) != 0 {
+			t.Errorf("users of %q after the cohort's removal: total %d, %d listed, %v", org, page.Total, len(page.Items), err)
+		}
+	}
+	if counts, err := s.Store.CountMembersOfRoles(ctx, []int64{roleID}); err != nil || counts[roleID] != 0 {
+		t.Errorf("the role's member count after the cohort's removal: %v, %v", counts, err)
+	}
 	// Per user: its memberships, its SP links and its organization items
 	// (a Query each); the 31 day partitions once a run.
 	if per > 5 {
 		t.Errorf("%.2f requests per removed membership, want at most 5 (%s)", per, log)
 	}
-	log.mu.Lock()
-	defer log.mu.Unlock()
 	for op, most := range map[string]int{"TransactWriteItems": cohort * 2 / 3, "UpdateItem": cohort / 2, "GetItem": 0, "PutItem": 0, "BatchGetItem": 5} {
-		if log.byOp[op] > most {
-			t.Errorf("%s: %d requests for %d memberships, want at most %d", op, log.byOp[op], cohort, most)
+		if byOp[op] > most {
+			t.Errorf("%s: %d requests for %d memberships, want at most %d", op, byOp[op], cohort, most)
 		}
 	}
 }
@@ -141,7 +163,7 @@ func TestExpiryRequestsPerMembership(t *testing.T) {
 // membership and user goes once.
 func TestExpiryOfACohortGoesOnAcrossRuns(t *testing.T) {
 	const cohort, budget = 45, 12
-	s, _ := cohortService(t, cohort)
+	s, _, _ := cohortService(t, cohort)
 	s.Lifecycle.ExpiryLimit = budget
 	ctx := context.Background()
 	removed, users, runs := 0, 0, 0
@@ -160,6 +182,16 @@ func TestExpiryOfACohortGoesOnAcrossRuns(t *testing.T) {
 		users += res.Users
 		if want := int64(cohort - removed); res.Remaining != want {
 			t.Errorf("run %d: %d remaining reported, want %d", runs, res.Remaining, want)
+		}
+		// The job-run record (the console's operations page) says it too.
+		s.RecordJobRun(ctx, "expiry", now, res, nil)
+		recorded, err := s.JobRuns(ctx, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i := slices.IndexFunc(recorded, func(r domain.JobRun) bool { return r.Name == "expiry" }); i < 0 ||
+			(res.Remaining > 0) != strings.Contains(recorded[i].Summary, fmt.Sprintf(`"remaining":%d`, res.Remaining)) {
+			t.Errorf("run %d: job-run records %+v, want %d remaining", runs, recorded, res.Remaining)
 		}
 		left = res.Remaining
 	}
