@@ -274,12 +274,14 @@ func (f *truthFixture) bruteSearch(org, query string, page domain.PageRequest) a
 	if hits == nil {
 		words := truthSplit(query)
 		// The store reads the people of one word of two or more letters
-		// at a time; a query all of whose words name more than the bound
+		// at a time (of the first letter when the query has only
+		// letters); a query all of whose words name more than the bound
 		// (in the whole table) must be narrowed, unless the organization
 		// itself is within the bound.
 		selective := len(scope) <= f.bound && org != ""
-		for _, w := range words {
-			if len([]rune(w)) < 2 {
+		onlyLetters := !slices.ContainsFunc(words, func(w string) bool { return len([]rune(w)) >= 2 })
+		for i, w := range words {
+			if len([]rune(w)) < 2 && !(onlyLetters && i == 0) {
 				continue
 			}
 			named := 0
