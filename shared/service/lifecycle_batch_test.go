@@ -66,7 +66,7 @@ func (l *requestLog) String() string {
 // cohortService is a service on a request-counting client with a cohort
 // of guests, each with one membership of a wiki role (two SCIM targets)
 // that ended yesterday.
-func cohortService(t *testing.T, cohort int) (*service.Service, *requestLog, int64) {
+func cohortService(t testing.TB, cohort int) (*service.Service, *requestLog, int64) {
 	t.Helper()
 	log := &requestLog{}
 	client, table := dynamotest.NewClient(t, log.option)
