@@ -191,9 +191,9 @@ type ExpiryResult struct {
 // before its deadline: the run stops taking users on ExpiryReserve before
 // the context's deadline (or past ExpiryLimit memberships), and reports in
 // Remaining how many memberships are still due (a count of the day
-// partitions); the next run (a continuation the expiry function starts
-// itself, the schedule, or `make job JOB=expiry`) goes on where it
-// stopped: what is removed is gone from the day partitions it reads.
+// partitions); the next run (the hourly schedule, or `make job
+// JOB=expiry`) goes on where it stopped: what is removed is gone from the
+// day partitions it reads.
 func (s *Service) RemoveExpired(ctx context.Context) (ExpiryResult, error) {
 	stopAt, bounded := s.expiryStop(ctx)
 	run := &expiryRun{s: s, now: s.now(), stopAt: stopAt, bounded: bounded, limit: s.Lifecycle.ExpiryLimit}
