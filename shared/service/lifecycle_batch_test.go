@@ -67,6 +67,14 @@ func (l *requestLog) String() string {
 // of guests, each with one membership of a wiki role (two SCIM targets)
 // that ended yesterday.
 func cohortService(t testing.TB, cohort int) (*service.Service, *requestLog, int64) {
+	s, log, roleID, _ := cohortWithStaff(t, cohort, 0)
+	return s, log, roleID
+}
+
+// cohortWithStaff is cohortService where every staffEvery-th member (the
+// first, then every staffEvery-th after it) is also a member, without end,
+// of a staff role of another organization (0: none is).
+func cohortWithStaff(t testing.TB, cohort, staffEvery int) (*service.Service, *requestLog, int64, int64) {
 	t.Helper()
 	log := &requestLog{}
 	client, table := dynamotest.NewClient(t, log.option)
@@ -86,6 +94,13 @@ func cohortService(t testing.TB, cohort int) (*service.Service, *requestLog, int
 	if err != nil {
 		t.Fatal(err)
 	}
+	var staff domain.Role
+	if staffEvery > 0 {
+		if staff, err = s.CreateRole(ctx, root, service.RoleInput{Name: "Staff", OrganizationGUID: "org-staff",
+			ApplicationUsages: wikiRole("").ApplicationUsages}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	end := now.Add(10 * 24 * time.Hour)
 	seed := domain.Seed{}
 	for i := range int64(cohort) {
@@ -94,6 +109,9 @@ func cohortService(t testing.TB, cohort int) (*service.Service, *requestLog, int
 			Name: fmt.Sprint("Student ", uid), Email: fmt.Sprint("student", uid, "@example.org"), CreatedAt: now})
 		seed.UserRoles = append(seed.UserRoles, domain.UserRole{ID: 60_001 + i, UserID: uid, RoleID: role.ID, Authority: domain.Guest,
 			CreatedAt: now, EndDate: &end})
+		if staffEvery > 0 && i%int64(staffEvery) == 0 {
+			seed.UserRoles = append(seed.UserRoles, domain.UserRole{ID: 70_001 + i, UserID: uid, RoleID: staff.ID, Authority: domain.Guest, CreatedAt: now})
+		}
 	}
 	if err := s.Store.Seed(ctx, seed); err != nil {
 		t.Fatal(err)
@@ -102,7 +120,7 @@ func cohortService(t testing.TB, cohort int) (*service.Service, *requestLog, int
 		t.Fatalf("the role's member count: %v, %v", counts, err)
 	}
 	s.Clock = func() time.Time { return now.Add(11 * 24 * time.Hour) }
-	return s, log, role.ID
+	return s, log, role.ID, staff.ID
 }
 
 // Removing a cohort costs a few DynamoDB requests per membership: the
@@ -203,5 +221,54 @@ func TestExpiryOfACohortGoesOnAcrossRuns(t *testing.T) {
 	}
 	if res, err := s.RemoveExpired(ctx); err != nil || res != (service.ExpiryResult{}) {
 		t.Errorf("a run after the last: %+v, %v", res, err)
+	}
+}
+
+// Users who keep another membership go in the same transactions as users
+// who are deleted: each kept user loses only its ended membership (its
+// summary and its organization's count follow), the deleted ones go whole.
+func TestExpiryKeepsUsersWithOtherMembershipsInABatch(t *testing.T) {
+	const cohort, kept = 9, 3
+	s, log, roleID, staffID := cohortWithStaff(t, cohort, 3)
+	ctx := context.Background()
+	before := log.total.Load()
+	log.mu.Lock()
+	log.byOp = nil
+	log.mu.Unlock()
+	res, err := s.RemoveExpired(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.mu.Lock()
+	txns := log.byOp["TransactWriteItems"]
+	log.mu.Unlock()
+	t.Logf("%d requests, %d transactions", log.total.Load()-before, txns)
+	if res.UserRoles != cohort || res.Users != cohort-kept {
+		t.Errorf("removed %+v, want %d memberships and %d users", res, cohort, cohort-kept)
+	}
+	// One transaction per user would be 9, and as many marking deliveries.
+	if txns > 2*cohort/2 {
+		t.Errorf("%d transactions for %d users", txns, cohort)
+	}
+	page, err := s.Store.SearchUsersWithRoles(ctx, domain.UserSearch{Page: domain.PageRequest{Size: 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.Total != kept || len(page.Items) != kept {
+		t.Fatalf("users left: %d (total %d), want the %d kept", len(page.Items), page.Total, kept)
+	}
+	for _, u := range page.Items {
+		if (u.User.ID-20_001)%3 != 0 || !u.UserRolesKnown || len(u.UserRoles) != 1 || u.UserRoles[0].RoleID != staffID {
+			t.Errorf("kept user %d with memberships %+v (known %v), want only the staff role", u.User.ID, u.UserRoles, u.UserRolesKnown)
+		}
+	}
+	for org, want := range map[string]int64{"org-test": 0, "org-staff": kept} {
+		page, err := s.Store.SearchUsers(ctx, domain.UserSearch{OrganizationGUID: org, Page: domain.PageRequest{Size: 20}})
+		if err != nil || page.Total != want || int64(len(page.Items)) != want {
+			t.Errorf("users of %s: total %d, %d listed, %v; want %d", org, page.Total, len(page.Items), err, want)
+		}
+	}
+	if counts, err := s.Store.CountMembersOfRoles(ctx, []int64{roleID, staffID}); err != nil || counts[roleID] != 0 || counts[staffID] != kept {
+		t.Errorf("member counts %v, %v; want 0 and %d", counts, err, kept)
 	}
 }
