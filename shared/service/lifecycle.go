@@ -225,7 +225,13 @@ func (s *Service) RemoveExpired(ctx context.Context) (ExpiryResult, error) {
 		}
 	}
 	if len(run.failures) > 0 {
-		return res, fmt.Errorf("expiry: %d failures, first: %w", len(run.failures), run.failures[0])
+		// The job-run record of a failed run keeps only the error: it
+		// says what is left too.
+		left := ""
+		if res.Remaining > 0 {
+			left = fmt.Sprintf(", %d memberships left for the next run", res.Remaining)
+		}
+		return res, fmt.Errorf("expiry: %d failures%s, first: %w", len(run.failures), left, run.failures[0])
 	}
 	return res, nil
 }
