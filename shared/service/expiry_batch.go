@@ -77,9 +77,10 @@ type expiryStep struct {
 	plan   []plannedRemoval
 }
 
-// removePage removes the expired memberships of the given users: it plans
-// each user's removal (ExpiryWorkers users at once; each reads the user,
-// its memberships and its SP links), then applies the removals of users
+// removePage removes the expired memberships of a page and of their
+// users: it reads the users (one BatchGetItem) and the roles, plans each
+// user's removal (ExpiryWorkers users at once; each reads the user's
+// memberships and SP links), then applies the removals of users
 // that fit in one transaction together, as many users per transaction as
 // DynamoDB's 100 writes allow, so that a cohort costs a few requests per
 // membership rather than a transaction, an id reservation and a status
@@ -115,7 +116,7 @@ func (run *expiryRun) removePage(ctx context.Context, expired []domain.UserRole)
 		}
 		user, ok := read[users[i]]
 		if !ok {
-			return // gone meanwhile; its memberships went with it
+			return // gone meanwhile: nothing of it to remove here, as GetUser would say
 		}
 		plan, err := run.s.planExpiryOfUser(ctx, user, run.now, run.rolesOf)
 		if err != nil {
