@@ -344,6 +344,8 @@ func (f *truthFixture) kinds() []truthKind {
 		search("user/two-words", "", mid.name, p10),
 		search("user/name-and-number", "", fmt.Sprintf("%s %d", strings.Fields(mid.name)[0], mid.id/10), p10),
 		search("user/one-common-word", "", "anna", p10),
+		// A letter: every word starting with it (a family name's initial).
+		search("user/one-letter", "", string([]rune(strings.ToLower(strings.Fields(mid.name)[len(strings.Fields(mid.name))-1]))[:1]), p10),
 		search("user/org-two-words", org, last.name, domain.PageRequest{Size: 10, Number: 1}),
 		search("user/listing-page-3", "", "", domain.PageRequest{Size: 10, Number: 3}),
 		search("user/org-listing", org, "", p10),
