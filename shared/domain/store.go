@@ -73,6 +73,9 @@ type RoleStore interface {
 type UserStore interface {
 	// GetUser reads one user. KindNotFound when there is no such user.
 	GetUser(ctx context.Context, id int64) (User, error)
+	// GetUsers reads users by id, as GetUser does each; a missing user is
+	// absent from the map.
+	GetUsers(ctx context.Context, ids []int64) (map[int64]User, error)
 	// GetUserBySub reads the user of a sub. KindNotFound when no user has the
 	// sub.
 	GetUserBySub(ctx context.Context, sub string) (User, error)
@@ -155,6 +158,10 @@ type ProvisioningStore interface {
 	// the delivery is gone; marking sent one that is no longer pending changes
 	// nothing and is no error.
 	UpdateDeliveryStatus(ctx context.Context, d Delivery) error
+	// MarkDeliveriesSent records that the queue accepted new deliveries,
+	// as UpdateDeliveryStatus with DeliverySent does for each, with fewer
+	// requests; the first error, after trying every delivery.
+	MarkDeliveriesSent(ctx context.Context, ds []Delivery) error
 	// FinishDelivery records the final status of a delivery held whole (the
 	// provisioner's, from its message) in one conditional write without a
 	// read; false when the stored item is not the one to overwrite (a newer

@@ -274,12 +274,14 @@ func (f *truthFixture) bruteSearch(org, query string, page domain.PageRequest) a
 	if hits == nil {
 		words := truthSplit(query)
 		// The store reads the people of one word of two or more letters
-		// at a time; a query all of whose words name more than the bound
+		// at a time (of the first letter when the query has only
+		// letters); a query all of whose words name more than the bound
 		// (in the whole table) must be narrowed, unless the organization
 		// itself is within the bound.
 		selective := len(scope) <= f.bound && org != ""
-		for _, w := range words {
-			if len([]rune(w)) < 2 {
+		onlyLetters := !slices.ContainsFunc(words, func(w string) bool { return len([]rune(w)) >= 2 })
+		for i, w := range words {
+			if len([]rune(w)) < 2 && !(onlyLetters && i == 0) {
 				continue
 			}
 			named := 0
@@ -342,6 +344,8 @@ func (f *truthFixture) kinds() []truthKind {
 		search("user/two-words", "", mid.name, p10),
 		search("user/name-and-number", "", fmt.Sprintf("%s %d", strings.Fields(mid.name)[0], mid.id/10), p10),
 		search("user/one-common-word", "", "anna", p10),
+		// A letter: every word starting with it (a family name's initial).
+		search("user/one-letter", "", string([]rune(strings.ToLower(strings.Fields(mid.name)[len(strings.Fields(mid.name))-1]))[:1]), p10),
 		search("user/org-two-words", org, last.name, domain.PageRequest{Size: 10, Number: 1}),
 		search("user/listing-page-3", "", "", domain.PageRequest{Size: 10, Number: 3}),
 		search("user/org-listing", org, "", p10),
