@@ -45,14 +45,14 @@ const (
 
 // The partition keys of the indexes (Query only).
 const (
-	indexOrganization        = "ORG#"     // gsi1: an organization's roles and API tokens
+	indexOrganization        = "ORG#"      // gsi1: an organization's roles and API tokens
 	indexOrganizationUsers   = "ORGUSERS#" // gsi1
-	indexRoleMembers         = "ROLE#"    // gsi1: a role's memberships and invitation links; gsi4: its members index
-	indexInvitationHash      = "INVHASH#" // gsi1
-	indexSPLinks             = "SP#"      // gsi1
-	indexOutbox              = "OUTBOX#"  // gsi1
+	indexRoleMembers         = "ROLE#"     // gsi1: a role's memberships and invitation links; gsi4: its members index
+	indexInvitationHash      = "INVHASH#"  // gsi1
+	indexSPLinks             = "SP#"       // gsi1
+	indexOutbox              = "OUTBOX#"   // gsi1
 	indexPersonSessions      = "PERSONSESSIONS#"
-	indexAudit               = "AUDIT"   // gsi1: every audit entry by time
+	indexAudit               = "AUDIT"    // gsi1: every audit entry by time
 	indexMailbox             = "MAILBOX#" // gsi1
 	indexCRMContact          = "CRMCONTACT#"
 	indexCRMOrganisations    = "CRMORGS"
@@ -62,8 +62,8 @@ const (
 	indexInviter             = "INVITER#"
 	indexDeadLetters         = "DLQ#"
 	indexAllTokens           = "TOKENS"
-	indexAdmins              = "ADMIN#"     // gsi3
-	indexExpiringMemberships = "EXPIRES#"   // gsi3
+	indexAdmins              = "ADMIN#"      // gsi3
+	indexExpiringMemberships = "EXPIRES#"    // gsi3
 	indexExpiringInvitations = "INVEXPIRES#" // gsi3
 	indexExpiringTokens      = "TOKENEXPIRES#"
 	indexOpenInvitations     = "INVOPEN" // gsi4
