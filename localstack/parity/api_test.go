@@ -141,3 +141,22 @@ func TestAPIFunctionsWithTheirItemKinds(t *testing.T) {
 	api.call(http.MethodDelete, "/api/v1/user_roles/"+urID+"/true", "", http.StatusNoContent)
 	api.call(http.MethodDelete, "/api/v1/roles/"+roleID, "", http.StatusNoContent)
 }
+
+// TestAPIConnectionSecretGoesWithIt: a SCIM connection saved through the
+// API (the system function) gets its own secret, and deleting the
+// connection deletes that secret, with the system function's role.
+func TestAPIConnectionSecretGoesWithIt(t *testing.T) {
+	noDenials(t)
+	api := superUserAPI(t)
+	const reg = "/api/v1/manage/registry/connections"
+	api.call(http.MethodPost, reg, `{"id":"api-sp","name":"API SP","baseUrl":"http://127.0.0.1:9/scim","version":"v1",`+
+		`"auth":{"method":"bearer"},"secret":"api-sp-token-0123456789"}`, http.StatusCreated)
+	if !hasSecret("invite/scim-connections/api-sp") {
+		t.Fatalf("no secret of the connection; secrets: %v", env.Secrets.Names())
+	}
+	api.call(http.MethodDelete, reg+"/api-sp", "", http.StatusNoContent)
+	if hasSecret("invite/scim-connections/api-sp") {
+		t.Errorf("the deleted connection's secret is still there: %v", env.Secrets.Names())
+	}
+	api.call(http.MethodGet, reg+"/api-sp", "", http.StatusNotFound)
+}
