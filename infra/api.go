@@ -16,7 +16,7 @@ func newHTTPAPI(scope constructs.Construct, cfg StackConfig) awsapigatewayv2.Htt
 		Description:        jsii.String("Guest invitation and role provisioning API"),
 		CreateDefaultStage: jsii.Bool(false),
 	})
-	awsapigatewayv2.NewHttpStage(scope, jsii.String("HttpApiDefaultStage"), &awsapigatewayv2.HttpStageProps{
+	stage := awsapigatewayv2.NewHttpStage(scope, jsii.String("HttpApiDefaultStage"), &awsapigatewayv2.HttpStageProps{
 		HttpApi:    api,
 		StageName:  jsii.String("$default"),
 		AutoDeploy: jsii.Bool(true),
@@ -25,6 +25,7 @@ func newHTTPAPI(scope constructs.Construct, cfg StackConfig) awsapigatewayv2.Htt
 			BurstLimit: jsii.Number(cfg.ThrottleBurst),
 		},
 	})
+	addAPIAccessLog(scope, stage, cfg)
 	return api
 }
 

@@ -23,6 +23,9 @@ import (
 // functions refuse requests without it (shared/middleware.OriginCheck).
 // A viewer-request function adds the viewer's address (viewerAddressHeader),
 // which the API's throttle of failed sign-ins counts by.
+//
+// Its access logs go to the access log bucket (access_logs.go), without
+// cookies: they hold the session.
 func newDistribution(scope constructs.Construct, cfg StackConfig, api awsapigatewayv2.HttpApi, webACLArn *string,
 	originSecret awssecretsmanager.ISecret) awscloudfront.Distribution {
 	// ApiEndpoint is https://<id>.execute-api.<region>.amazonaws.com.
@@ -52,10 +55,14 @@ func newDistribution(scope constructs.Construct, cfg StackConfig, api awsapigate
 		EnableAcceptEncodingBrotli: jsii.Bool(true),
 	})
 	props := &awscloudfront.DistributionProps{
-		Comment:     jsii.String("invite: pages and API behind the WAF"),
-		WebAclId:    webACLArn,
-		HttpVersion: awscloudfront.HttpVersion_HTTP2_AND_3,
-		PriceClass:  awscloudfront.PriceClass_PRICE_CLASS_100,
+		Comment:            jsii.String("invite: pages and API behind the WAF"),
+		WebAclId:           webACLArn,
+		HttpVersion:        awscloudfront.HttpVersion_HTTP2_AND_3,
+		PriceClass:         awscloudfront.PriceClass_PRICE_CLASS_100,
+		EnableLogging:      jsii.Bool(true),
+		LogBucket:          newAccessLogBucket(scope, cfg),
+		LogFilePrefix:      jsii.String(cloudFrontLogPrefix),
+		LogIncludesCookies: jsii.Bool(false),
 		DefaultBehavior: &awscloudfront.BehaviorOptions{
 			Origin:               origin,
 			AllowedMethods:       awscloudfront.AllowedMethods_ALLOW_ALL(),

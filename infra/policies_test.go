@@ -344,7 +344,7 @@ func TestNoWildcardsAndNoManagedPolicies(t *testing.T) {
 	}
 	for id, r := range s.resources("AWS::IAM::Role") {
 		if cdkCrossRegionReader(id) {
-			continue // CDK's own provider (basic execution role): reads the /cdk/exports/ parameters of the WebACL's ARN
+			continue // CDK's own providers (basic execution role): read and write the /cdk/exports/ parameters
 		}
 		if mp := properties(r)["ManagedPolicyArns"]; mp != nil {
 			t.Errorf("role %s has managed policies %v; every grant must be an explicit statement", id, mp)
@@ -353,9 +353,11 @@ func TestNoWildcardsAndNoManagedPolicies(t *testing.T) {
 }
 
 // cdkCrossRegionReader says whether a logical id belongs to the custom
-// resource CDK adds to carry the edge stack's WebACL ARN across regions.
+// resources CDK adds to carry references across regions: the reader of the
+// edge stack's WebACL ARN, the writer of the distribution's id for the
+// us-east-1 alarm stack.
 func cdkCrossRegionReader(logicalID string) bool {
-	return strings.HasPrefix(logicalID, "CustomCrossRegionExportReader")
+	return strings.HasPrefix(logicalID, "CustomCrossRegionExportReader") || strings.HasPrefix(logicalID, "CustomCrossRegionExportWriter")
 }
 
 // --- policy analysis ---
