@@ -110,6 +110,8 @@ func TestCloudFrontServerErrorAlarm(t *testing.T) {
 			})
 		})
 		subscriptions := map[string]float64{"default": 0, "custom": 1}[s.name]
-		expect(t, func() { s.edgeAlarms.ResourceCountIs(jsii.String("AWS::SNS::Subscription"), jsii.Number(subscriptions)) })
+		expect(t, func() {
+			s.edgeAlarms.ResourceCountIs(jsii.String("AWS::SNS::Subscription"), jsii.Number(subscriptions))
+		})
 	})
 }
