@@ -44,7 +44,7 @@ const cloudFrontLogPrefix = "cloudfront/"
 // bucket owner takes ownership of what it writes (BUCKET_OWNER_PREFERRED)
 // rather than refusing ACLs.
 func newAccessLogBucket(scope constructs.Construct, cfg StackConfig) awss3.Bucket {
-	return awss3.NewBucket(scope, jsii.String("AccessLogBucket"), &awss3.BucketProps{
+	bucket := awss3.NewBucket(scope, jsii.String("AccessLogBucket"), &awss3.BucketProps{
 		Encryption:        awss3.BucketEncryption_S3_MANAGED,
 		EnforceSSL:        jsii.Bool(true),
 		MinimumTLSVersion: jsii.Number(1.2),
@@ -59,4 +59,7 @@ func newAccessLogBucket(scope constructs.Construct, cfg StackConfig) awss3.Bucke
 		}},
 		RemovalPolicy: dataRemovalPolicy(cfg),
 	})
+	suppress(bucket, nagReason{Rule: "AwsSolutions-S1",
+		Reason: "This bucket holds the access logs; its own access would be logged into another log bucket, and so on. Only CloudFront writes to it."})
+	return bucket
 }

@@ -50,6 +50,7 @@ func build(app awscdk.App) error {
 // way. A cross-region reference needs both stacks' account and region: the
 // CDK CLI supplies them from the caller's credentials.
 func buildStacks(app awscdk.App, cfg StackConfig, env *awscdk.Environment) (awscdk.Stack, error) {
+	addNagChecks(app)
 	props := &InviteStackProps{StackProps: awscdk.StackProps{Env: env}, Config: cfg}
 	if cfg.Edge {
 		if env == nil {

@@ -86,6 +86,7 @@ func NewInviteStack(scope constructs.Construct, id string, props *InviteStackPro
 		}
 	}
 
+	suppressRouteAuthorizers(api)
 	wireOnDemandReconcile(functions["system"], functions["reconcile"])
 
 	if cfg.OIDCIssuer == "" || cfg.OIDCAudience == "" {
