@@ -87,7 +87,7 @@ func newSecrets(scope constructs.Construct, cfg StackConfig) serviceSecrets {
 // each holds a credential that another party issues or must learn of at the
 // same moment, which a rotation Lambda cannot arrange.
 const (
-	rotationByCallers  = "Credentials the machine callers hold too: operators change them with the callers, by hand (infra/README.md)."
+	rotationByCallers  = "Credentials the machine callers hold too: operators change them with the callers, by writing the new value (infra/README.md)."
 	rotationByProvider = "A client secret the OIDC provider issues: it is rotated at the provider, then written here."
 	rotationBySP       = "A credential the SP issues: it is rotated at the SP, then written here."
 	rotationByDeploy   = "CloudFront reads it by version at deploy time: rotating means a new version and a deploy with originSecretVersion (infra/README.md)."
