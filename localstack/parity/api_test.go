@@ -84,8 +84,10 @@ func TestAPIFunctionsWithTheirItemKinds(t *testing.T) {
 	noDenials(t)
 	admin := newBrowser(t)
 	admin.signIn(superUser, "/console")
-	code, page, _ := admin.post("/console/applications/new", url.Values{"manageId": {"api-app"}, "manageType": {"OIDC10_RP"},
-		"name": {"API app"}, "nameNl": {"API app"}, "organizationName": {"Parity"}, "organizationNameNl": {"Parity"},
+	// Named to come last in the console's role form, whose other tests
+	// tick its first application.
+	code, page, _ := admin.post("/console/applications/new", url.Values{"manageId": {"zz-api-app"}, "manageType": {"OIDC10_RP"},
+		"name": {"Zz API app"}, "nameNl": {"Zz API app"}, "organizationName": {"Parity"}, "organizationNameNl": {"Parity"},
 		"landingPage": {"https://api.parity.example.org"}, "organizationGUID": {"org-parity"}})
 	if code != http.StatusOK {
 		t.Fatalf("save the application: %d %.800s", code, textOf(page))
@@ -94,7 +96,7 @@ func TestAPIFunctionsWithTheirItemKinds(t *testing.T) {
 
 	// roles
 	role := api.call(http.MethodPost, "/api/v1/roles", `{"name":"API role","description":"Guests of the API test","organizationGUID":"org-parity",`+
-		`"defaultExpiryDays":30,"applicationUsages":[{"landingPage":"https://api.parity.example.org","application":{"manageId":"api-app"}}]}`, http.StatusCreated)
+		`"defaultExpiryDays":30,"applicationUsages":[{"landingPage":"https://api.parity.example.org","application":{"manageId":"zz-api-app"}}]}`, http.StatusCreated)
 	roleID := idOf(role)
 	if roleID == "" {
 		t.Fatalf("created role without an id: %v", role)
@@ -103,7 +105,7 @@ func TestAPIFunctionsWithTheirItemKinds(t *testing.T) {
 	api.call(http.MethodGet, "/api/v1/roles", "", http.StatusOK)
 
 	// invitations
-	api.call(http.MethodPost, "/api/v1/invitations", `{"intendedAuthority":"GUEST","invites":["api-guest@parity.example.org"],"roleIdentifiers":[`+roleID+`],`+
+	api.call(http.MethodPost, "/api/v1/invitations", `{"intendedAuthority":"GUEST","invites":["api-invitee@parity.example.org"],"roleIdentifiers":[`+roleID+`],`+
 		`"expiryDate":"`+time.Now().AddDate(0, 0, 14).Format("2006-01-02")+`"}`, http.StatusCreated)
 	api.call(http.MethodGet, "/api/v1/invitations/roles/"+roleID, "", http.StatusOK)
 
