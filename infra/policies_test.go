@@ -94,7 +94,7 @@ var (
 	pMembership = []string{"SEQ#*", "USER#*", "UWORD#*", "UEXACT#*", "COUNT#*", "USERSUB#*", "DELIVERY#*", "AUDIT#*"}
 	pRoles      = []string{"ROLE#*", "ROLENAME#*", "APP#*"}
 	iPeople     = []string{"USERS", "ORGUSERS#*", "ADMIN#*", "UR#*", "ROLE#*", "ORG#*", "ROLES"}
-	iInvitation = []string{"INVHASH#*", "INVITER#*", "INVOPEN"}
+	iInvitation = []string{"INVHASH#*", "INVITER#*", "INVITERAPI#*", "INVOPEN"}
 )
 
 func patterns(groups ...[]string) []string {

@@ -56,10 +56,11 @@ const (
 	indexMailbox             = "MAILBOX#" // gsi1
 	indexCRMContact          = "CRMCONTACT#"
 	indexCRMOrganisations    = "CRMORGS"
-	indexAllRoles            = "ROLES" // gsi2
-	indexAllUsers            = "USERS" // gsi2
-	indexMembership          = "UR#"   // gsi2: a membership by id
-	indexInviter             = "INVITER#"
+	indexAllRoles            = "ROLES"       // gsi2
+	indexAllUsers            = "USERS"       // gsi2
+	indexMembership          = "UR#"         // gsi2: a membership by id
+	indexInviter             = "INVITER#"    // gsi2: a person's invitations
+	indexRemoteInviter       = "INVITERAPI#" // gsi2: an API caller's invitations
 	indexDeadLetters         = "DLQ#"
 	indexAllTokens           = "TOKENS"
 	indexAdmins              = "ADMIN#"      // gsi3
@@ -98,7 +99,7 @@ var (
 	peopleIndexes = []string{indexAllUsers, indexOrganizationUsers, indexAdmins, indexMembership, indexRoleMembers,
 		indexOrganization, indexAllRoles}
 	// invitationIndexes find invitations by link, inviter and status.
-	invitationIndexes = []string{indexInvitationHash, indexInviter, indexOpenInvitations}
+	invitationIndexes = []string{indexInvitationHash, indexInviter, indexRemoteInviter, indexOpenInvitations}
 )
 
 // kinds joins groups of item kinds.
