@@ -15,12 +15,17 @@ import (
 // apiTokenHeader carries an API token (shared/auth.APITokenHeader).
 const apiTokenHeader = "X-API-TOKEN"
 
+// crmKeyHeader carries the CRM's key (shared/auth.CRMKeyHeader).
+const crmKeyHeader = "API-KEY"
+
 // apiClient calls the API through the gateway with a bearer token.
 type apiClient struct {
 	t     *testing.T
 	token string
 	// apiKey is an API token, sent in its own header.
 	apiKey string
+	// crmKey is the CRM's machine-caller key.
+	crmKey string
 }
 
 // superUserAPI is the API as the super user, with an access token of the
@@ -40,9 +45,12 @@ func superUserAPI(t *testing.T) *apiClient {
 func (c *apiClient) call(method, path, body string, want int) any {
 	c.t.Helper()
 	req, _ := http.NewRequest(method, env.Dep.GatewayURL+path, strings.NewReader(body))
-	if c.apiKey != "" {
+	switch {
+	case c.crmKey != "":
+		req.Header.Set(crmKeyHeader, c.crmKey)
+	case c.apiKey != "":
 		req.Header.Set(apiTokenHeader, c.apiKey)
-	} else {
+	default:
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
 	if body != "" {
@@ -161,4 +169,23 @@ func TestAPIConnectionSecretGoesWithIt(t *testing.T) {
 		t.Errorf("the deleted connection's secret is still there: %v", env.Secrets.Names())
 	}
 	api.call(http.MethodGet, reg+"/api-sp", "", http.StatusNotFound)
+}
+
+// TestCRMFunctionWithItsItemKinds drives the crm function with the CRM's
+// machine-caller key: a profile (organisation, contact, invitation), the
+// lookups, and its deletion, with the crm function's role.
+func TestCRMFunctionWithItsItemKinds(t *testing.T) {
+	noDenials(t)
+	crm := &apiClient{t: t, crmKey: env.CRMKey}
+	profile := `{"uid":"crm-jane","schacHomeOrganisation":"parity.example.org","suppressInvitation":false,"contactId":"parity-c1",` +
+		`"firstname":"Jane","surname":"Parity","email":"crm-jane@crm.parity.example.org",` +
+		`"organisation":{"organisationId":"parity-crm-org","abbrev":"PCO","name":"Parity CRM Org"},"roles":[]}`
+	crm.call(http.MethodPost, "/crm/profile", profile, http.StatusOK)
+	orgs, _ := crm.call(http.MethodGet, "/crm/api/v1/organisations", "", http.StatusOK).([]any)
+	if len(orgs) == 0 {
+		t.Fatal("the CRM organisation is not listed")
+	}
+	crm.call(http.MethodGet, "/crm/api/v1/profiles?org_guid=parity-crm-org", "", http.StatusOK)
+	crm.call(http.MethodGet, "/api/profile?guid=parity-crm-org", "", http.StatusOK)
+	crm.call(http.MethodDelete, "/crm/profile", profile, http.StatusOK)
 }
