@@ -35,21 +35,16 @@ func addAPIAccessLog(scope constructs.Construct, stage awsapigatewayv2.HttpStage
 	return group
 }
 
-// cloudFrontLogPrefix is where CloudFront writes its standard logs.
-const cloudFrontLogPrefix = "cloudfront/"
-
 // newAccessLogBucket is the bucket of CloudFront's access logs: private,
 // encrypted, reachable over TLS only, its logs expiring with the other
-// logs' retention. CloudFront's standard logging writes with an ACL, so the
-// bucket owner takes ownership of what it writes (BUCKET_OWNER_PREFERRED)
-// rather than refusing ACLs.
+// logs' retention, every object the bucket owner's (no ACLs).
 func newAccessLogBucket(scope constructs.Construct, cfg StackConfig) awss3.Bucket {
 	bucket := awss3.NewBucket(scope, jsii.String("AccessLogBucket"), &awss3.BucketProps{
 		Encryption:        awss3.BucketEncryption_S3_MANAGED,
 		EnforceSSL:        jsii.Bool(true),
 		MinimumTLSVersion: jsii.Number(1.2),
 		BlockPublicAccess: awss3.BlockPublicAccess_BLOCK_ALL(),
-		ObjectOwnership:   awss3.ObjectOwnership_BUCKET_OWNER_PREFERRED,
+		ObjectOwnership:   awss3.ObjectOwnership_BUCKET_OWNER_ENFORCED,
 		Versioned:         jsii.Bool(false),
 		LifecycleRules: &[]*awss3.LifecycleRule{{
 			Id:                                  jsii.String("expire-access-logs"),
@@ -60,6 +55,6 @@ func newAccessLogBucket(scope constructs.Construct, cfg StackConfig) awss3.Bucke
 		RemovalPolicy: dataRemovalPolicy(cfg),
 	})
 	suppress(bucket, nagReason{Rule: "AwsSolutions-S1",
-		Reason: "This bucket holds the access logs; its own access would be logged into another log bucket, and so on. Only CloudFront writes to it."})
+		Reason: "This bucket holds the access logs; its own access would be logged into another log bucket, and so on. Only the log delivery writes to it."})
 	return bucket
 }

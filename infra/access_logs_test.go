@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,43 +46,79 @@ func TestHTTPAPIAccessLog(t *testing.T) {
 	})
 }
 
-// TestCloudFrontAccessLogBucket: CloudFront logs, without cookies, to a
-// bucket that is private, encrypted, TLS-only (1.2 and later) and expires
-// its logs after the log retention.
-func TestCloudFrontAccessLogBucket(t *testing.T) {
+// TestCloudFrontAccessLog: CloudFront's access log is delivered (standard
+// logging v2, from us-east-1) with chosen fields, never the query string,
+// cookies or referrer, to a bucket that is private, encrypted, TLS-only
+// (1.2 and later), owner-enforced and expires its logs after the log
+// retention; only the log delivery of this account may write to it.
+func TestCloudFrontAccessLog(t *testing.T) {
 	bothScenarios(t, func(t *testing.T, s *scenario) {
 		days := map[string]float64{"default": 30, "custom": 90}[s.name]
-		bucket := s.onlyID(t, "AWS::S3::Bucket")
+		m := s.edgeMonitoring
+		expect(t, func() { s.template.ResourceCountIs(jsii.String("AWS::S3::Bucket"), jsii.Number(0)) })
 		expect(t, func() {
-			s.template.HasResourceProperties(jsii.String("AWS::CloudFront::Distribution"), map[string]any{
-				"DistributionConfig": assertions.Match_ObjectLike(&map[string]any{
-					"Logging": map[string]any{
-						"Bucket":         map[string]any{"Fn::GetAtt": []any{bucket, "RegionalDomainName"}},
-						"Prefix":         cloudFrontLogPrefix,
-						"IncludeCookies": false,
-					},
-				}),
+			m.HasResourceProperties(jsii.String("AWS::Logs::DeliverySource"), map[string]any{
+				"LogType": "ACCESS_LOGS",
+				"ResourceArn": map[string]any{"Fn::Join": []any{"", assertions.Match_ArrayWith(&[]any{
+					assertions.Match_StringLikeRegexp(jsii.String(":cloudfront::123456789012:distribution/$"))})}},
+			})
+		})
+		raw, err := rawTemplate(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fields []string
+		for _, r := range raw["Resources"].(map[string]any) {
+			if r.(map[string]any)["Type"] == "AWS::Logs::Delivery" {
+				for _, f := range asList(properties(r.(map[string]any))["RecordFields"]) {
+					fields = append(fields, f.(string))
+				}
+			}
+		}
+		for _, want := range []string{"date", "time", "c-ip", "cs-method", "cs-uri-stem", "sc-status", "x-edge-request-id"} {
+			if !slices.Contains(fields, want) {
+				t.Errorf("CloudFront log fields %v lack %s", fields, want)
+			}
+		}
+		for _, never := range []string{"cs-uri-query", "cs(Cookie)", "cs(Referer)"} {
+			if slices.Contains(fields, never) {
+				t.Errorf("CloudFront log fields include %s", never)
+			}
+		}
+		bucket := ""
+		for id, r := range raw["Resources"].(map[string]any) {
+			if r.(map[string]any)["Type"] == "AWS::S3::Bucket" {
+				bucket = id
+			}
+		}
+		expect(t, func() {
+			m.HasResourceProperties(jsii.String("AWS::Logs::DeliveryDestination"), map[string]any{
+				"DestinationResourceArn": map[string]any{"Fn::GetAtt": []any{bucket, "Arn"}},
 			})
 		})
 		expect(t, func() {
-			s.template.HasResourceProperties(jsii.String("AWS::S3::Bucket"), map[string]any{
+			m.HasResourceProperties(jsii.String("AWS::S3::Bucket"), map[string]any{
 				"BucketEncryption": map[string]any{"ServerSideEncryptionConfiguration": []any{
 					map[string]any{"ServerSideEncryptionByDefault": map[string]any{"SSEAlgorithm": "AES256"}}}},
 				"PublicAccessBlockConfiguration": map[string]any{"BlockPublicAcls": true, "BlockPublicPolicy": true,
 					"IgnorePublicAcls": true, "RestrictPublicBuckets": true},
-				"OwnershipControls": map[string]any{"Rules": []any{map[string]any{"ObjectOwnership": "BucketOwnerPreferred"}}},
+				"OwnershipControls": map[string]any{"Rules": []any{map[string]any{"ObjectOwnership": "BucketOwnerEnforced"}}},
 				"LifecycleConfiguration": map[string]any{"Rules": assertions.Match_ArrayWith(&[]any{
 					assertions.Match_ObjectLike(&map[string]any{"ExpirationInDays": days, "Status": "Enabled"})})},
 			})
 		})
 		expect(t, func() {
-			s.template.HasResourceProperties(jsii.String("AWS::S3::BucketPolicy"), map[string]any{
+			m.HasResourceProperties(jsii.String("AWS::S3::BucketPolicy"), map[string]any{
 				"Bucket": map[string]any{"Ref": bucket},
 				"PolicyDocument": assertions.Match_ObjectLike(&map[string]any{"Statement": assertions.Match_ArrayWith(&[]any{
 					assertions.Match_ObjectLike(&map[string]any{"Effect": "Deny", "Action": "s3:*",
 						"Condition": map[string]any{"Bool": map[string]any{"aws:SecureTransport": "false"}}}),
 					assertions.Match_ObjectLike(&map[string]any{"Effect": "Deny", "Action": "s3:*",
 						"Condition": map[string]any{"NumericLessThan": map[string]any{"s3:TlsVersion": 1.2}}}),
+					assertions.Match_ObjectLike(&map[string]any{"Effect": "Allow", "Action": "s3:PutObject",
+						"Principal": map[string]any{"Service": "delivery.logs.amazonaws.com"},
+						"Condition": assertions.Match_ObjectLike(&map[string]any{
+							"StringEquals": assertions.Match_ObjectLike(&map[string]any{"aws:SourceAccount": "123456789012"})})}),
 				})}),
 			})
 		})
@@ -94,12 +131,12 @@ func TestCloudFrontAccessLogBucket(t *testing.T) {
 // subscription.
 func TestCloudFrontServerErrorAlarm(t *testing.T) {
 	bothScenarios(t, func(t *testing.T, s *scenario) {
-		stack := s.stack.Node().Scope().Node().FindChild(jsii.String(edgeAlarmStackName)).(awscdk.Stack)
+		stack := s.stack.Node().Scope().Node().FindChild(jsii.String(edgeMonitoringStackName)).(awscdk.Stack)
 		if got := *stack.Region(); got != edgeRegion {
 			t.Errorf("CloudFront alarm stack region = %s, want %s", got, edgeRegion)
 		}
 		expect(t, func() {
-			s.edgeAlarms.HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), map[string]any{
+			s.edgeMonitoring.HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), map[string]any{
 				"Namespace": "AWS/CloudFront", "MetricName": "5xxErrorRate", "Statistic": "Average", "Threshold": 1.0,
 				"Dimensions": assertions.Match_ArrayWith(&[]any{
 					map[string]any{"Name": "DistributionId", "Value": assertions.Match_ObjectLike(&map[string]any{
@@ -111,7 +148,7 @@ func TestCloudFrontServerErrorAlarm(t *testing.T) {
 		})
 		subscriptions := map[string]float64{"default": 0, "custom": 1}[s.name]
 		expect(t, func() {
-			s.edgeAlarms.ResourceCountIs(jsii.String("AWS::SNS::Subscription"), jsii.Number(subscriptions))
+			s.edgeMonitoring.ResourceCountIs(jsii.String("AWS::SNS::Subscription"), jsii.Number(subscriptions))
 		})
 	})
 }

@@ -70,7 +70,7 @@ func buildStacks(app awscdk.App, cfg StackConfig, env *awscdk.Environment) (awsc
 	if err != nil || !cfg.Edge {
 		return stack, err
 	}
-	NewEdgeAlarmStack(app, edgeAlarmStackName, cfg, props.Distribution.DistributionId(), &awscdk.StackProps{
+	NewEdgeMonitoringStack(app, edgeMonitoringStackName, cfg, props.Distribution.DistributionId(), &awscdk.StackProps{
 		Env:                   &awscdk.Environment{Account: env.Account, Region: jsii.String(edgeRegion)},
 		CrossRegionReferences: jsii.Bool(true),
 		Description:           jsii.String("Alarm on the invite service's CloudFront distribution, whose metrics are in us-east-1"),

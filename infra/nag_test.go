@@ -16,7 +16,7 @@ import (
 // the stack's code with its reason.
 func TestAwsSolutionsChecks(t *testing.T) {
 	bothScenarios(t, func(t *testing.T, s *scenario) {
-		for _, name := range []string{stackName, edgeStackName, edgeAlarmStackName} {
+		for _, name := range []string{stackName, edgeStackName, edgeMonitoringStackName} {
 			stack := s.stack.Node().Scope().Node().FindChild(jsii.String(name)).(awscdk.Stack)
 			annotations := assertions.Annotations_FromStack(stack)
 			var findings []string

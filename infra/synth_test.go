@@ -28,9 +28,9 @@ type scenario struct {
 	// edge is the us-east-1 stack of the WAF WebACL (context edge=true).
 	edge    assertions.Template
 	edgeRaw map[string]any
-	// edgeAlarms is the us-east-1 stack of the CloudFront alarm.
-	edgeAlarms assertions.Template
-	err        error
+	// edgeMonitoring is the us-east-1 stack of the CloudFront alarm.
+	edgeMonitoring assertions.Template
+	err            error
 }
 
 var (
@@ -161,12 +161,12 @@ func (s *scenario) synth(t *testing.T) *scenario {
 		if s.edgeRaw, s.err = rawTemplate(s.edge); s.err != nil {
 			return
 		}
-		alarms, ok := app.Node().TryFindChild(jsii.String(edgeAlarmStackName)).(awscdk.Stack)
+		alarms, ok := app.Node().TryFindChild(jsii.String(edgeMonitoringStackName)).(awscdk.Stack)
 		if !ok {
-			s.err = fmt.Errorf("no %s with context edge=true", edgeAlarmStackName)
+			s.err = fmt.Errorf("no %s with context edge=true", edgeMonitoringStackName)
 			return
 		}
-		s.edgeAlarms = assertions.Template_FromStack(alarms, nil)
+		s.edgeMonitoring = assertions.Template_FromStack(alarms, nil)
 	})
 	if s.err != nil {
 		t.Fatalf("%s scenario: %v", s.name, s.err)
