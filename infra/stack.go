@@ -16,6 +16,9 @@ type InviteStackProps struct {
 	Config StackConfig
 	// WebACLArn is the WebACL of the edge stack (cfg.Edge only).
 	WebACLArn *string
+	// Distribution is set by NewInviteStack to the CloudFront
+	// distribution it created (cfg.Edge only), for the us-east-1 alarm.
+	Distribution awscloudfront.Distribution
 }
 
 // provisionerBatchSize is the most a FIFO event source accepts.
@@ -41,6 +44,7 @@ func NewInviteStack(scope constructs.Construct, id string, props *InviteStackPro
 			return nil, fmt.Errorf("the CloudFront distribution needs the WebACL of %s", edgeStackName)
 		}
 		distribution = newDistribution(stack, cfg, api, props.WebACLArn, secrets.OriginVerify)
+		props.Distribution = distribution
 		publicBaseURL = jsii.String("https://" + *distribution.DistributionDomainName())
 		if cfg.DomainName != "" {
 			publicBaseURL = jsii.String("https://" + cfg.DomainName)
@@ -82,6 +86,7 @@ func NewInviteStack(scope constructs.Construct, id string, props *InviteStackPro
 		}
 	}
 
+	suppressRouteAuthorizers(api)
 	wireOnDemandReconcile(functions["system"], functions["reconcile"])
 
 	if cfg.OIDCIssuer == "" || cfg.OIDCAudience == "" {
