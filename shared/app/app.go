@@ -262,7 +262,12 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 	svc.Reconciler, svc.ReconcileMaxDeleteShare = prov, s.ReconcileMaxDeleteShare
 	if fn := os.Getenv("RECONCILE_FUNCTION_NAME"); fn != "" {
 		// An API function: the SPs' credentials are the reconcile function's.
-		svc.Reconciler = invokedReconciler{cfg: cfg, function: fn, hc: &http.Client{Timeout: 15 * time.Minute}}
+		svc.Reconciler = invokedReconciler{invoker{cfg: cfg, function: fn, hc: &http.Client{Timeout: 15 * time.Minute}}}
+	}
+	if fn := os.Getenv("JOBS_FUNCTION_NAME"); fn != "" {
+		// The system API function: on-demand jobs run in the jobs
+		// function, whose time limit fits them.
+		svc.Jobs = invokedJobs{invoker{cfg: cfg, function: fn, hc: &http.Client{Timeout: 30 * time.Second}}}
 	}
 	a := &App{
 		Settings: s, Logger: logger, AWS: cfg, DynamoDB: ddb, SQS: sqsClient, Store: store, Registry: registry, Service: svc,
