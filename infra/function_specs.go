@@ -10,6 +10,9 @@ const (
 	// mailEventConsumer gets the SES events (bounces, complaints) of the
 	// service's configuration set from an EventBridge rule.
 	mailEventConsumer
+	// onDemandJobRunner is invoked asynchronously by the system function
+	// to run a job a super user started (work longer than a request).
+	onDemandJobRunner
 )
 
 // tableAccess is what a function may do with the table.
@@ -177,6 +180,14 @@ var functionSpecs = []functionSpec{
 		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionSPLink, partitionJobRun + "reconcile"},
 		ReadsSPSecrets: true,
 		Schedule:       "cron(0 4 * * ? *)",
+	},
+	{
+		// Runs the on-demand jobs the system function starts (the cron,
+		// repair and seed operations): invoked asynchronously, with the
+		// time they need. A job is claimed once, so Lambda's retries of an
+		// invocation do not run it twice.
+		Name: "jobs", Kind: onDemandJobRunner, TimeoutSeconds: 900, MemoryMB: defaultMemoryMB,
+		Table: tableReadWrite, SendsToQueue: true, SendsMail: true, NeedsPublicURL: true, Seeds: true,
 	},
 	{
 		// Records bounces and complaints on the outbox mail they are about.

@@ -101,14 +101,15 @@ var expectedGrants = map[string]grantSet{
 	"invitations":  union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, machineCallers),
 	"crm":          union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, machineCallers),
 	"tokens":       union(logsWrite, originVerify, tableRead, tableWrite),
-	"system":       union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, connSecrets, spSecretsRead, grants([]string{"lambda:InvokeFunction"}, "function invite reconcile")),
-	"web":          union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, oidcClient, connSecrets, spSecretsRead),
+	"system":       union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, connSecrets, spSecretsRead, grants([]string{"lambda:InvokeFunction"}, "function invite reconcile", "function invite jobs")),
+	"web":          union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, oidcClient, connSecrets, spSecretsRead, grants([]string{"lambda:InvokeFunction"}, "function invite reconcile")),
 	"provisioner":  union(logsWrite, tableRead, provisionerKeys, queueConsume, deadLetterSend, spSecrets),
 	"expiry":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
 	"cleanup":      union(logsWrite, tableRead, tableWrite),
 	"reconcile":    union(logsWrite, tableRead, grants(wantTableWrites, leadingKeys("SPLINK#*", "JOB#reconcile*")), spSecrets),
 	"outbox-sweep": union(logsWrite, tableRead, outboxKeys, queueSend, mailSend),
 	"mail-events":  union(logsWrite, tableRead, mailKeys),
+	"jobs":         union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
 }
 
 // TestEachFunctionHasExactlyItsGrants compares every allowed action and

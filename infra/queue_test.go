@@ -84,7 +84,7 @@ func TestQueueAlarmsNotifyTheAlarmTopic(t *testing.T) {
 				"AlarmActions": []any{map[string]any{"Ref": topic}},
 			})
 		})
-		for _, name := range []string{"expiry", "cleanup", "outbox-sweep", "mail-events", "reconcile", "provisioner"} {
+		for _, name := range []string{"expiry", "cleanup", "outbox-sweep", "mail-events", "reconcile", "provisioner", "jobs"} {
 			id := s.functionID(t, name)
 			expect(t, func() {
 				s.template.HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), map[string]any{

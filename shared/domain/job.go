@@ -23,6 +23,10 @@ type JobRequest struct {
 	// StartedBy is the name of the super user who started it, for the
 	// audit fields of what it changes.
 	StartedBy string `json:"startedBy"`
+	// CallerKind and CallerUserID say how the starter signed in, so that
+	// the job's log lines name the starter by id, as the request's did.
+	CallerKind   string `json:"callerKind,omitempty"`
+	CallerUserID int64  `json:"callerUserId,omitempty"`
 	// Roles and Users are the performance seed's sizes.
 	Roles int `json:"roles,omitempty"`
 	Users int `json:"users,omitempty"`

@@ -46,7 +46,11 @@ func (s *Service) StartJob(ctx context.Context, p *auth.Principal, in JobInput) 
 	default:
 		return "", domain.Invalidf("no job %q", in.Kind)
 	}
-	req := domain.JobRequest{ID: newIdentifier(), Kind: in.Kind, StartedBy: p.Name, Roles: in.Roles, Users: in.Users, Cursor: in.Cursor}
+	req := domain.JobRequest{ID: newIdentifier(), Kind: in.Kind, StartedBy: p.Name, CallerKind: string(p.Kind),
+		Roles: in.Roles, Users: in.Users, Cursor: in.Cursor}
+	if p.User != nil {
+		req.CallerUserID = p.User.ID
+	}
 	if err := s.queueJobRun(ctx, domain.OnDemandJobName(req.ID)); err != nil {
 		return "", err
 	}
@@ -113,7 +117,10 @@ func (s *Service) claimJobRun(ctx context.Context, name string) (domain.JobRun, 
 // runJob does the work of one job kind as the super user who started it
 // (the rules were checked when it started, and are checked again).
 func (s *Service) runJob(ctx context.Context, req domain.JobRequest) (any, error) {
-	p := &auth.Principal{Kind: auth.KindPerson, SuperUser: true, Name: req.StartedBy}
+	p := &auth.Principal{Kind: auth.Kind(req.CallerKind), SuperUser: true, Name: req.StartedBy}
+	if req.CallerUserID != 0 {
+		p.User = &domain.User{ID: req.CallerUserID}
+	}
 	switch req.Kind {
 	case domain.JobReminders:
 		res, err := s.SendReminders(ctx)
