@@ -69,7 +69,7 @@ func TestQueueAlarmsNotifyTheAlarmTopic(t *testing.T) {
 		}
 		// Two queue alarms, one error alarm per background function, the
 		// provisioner's throttles and the API's 5xx.
-		expect(t, func() { s.template.ResourceCountIs(jsii.String("AWS::CloudWatch::Alarm"), jsii.Number(2+6+1+1)) })
+		expect(t, func() { s.template.ResourceCountIs(jsii.String("AWS::CloudWatch::Alarm"), jsii.Number(2+7+1+1)) })
 		provisioner := s.functionID(t, "provisioner")
 		expect(t, func() {
 			s.template.HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), map[string]any{
