@@ -232,7 +232,14 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 		}
 		authn.BootstrapTokenHash = auth.HashToken(s.BootstrapToken)
 	}
-	authn.Machines = loadMachineCallers(ctx, logger, secrets.NewResolver(secretsmanager.NewFromConfig(cfg), 5*time.Minute), s.MachineCallers)
+	if s.MachineCallers != "" {
+		// Read at every request through a short cache, so that rotating
+		// the secret takes effect without a redeploy; read once now so
+		// that a missing or malformed secret is logged at start-up.
+		source := newMachineCallerSource(logger, secrets.NewResolver(secretsmanager.NewFromConfig(cfg), machineCallersTTL), s.MachineCallers)
+		source.MachineCallers(ctx)
+		authn.MachineSource = source
+	}
 	identity, err := identitySettingsFromEnv()
 	if err != nil {
 		return nil, err
