@@ -55,6 +55,8 @@ func TestConsoleTemplatesRender(t *testing.T) {
 					Actions: []rowAction{{Action: "/console/memberships/3/remove", Hidden: []hiddenField{{"from", "admins"}}, Button: "Remove", ButtonAL: "Remove Cy"}}}}},
 			"console/operations": operationsPage{consolePage: cp, SPs: []deadLetterView{{SPID: "sp", Name: "SP", Count: 1, Oldest: "1 minute", Reasons: []reasonCount{{"401", 1}}, Items: []deadLetterItem{{ID: "d", Kind: "user.create", Reason: "401", Age: "1"}}}},
 				Jobs: []jobView{{Name: "expiry", When: "1 minute ago", State: "OK", Summary: "{}"}, {Name: "cleanup", When: "never"}}},
+			"console/reconcile": reconcileJobPage{consolePage: cp, ID: "j", SP: "sp", Status: "succeeded", StatusText: "Done", Done: true, DryRun: true, Stopped: "too many",
+				Counts: []detail{{"Users", "3"}}},
 		}
 		for _, name := range consolePageNames {
 			page, ok := pages["console/"+name]
