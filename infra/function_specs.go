@@ -52,6 +52,10 @@ type functionSpec struct {
 
 	Table              tableAccess
 	WritablePartitions []string
+	// ScansTable: dynamodb:Scan on the table, for the one maintenance job
+	// that reads every item (the date check and repair); no request path
+	// scans.
+	ScansTable bool
 
 	SendsToQueue        bool // SCIM_QUEUE_URL and sqs:SendMessage on the work queue
 	SendsToDeadLetters  bool // SCIM_DLQ_URL and sqs:SendMessage on the DLQ
@@ -187,7 +191,7 @@ var functionSpecs = []functionSpec{
 		// time they need. A job is claimed once, so Lambda's retries of an
 		// invocation do not run it twice.
 		Name: "jobs", Kind: onDemandJobRunner, TimeoutSeconds: 900, MemoryMB: defaultMemoryMB,
-		Table: tableReadWrite, SendsToQueue: true, SendsMail: true, NeedsPublicURL: true, Seeds: true,
+		Table: tableReadWrite, ScansTable: true, SendsToQueue: true, SendsMail: true, NeedsPublicURL: true, Seeds: true,
 	},
 	{
 		// Records bounces and complaints on the outbox mail they are about.

@@ -48,6 +48,9 @@ func grantCapabilities(role awsiam.IRole, spec functionSpec, res serviceResource
 			"ForAllValues:StringLike": map[string]any{"dynamodb:LeadingKeys": patterns},
 		})
 	}
+	if spec.ScansTable {
+		allow([]string{"dynamodb:Scan"}, []*string{res.Table.Arn}, nil)
+	}
 	if spec.SendsToQueue {
 		allow([]string{"sqs:SendMessage"}, []*string{res.Queues.Work.QueueArn()}, nil)
 	}

@@ -109,7 +109,7 @@ var expectedGrants = map[string]grantSet{
 	"reconcile":    union(logsWrite, tableRead, grants(wantTableWrites, leadingKeys("SPLINK#*", "JOB#reconcile*")), spSecrets),
 	"outbox-sweep": union(logsWrite, tableRead, outboxKeys, queueSend, mailSend),
 	"mail-events":  union(logsWrite, tableRead, mailKeys),
-	"jobs":         union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
+	"jobs":         union(logsWrite, tableRead, tableWrite, grants([]string{"dynamodb:Scan"}, lTable), queueSend, mailSend),
 }
 
 // TestEachFunctionHasExactlyItsGrants compares every allowed action and

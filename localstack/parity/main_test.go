@@ -18,7 +18,7 @@ import (
 var env *Env
 
 // functionsUnderTest are the functions the scenarios drive.
-var functionsUnderTest = []string{"web", "system", "reconcile", "provisioner", "outbox-sweep", "expiry", "cleanup", "mail-events", "invitations"}
+var functionsUnderTest = []string{"web", "system", "reconcile", "provisioner", "outbox-sweep", "expiry", "cleanup", "mail-events", "invitations", "jobs"}
 
 func TestMain(m *testing.M) { os.Exit(run(m)) }
 

@@ -10,6 +10,7 @@ type JobKind string
 const (
 	JobReminders       JobKind = "expiry-notifications" // the reminder mails of memberships about to end
 	JobCleanup         JobKind = "cleanup"              // expired invitations, tokens and memberships
+	JobDateCheck       JobKind = "date-check"           // stored dates out of bounds, listed
 	JobDateRepair      JobKind = "date-repair"          // stored dates out of bounds, repaired
 	JobIndexRepair     JobKind = "index-repair"         // derived items older versions did not write
 	JobPerformanceSeed JobKind = "performance-seed"     // roles and users for performance tests

@@ -72,6 +72,7 @@ func TestMaintenanceOperationsAnswerAJobToPoll(t *testing.T) {
 		{"GET", "/api/external/v1/system/cron/expiry-notifications", "/api/external/v1/system/jobs/", "reminded"},
 		{"GET", "/api/v1/system/cron/cleanup", "/api/v1/system/jobs/", "apiTokens"},
 		{"GET", "/api/external/v1/system/cron/cleanup", "/api/external/v1/system/jobs/", "apiTokens"},
+		{"GET", "/api/v1/system/date-repair", "/api/v1/system/jobs/", "repairs"},
 		{"POST", "/api/v1/system/date-repair", "/api/v1/system/jobs/", "repaired"},
 		{"POST", "/api/v1/system/index-repair", "/api/v1/system/jobs/", "done"},
 		{"PUT", "/api/v1/system/performance-seed?numberOfRole=2&numberOfUsers=3", "/api/v1/system/jobs/", "users"},

@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/edu-invite/invite/shared/auth"
-	"github.com/edu-invite/invite/shared/domain"
 )
 
 func (a *API) unknownRoles(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
@@ -33,17 +32,4 @@ func (a *API) manageApplications(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := a.Service.Applications(r.Context(), p)
 	respond(w, r, http.StatusOK, res, err)
-}
-
-// dateRepair lists (GET) the stored dates written before dates were
-// bounded on input: each with its entity, id, field, stored and repaired
-// value. The repair itself (POST) is a job (startJob).
-func (a *API) dateRepair(apply bool) func(http.ResponseWriter, *http.Request, *auth.Principal) {
-	return func(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
-		repairs, err := a.Service.RepairDates(r.Context(), p, apply)
-		if repairs == nil {
-			repairs = []domain.DateRepair{}
-		}
-		respond(w, r, http.StatusOK, map[string]any{"applied": apply, "repairs": repairs}, err)
-	}
 }

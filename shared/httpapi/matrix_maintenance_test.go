@@ -7,7 +7,7 @@ func maintenanceMatrixCases() (cases []matrixCase) {
 	cases = append(cases,
 		matrixCase{name: "S2 unknown roles", method: "GET", path: "/api/v1/system/unknown-roles", want: su},
 		matrixCase{name: "S3 landing page fix", method: "GET", path: "/api/v1/system/landing-page-fix", want: su},
-		matrixCase{name: "date repair list", method: "GET", path: "/api/v1/system/date-repair", want: su},
+		matrixCase{name: "date repair list", method: "GET", path: "/api/v1/system/date-repair", want: started},
 		matrixCase{name: "date repair apply", method: "POST", path: "/api/v1/system/date-repair", want: started},
 		matrixCase{name: "index repair", method: "POST", path: "/api/v1/system/index-repair", want: started},
 		matrixCase{name: "S7 application metadata", method: "GET", path: "/api/v1/manage/provider/SAML20_SP/wiki", want: su},

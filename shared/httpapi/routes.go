@@ -239,7 +239,7 @@ func (a *API) routeTable() map[Group][]route {
 			{"POST /api/v1/system/mails/retry", a.superUser(a.retryMails), nil},
 			{"GET /api/v1/system/unknown-roles", a.superUser(a.unknownRoles), nil},
 			{"GET /api/v1/system/landing-page-fix", a.superUser(a.landingPageFix), nil},
-			{"GET /api/v1/system/date-repair", a.superUser(a.dateRepair(false)), nil},
+			{"GET /api/v1/system/date-repair", a.superUser(a.startJob(domain.JobDateCheck, jobsPath)), nil},
 			{"POST /api/v1/system/date-repair", a.superUser(a.startJob(domain.JobDateRepair, jobsPath)), nil},
 			{"POST /api/v1/system/index-repair", a.superUser(a.startJob(domain.JobIndexRepair, jobsPath)), nil},
 			{"PUT /api/v1/system/performance-seed", a.superUser(a.startJob(domain.JobPerformanceSeed, jobsPath)), nil},

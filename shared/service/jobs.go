@@ -9,6 +9,10 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
+// maxListedDateRepairs bounds the repairs a date job's result lists: the
+// result is kept in one table item.
+const maxListedDateRepairs = 500
+
 // JobInput is an on-demand job a super user starts.
 type JobInput struct {
 	Kind domain.JobKind
@@ -38,7 +42,7 @@ func (s *Service) StartJob(ctx context.Context, p *auth.Principal, in JobInput) 
 		return "", err
 	}
 	switch in.Kind {
-	case domain.JobReminders, domain.JobCleanup, domain.JobDateRepair, domain.JobIndexRepair:
+	case domain.JobReminders, domain.JobCleanup, domain.JobDateCheck, domain.JobDateRepair, domain.JobIndexRepair:
 	case domain.JobPerformanceSeed:
 		if err := s.checkSeed(p, in.Roles, in.Users); err != nil {
 			return "", err
@@ -133,9 +137,20 @@ func (s *Service) runJob(ctx context.Context, req domain.JobRequest) (any, error
 		return map[string]any{"reminded": counts}, err
 	case domain.JobCleanup:
 		return s.Cleanup(ctx)
-	case domain.JobDateRepair:
-		repairs, err := s.RepairDates(ctx, p, true)
-		return map[string]int{"repaired": len(repairs)}, err
+	case domain.JobDateCheck, domain.JobDateRepair:
+		// Both read every item (a Scan, which only the jobs function may
+		// do). The result lists the first repairs (entity, id, field,
+		// dates: no personal data) and counts them all.
+		apply := req.Kind == domain.JobDateRepair
+		repairs, err := s.RepairDates(ctx, p, apply)
+		if repairs == nil {
+			repairs = []domain.DateRepair{}
+		}
+		res := map[string]any{"applied": apply, "count": len(repairs), "repairs": repairs[:min(len(repairs), maxListedDateRepairs)]}
+		if apply {
+			res["repaired"] = len(repairs)
+		}
+		return res, err
 	case domain.JobIndexRepair:
 		return s.repairAllIndexes(ctx, p, req.Cursor)
 	case domain.JobPerformanceSeed:
