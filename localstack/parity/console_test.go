@@ -159,6 +159,23 @@ func TestConsoleToSP(t *testing.T) {
 	if len(sp.SP.Users()) != 1 {
 		t.Errorf("after the reconcile the SP has %d users, want the guest", len(sp.SP.Users()))
 	}
+
+	// The same from the console: the web function starts a planned run in
+	// the reconcile function and shows its job until it is finished.
+	code, page, at = admin.post("/console/operations/reconcile", url.Values{"sp": {"parity-sp"}})
+	if code != http.StatusOK || !strings.HasPrefix(at.Path, "/console/operations/reconcile/") {
+		t.Fatalf("console reconcile: %d at %s: %.800s", code, at, textOf(page))
+	}
+	for deadline := time.Now().Add(60 * time.Second); !strings.Contains(page, `data-status="succeeded"`); {
+		if strings.Contains(page, `data-status="failed"`) || time.Now().After(deadline) {
+			t.Fatalf("console reconcile job: %.800s", textOf(page))
+		}
+		time.Sleep(300 * time.Millisecond)
+		_, page = admin.get(at.Path)
+	}
+	if !strings.Contains(page, "Users compared") {
+		t.Errorf("the finished job shows no counts: %.800s", textOf(page))
+	}
 }
 
 // reconcileThroughAPI starts a reconcile of the SP as a super user and
