@@ -83,7 +83,7 @@ func newQueueAlarms(scope constructs.Construct, cfg StackConfig, queues scimQueu
 // delivery, which is a batch item failure) means a whole batch came back,
 // and throttles mean deliveries wait for a free instance.
 func addErrorAlarm(scope constructs.Construct, fn serviceFunction, topic awssns.Topic) {
-	if fn.Spec.Kind != scheduledJob && fn.Spec.Kind != mailEventConsumer && fn.Spec.Kind != queueConsumer {
+	if fn.Spec.Kind != scheduledJob && fn.Spec.Kind != mailEventConsumer && fn.Spec.Kind != queueConsumer && fn.Spec.Kind != onDemandJobRunner {
 		return
 	}
 	every5 := &awscloudwatch.MetricOptions{Period: awscdk.Duration_Minutes(jsii.Number(5)), Statistic: jsii.String("Sum")}

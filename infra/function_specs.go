@@ -10,6 +10,9 @@ const (
 	// mailEventConsumer gets the SES events (bounces, complaints) of the
 	// service's configuration set from an EventBridge rule.
 	mailEventConsumer
+	// onDemandJobRunner is invoked asynchronously by the system function
+	// to run a job a super user started (work longer than a request).
+	onDemandJobRunner
 )
 
 // functionSpec is one directory under functions/: how it is invoked and
@@ -24,6 +27,10 @@ type functionSpec struct {
 	// Table is the item kinds it reads and writes and the index
 	// partitions it queries (table_access.go).
 	Table tableAccess
+	// ScansTable: dynamodb:Scan on the table, for the one maintenance job
+	// that reads every item (the date check and repair); no request path
+	// scans.
+	ScansTable bool
 
 	SendsToQueue        bool // SCIM_QUEUE_URL and sqs:SendMessage on the work queue
 	SendsToDeadLetters  bool // SCIM_DLQ_URL and sqs:SendMessage on the DLQ
@@ -75,7 +82,7 @@ var functionSpecs = []functionSpec{
 		Name: "users", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		// Memberships and users; removals notify by e-mail (the outbox).
 		Table: tableAccess{
-			Reads:   kinds(roleItems, []string{partitionInvitation, partitionRegistry, partitionSPLink, partitionToken}),
+			Reads:   kinds(roleItems, []string{partitionInvitation, partitionRegistry, partitionSPLink, partitionToken, partitionOrganization}),
 			Writes:  kinds(membershipItems, []string{partitionMail}),
 			Indexes: peopleIndexes,
 		},
@@ -88,7 +95,7 @@ var functionSpecs = []functionSpec{
 		Name: "roles", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		// Roles; a role's deletion removes its memberships.
 		Table: tableAccess{
-			Reads:   []string{partitionInvitation, partitionRegistry, partitionSPLink, partitionToken},
+			Reads:   []string{partitionInvitation, partitionRegistry, partitionSPLink, partitionToken, partitionOrganization},
 			Writes:  kinds(membershipItems, roleItems, []string{partitionMail}),
 			Indexes: kinds(peopleIndexes, []string{indexInviter}),
 		},
@@ -100,7 +107,7 @@ var functionSpecs = []functionSpec{
 		// Invitations, the daily cap, acceptance (memberships, the CRM
 		// contact of a CRM invitation).
 		Table: tableAccess{
-			Reads:   kinds(roleItems, []string{partitionRegistry, partitionSPLink, partitionToken}),
+			Reads:   kinds(roleItems, []string{partitionRegistry, partitionSPLink, partitionToken, partitionOrganization}),
 			Writes:  kinds(membershipItems, []string{partitionInvitation, partitionInvitationQuota, partitionMail, partitionCRM}),
 			Indexes: kinds(peopleIndexes, invitationIndexes),
 		},
@@ -111,7 +118,7 @@ var functionSpecs = []functionSpec{
 	{
 		Name: "crm", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableAccess{
-			Reads:   kinds(roleItems, []string{partitionRegistry, partitionSPLink, partitionToken}),
+			Reads:   kinds(roleItems, []string{partitionRegistry, partitionSPLink, partitionToken, partitionOrganization}),
 			Writes:  kinds(membershipItems, []string{partitionInvitation, partitionInvitationQuota, partitionMail, partitionCRM}),
 			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexCRMContact, indexCRMOrganisations}),
 		},
@@ -124,7 +131,7 @@ var functionSpecs = []functionSpec{
 		// API tokens and the audit; a login's attribute sync writes the
 		// user and its deliveries.
 		Table: tableAccess{
-			Reads: []string{partitionRole, partitionAudit, partitionRegistry, partitionSPLink},
+			Reads: []string{partitionRole, partitionAudit, partitionRegistry, partitionSPLink, partitionOrganization},
 			Writes: []string{partitionToken, partitionTokenID, partitionPendingToken, partitionSequence, partitionUser,
 				partitionUserWord, partitionUserExact, partitionUserSub, partitionDelivery},
 			Indexes: []string{indexOrganization, indexAllTokens, indexAudit, indexAllRoles, indexMembership},
@@ -140,7 +147,7 @@ var functionSpecs = []functionSpec{
 		Table: tableAccess{
 			Reads: []string{partitionSPLink, partitionCRM},
 			Writes: kinds(membershipItems, roleItems, []string{partitionInvitation, partitionMail, partitionRegistry,
-				partitionRegistryChange, partitionToken, partitionTokenID, partitionJobRun}),
+				partitionRegistryChange, partitionToken, partitionTokenID, partitionJobRun, partitionOrganization}),
 			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexSPLinks, indexOutbox, indexDeadLetters, indexMailbox,
 				indexAudit, indexAllTokens, indexExpiringMemberships, indexExpiringInvitations, indexExpiringTokens, indexCRMOrganisations}),
 		},
@@ -157,7 +164,7 @@ var functionSpecs = []functionSpec{
 		Table: tableAccess{
 			Reads: []string{partitionSPLink, partitionJobRun},
 			Writes: kinds(membershipItems, roleItems, []string{partitionInvitation, partitionInvitationQuota, partitionMail,
-				partitionCRM, partitionRegistry, partitionRegistryChange, partitionToken, partitionTokenID, partitionSession}),
+				partitionCRM, partitionRegistry, partitionRegistryChange, partitionToken, partitionTokenID, partitionSession, partitionOrganization}),
 			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexPersonSessions, indexAllTokens, indexAudit,
 				indexSPLinks, indexOutbox, indexDeadLetters, indexMailbox}),
 		},
@@ -183,7 +190,7 @@ var functionSpecs = []functionSpec{
 		// Hourly: ends expired user-roles, notifies users and queues SCIM updates.
 		Name: "expiry", Kind: scheduledJob, TimeoutSeconds: 300, MemoryMB: defaultMemoryMB,
 		Table: tableAccess{
-			Reads:   kinds(roleItems, []string{partitionRegistry, partitionSPLink}),
+			Reads:   kinds(roleItems, []string{partitionRegistry, partitionSPLink, partitionOrganization}),
 			Writes:  kinds(membershipItems, []string{partitionMail, partitionJobRun + "expiry"}),
 			Indexes: kinds(peopleIndexes, []string{indexExpiringMemberships}),
 		},
@@ -197,7 +204,7 @@ var functionSpecs = []functionSpec{
 		// Expired memberships (their "access ended" mails go out with the
 		// outbox sweep), invitations and API tokens.
 		Table: tableAccess{
-			Reads: kinds(roleItems, []string{partitionRegistry, partitionSPLink}),
+			Reads: kinds(roleItems, []string{partitionRegistry, partitionSPLink, partitionOrganization}),
 			Writes: kinds(membershipItems, []string{partitionInvitation, partitionMail, partitionToken, partitionTokenID,
 				partitionJobRun + "cleanup"}),
 			Indexes: kinds(peopleIndexes, []string{indexExpiringMemberships, indexExpiringInvitations, indexExpiringTokens}),
@@ -230,6 +237,24 @@ var functionSpecs = []functionSpec{
 		},
 		ReadsSPSecrets: true,
 		Schedule:       "cron(0 4 * * ? *)",
+	},
+	{
+		// Runs the on-demand jobs the system function starts (the cron,
+		// repair and seed operations): invoked asynchronously, with the
+		// time they need. A job is claimed once, so Lambda's retries of an
+		// invocation do not run it twice.
+		Name: "jobs", Kind: onDemandJobRunner, TimeoutSeconds: 900, MemoryMB: defaultMemoryMB,
+		// Reminders, cleanup, the date and index repairs and the seed: the
+		// item kinds of memberships, roles, invitations, mails and tokens.
+		// Neither sessions nor pending token values.
+		Table: tableAccess{
+			Reads: []string{partitionSPLink, partitionCRM, partitionRegistry, partitionOrganization},
+			Writes: kinds(membershipItems, roleItems, []string{partitionInvitation, partitionMail, partitionToken,
+				partitionTokenID, partitionJobRun}),
+			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexSPLinks, indexOutbox, indexMailbox,
+				indexAllTokens, indexExpiringMemberships, indexExpiringInvitations, indexExpiringTokens}),
+		},
+		ScansTable: true, SendsToQueue: true, SendsMail: true, NeedsPublicURL: true, Seeds: true,
 	},
 	{
 		// Records bounces and complaints on the outbox mail they are about.

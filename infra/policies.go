@@ -69,6 +69,9 @@ func grantCapabilities(role awsiam.IRole, spec functionSpec, res serviceResource
 		suppress(role, nagReason{Rule: "AwsSolutions-IAM5", AppliesTo: []string{`/^Resource::arn:<AWS::Partition>:secretsmanager:.*:secret:invite\/scim-connections\/\*$/`},
 			Reason: "The secrets of SCIM connections, one per connection created at run time under invite/scim-connections/: the prefix is the narrowest resource."})
 	}
+	if spec.ScansTable {
+		allow([]string{"dynamodb:Scan"}, []*string{res.Table.Arn}, nil)
+	}
 	if spec.SendsToQueue {
 		allow([]string{"sqs:SendMessage"}, []*string{res.Queues.Work.QueueArn()}, nil)
 	}

@@ -139,43 +139,43 @@ var (
 
 var (
 	usersTable = tableGrants(
-		patterns(pRoles, keysOf("INV#*", "REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, keysOf("MAIL#*")),
+		patterns(pRoles, keysOf("INV#*", "REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, keysOf("MAIL#*"), keysOf("ORGANIZATIONS")),
 		iPeople,
 		patterns(pMembership, keysOf("MAIL#*")))
 	rolesTable = tableGrants(
-		patterns(keysOf("INV#*", "REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, pRoles, keysOf("MAIL#*")),
+		patterns(keysOf("INV#*", "REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, pRoles, keysOf("MAIL#*"), keysOf("ORGANIZATIONS")),
 		patterns(iPeople, keysOf("INVITER#*")),
 		patterns(pMembership, pRoles, keysOf("MAIL#*")))
 	invitationsTable = tableGrants(
-		patterns(pRoles, keysOf("REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*")),
+		patterns(pRoles, keysOf("REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*"), keysOf("ORGANIZATIONS")),
 		patterns(iPeople, iInvitation),
 		patterns(pMembership, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*")))
 	crmTable = tableGrants(
-		patterns(pRoles, keysOf("REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*")),
+		patterns(pRoles, keysOf("REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*"), keysOf("ORGANIZATIONS")),
 		patterns(iPeople, iInvitation, keysOf("CRMCONTACT#*", "CRMORGS")),
 		patterns(pMembership, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*")))
 	tokensTable = tableGrants(
-		keysOf("ROLE#*", "AUDIT#*", "REGISTRY", "SPLINK#*", "TOKEN#*", "TOKENID#*", "TOKENPENDING#*", "SEQ#*", "USER#*", "UWORD#*", "UEXACT#*", "USERSUB#*", "DELIVERY#*"),
+		keysOf("ROLE#*", "AUDIT#*", "REGISTRY", "ORGANIZATIONS", "SPLINK#*", "TOKEN#*", "TOKENID#*", "TOKENPENDING#*", "SEQ#*", "USER#*", "UWORD#*", "UEXACT#*", "USERSUB#*", "DELIVERY#*"),
 		keysOf("ORG#*", "TOKENS", "AUDIT", "ROLES", "UR#*"),
 		keysOf("TOKEN#*", "TOKENID#*", "TOKENPENDING#*", "SEQ#*", "USER#*", "UWORD#*", "UEXACT#*", "USERSUB#*", "DELIVERY#*"))
 	systemTable = tableGrants(
-		patterns(keysOf("SPLINK#*", "CRMORG#*"), pMembership, pRoles, keysOf("INV#*", "MAIL#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "JOB#*")),
+		patterns(keysOf("SPLINK#*", "CRMORG#*"), pMembership, pRoles, keysOf("INV#*", "MAIL#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "JOB#*", "ORGANIZATIONS")),
 		patterns(iPeople, iInvitation, keysOf("SP#*", "OUTBOX#*", "DLQ#*", "MAILBOX#*", "AUDIT", "TOKENS", "EXPIRES#*", "INVEXPIRES#*", "TOKENEXPIRES#*", "CRMORGS")),
-		patterns(pMembership, pRoles, keysOf("INV#*", "MAIL#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "JOB#*")))
+		patterns(pMembership, pRoles, keysOf("INV#*", "MAIL#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "JOB#*", "ORGANIZATIONS")))
 	webTable = tableGrants(
-		patterns(keysOf("SPLINK#*", "JOB#*"), pMembership, pRoles, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "SESSION#*")),
+		patterns(keysOf("SPLINK#*", "JOB#*"), pMembership, pRoles, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "SESSION#*", "ORGANIZATIONS")),
 		patterns(iPeople, iInvitation, keysOf("PERSONSESSIONS#*", "TOKENS", "AUDIT", "SP#*", "OUTBOX#*", "DLQ#*", "MAILBOX#*")),
-		patterns(pMembership, pRoles, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "SESSION#*")))
+		patterns(pMembership, pRoles, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "SESSION#*", "ORGANIZATIONS")))
 	provisionerTable = tableGrants(
 		keysOf("USER#*", "ROLE#*", "REGISTRY", "SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*"),
 		keysOf("SP#*", "ROLE#*", "UR#*"),
 		keysOf("SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*"))
 	expiryTable = tableGrants(
-		patterns(pRoles, keysOf("REGISTRY", "SPLINK#*"), pMembership, keysOf("MAIL#*", "JOB#expiry*")),
+		patterns(pRoles, keysOf("REGISTRY", "SPLINK#*"), pMembership, keysOf("MAIL#*", "JOB#expiry*"), keysOf("ORGANIZATIONS")),
 		patterns(iPeople, keysOf("EXPIRES#*")),
 		patterns(pMembership, keysOf("MAIL#*", "JOB#expiry*")))
 	cleanupTable = tableGrants(
-		patterns(pRoles, keysOf("REGISTRY", "SPLINK#*"), pMembership, keysOf("INV#*", "MAIL#*", "TOKEN#*", "TOKENID#*", "JOB#cleanup*")),
+		patterns(pRoles, keysOf("REGISTRY", "SPLINK#*"), pMembership, keysOf("INV#*", "MAIL#*", "TOKEN#*", "TOKENID#*", "JOB#cleanup*"), keysOf("ORGANIZATIONS")),
 		patterns(iPeople, keysOf("EXPIRES#*", "INVEXPIRES#*", "TOKENEXPIRES#*")),
 		patterns(pMembership, keysOf("INV#*", "MAIL#*", "TOKEN#*", "TOKENID#*", "JOB#cleanup*")))
 	reconcileTable = tableGrants(
@@ -186,6 +186,10 @@ var (
 		keysOf("REGISTRY", "DELIVERY#*", "MAIL#*", "JOB#outbox-sweep*"),
 		keysOf("OUTBOX#*", "MAILBOX#*"),
 		keysOf("DELIVERY#*", "MAIL#*", "JOB#outbox-sweep*"))
+	jobsTable = tableGrants(
+		patterns(keysOf("SPLINK#*", "CRMORG#*", "REGISTRY", "ORGANIZATIONS"), pMembership, pRoles, keysOf("INV#*", "MAIL#*", "TOKEN#*", "TOKENID#*", "JOB#*")),
+		patterns(iPeople, iInvitation, keysOf("SP#*", "OUTBOX#*", "MAILBOX#*", "TOKENS", "EXPIRES#*", "INVEXPIRES#*", "TOKENEXPIRES#*")),
+		patterns(pMembership, pRoles, keysOf("INV#*", "MAIL#*", "TOKEN#*", "TOKENID#*", "JOB#*")))
 	mailEventsTable = tableGrants(keysOf("REGISTRY", "MAIL#*"), nil, keysOf("MAIL#*"))
 )
 
@@ -195,14 +199,15 @@ var expectedGrants = map[string]grantSet{
 	"invitations":  union(logsWrite, originVerify, invitationsTable, queueSend, mailSend, machineCallers),
 	"crm":          union(logsWrite, originVerify, crmTable, queueSend, mailSend, machineCallers),
 	"tokens":       union(logsWrite, originVerify, tokensTable),
-	"system":       union(logsWrite, originVerify, systemTable, queueSend, mailSend, connSecrets, spSecretsRead, grants([]string{"lambda:InvokeFunction"}, "function invite reconcile")),
-	"web":          union(logsWrite, originVerify, webTable, queueSend, mailSend, oidcClient, connSecrets, spSecretsRead),
+	"system":       union(logsWrite, originVerify, systemTable, queueSend, mailSend, connSecrets, spSecretsRead, grants([]string{"lambda:InvokeFunction"}, "function invite reconcile", "function invite jobs")),
+	"web":          union(logsWrite, originVerify, webTable, queueSend, mailSend, oidcClient, connSecrets, spSecretsRead, grants([]string{"lambda:InvokeFunction"}, "function invite reconcile")),
 	"provisioner":  union(logsWrite, provisionerTable, queueConsume, deadLetterSend, spSecrets),
 	"expiry":       union(logsWrite, expiryTable, queueSend, mailSend),
 	"cleanup":      union(logsWrite, cleanupTable),
 	"reconcile":    union(logsWrite, reconcileTable, spSecrets),
 	"outbox-sweep": union(logsWrite, outboxTable, queueSend, mailSend),
 	"mail-events":  union(logsWrite, mailEventsTable),
+	"jobs":         union(logsWrite, jobsTable, grants([]string{"dynamodb:Scan"}, lTable), queueSend, mailSend),
 }
 
 // TestEachFunctionHasExactlyItsGrants compares every allowed action and

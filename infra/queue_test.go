@@ -70,7 +70,7 @@ func TestQueueAlarmsNotifyTheAlarmTopic(t *testing.T) {
 		// Three queue alarms, one error alarm per background function, the
 		// provisioner's throttles and the API's 5xx (CloudFront's 5xx are
 		// in the us-east-1 stack: TestCloudFrontServerErrorAlarm).
-		expect(t, func() { s.template.ResourceCountIs(jsii.String("AWS::CloudWatch::Alarm"), jsii.Number(3+6+1+1)) })
+		expect(t, func() { s.template.ResourceCountIs(jsii.String("AWS::CloudWatch::Alarm"), jsii.Number(3+7+1+1)) })
 		provisioner := s.functionID(t, "provisioner")
 		expect(t, func() {
 			s.template.HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), map[string]any{
@@ -85,7 +85,7 @@ func TestQueueAlarmsNotifyTheAlarmTopic(t *testing.T) {
 				"AlarmActions": []any{map[string]any{"Ref": topic}},
 			})
 		})
-		for _, name := range []string{"expiry", "cleanup", "outbox-sweep", "mail-events", "reconcile", "provisioner"} {
+		for _, name := range []string{"expiry", "cleanup", "outbox-sweep", "mail-events", "reconcile", "provisioner", "jobs"} {
 			id := s.functionID(t, name)
 			expect(t, func() {
 				s.template.HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), map[string]any{

@@ -15,6 +15,7 @@ const (
 	partitionApplicationRole = "APP#"
 	partitionRegistry        = "REGISTRY"      // applications and SCIM connections (secret references only)
 	partitionRegistryChange  = "REGISTRYAUDIT" // the registry's change log
+	partitionOrganization    = "ORGANIZATIONS" // the organizations' names (super users set them)
 	partitionUser            = "USER#"         // users, their memberships and organization items
 	partitionUserWord        = "UWORD#"
 	partitionUserExact       = "UEXACT#"

@@ -18,7 +18,7 @@ import (
 var env *Env
 
 // functionsUnderTest are the functions the scenarios drive.
-var functionsUnderTest = []string{"web", "system", "reconcile", "provisioner", "outbox-sweep", "expiry", "cleanup", "mail-events", "invitations", "roles", "users", "tokens", "crm"}
+var functionsUnderTest = []string{"web", "system", "reconcile", "provisioner", "outbox-sweep", "expiry", "cleanup", "mail-events", "invitations", "roles", "users", "tokens", "crm", "jobs"}
 
 func TestMain(m *testing.M) { os.Exit(run(m)) }
 

@@ -232,7 +232,14 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 		}
 		authn.BootstrapTokenHash = auth.HashToken(s.BootstrapToken)
 	}
-	authn.Machines = loadMachineCallers(ctx, logger, secrets.NewResolver(secretsmanager.NewFromConfig(cfg), 5*time.Minute), s.MachineCallers)
+	if s.MachineCallers != "" {
+		// Read at every request through a short cache, so that rotating
+		// the secret takes effect without a redeploy; read once now so
+		// that a missing or malformed secret is logged at start-up.
+		source := newMachineCallerSource(logger, secrets.NewResolver(secretsmanager.NewFromConfig(cfg), machineCallersTTL), s.MachineCallers)
+		source.MachineCallers(ctx)
+		authn.MachineSource = source
+	}
 	identity, err := identitySettingsFromEnv()
 	if err != nil {
 		return nil, err
@@ -262,7 +269,12 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 	svc.Reconciler, svc.ReconcileMaxDeleteShare = prov, s.ReconcileMaxDeleteShare
 	if fn := os.Getenv("RECONCILE_FUNCTION_NAME"); fn != "" {
 		// An API function: the SPs' credentials are the reconcile function's.
-		svc.Reconciler = invokedReconciler{cfg: cfg, function: fn, hc: &http.Client{Timeout: 15 * time.Minute}}
+		svc.Reconciler = invokedReconciler{invoker{cfg: cfg, function: fn, hc: &http.Client{Timeout: 15 * time.Minute}}}
+	}
+	if fn := os.Getenv("JOBS_FUNCTION_NAME"); fn != "" {
+		// The system API function: on-demand jobs run in the jobs
+		// function, whose time limit fits them.
+		svc.Jobs = invokedJobs{invoker{cfg: cfg, function: fn, hc: &http.Client{Timeout: 30 * time.Second}}}
 	}
 	a := &App{
 		Settings: s, Logger: logger, AWS: cfg, DynamoDB: ddb, SQS: sqsClient, Store: store, Registry: registry, Service: svc,

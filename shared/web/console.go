@@ -26,7 +26,7 @@ var consoleTemplateFiles embed.FS
 
 // consolePageNames are the templates under templates/console/.
 var consolePageNames = []string{"roles", "role", "roleform", "roledelete", "invite", "invited", "people", "person", "operations", "home", "audit", "tokens", "applications", "connection", "registryform", "registrydelete", "admins",
-	"organizations", "organization"}
+	"organizations", "organization", "reconcile"}
 
 // addConsoleTemplates parses the console pages onto the layout, each as
 // "console/<name>", once at start-up.
@@ -74,6 +74,12 @@ func (p *Pages) consoleRoutes() []route {
 		{"GET /console/operations", http.HandlerFunc(p.consoleOperations)},           // dead letters (super users)
 		{"POST /console/operations/replay", http.HandlerFunc(p.consoleReplay)},       // replay dead letters
 		{"POST /console/operations/discard", http.HandlerFunc(p.consoleDiscard)},     // discard dead letters
+
+		// A reconcile of one SP started from the operations page (a job),
+		// and its state and counts.
+		{"POST /console/operations/reconcile", http.HandlerFunc(p.consoleReconcileStart)},
+		{"GET /console/operations/reconcile/{id}", http.HandlerFunc(p.consoleReconcileJob)},
+
 		{"GET /console/audit", http.HandlerFunc(p.consoleAudit)},
 		{"POST /console/audit", http.HandlerFunc(p.consoleAudit)},                    // filtered: the person's words stay out of the address                                  // audit log: person, role, action, period
 		{"GET /console/tokens", http.HandlerFunc(p.consoleTokens)},                   // API tokens

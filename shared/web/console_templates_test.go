@@ -59,6 +59,8 @@ func TestConsoleTemplatesRender(t *testing.T) {
 			"console/organization": organizationFormPage{consolePage: cp, GUID: "g-1", Name: "Uni", Action: "/console/organizations/g-1/edit", Errors: map[string]string{"name": "x"}},
 			"console/operations": operationsPage{consolePage: cp, SPs: []deadLetterView{{SPID: "sp", Name: "SP", Count: 1, Oldest: "1 minute", Reasons: []reasonCount{{"401", 1}}, Items: []deadLetterItem{{ID: "d", Kind: "user.create", Reason: "401", Age: "1"}}}},
 				Jobs: []jobView{{Name: "expiry", When: "1 minute ago", State: "OK", Summary: "{}"}, {Name: "cleanup", When: "never"}}},
+			"console/reconcile": reconcileJobPage{consolePage: cp, ID: "j", SP: "sp", Status: "succeeded", StatusText: "Done", Done: true, DryRun: true, Stopped: "too many",
+				Counts: []detail{{"Users", "3"}}},
 		}
 		for _, name := range consolePageNames {
 			page, ok := pages["console/"+name]

@@ -106,6 +106,10 @@ func consoleTenantRules() map[string]consoleTenantRule {
 		"GET /console/operations":          cSuperOnly,
 		"POST /console/operations/replay":  cSuperOnly,
 		"POST /console/operations/discard": cSuperOnly,
+
+		"POST /console/operations/reconcile":     cSuperOnly,
+		"GET /console/operations/reconcile/{id}": cSuperOnly,
+
 		"GET /console/audit":               cObject("role", "manager", 200).withPath("/console/audit?role={obj}"),
 		"POST /console/audit":              cObject("role", "manager", 200).withForm("role={obj}"),
 		"GET /console/tokens":              cListing("instAdmin"),
