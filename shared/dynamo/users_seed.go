@@ -26,6 +26,7 @@ const batchWriteLimit = 25
 // deliveries are written: seed data are never provisioned.
 func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 	var records []any
+	roleCounts := map[string]int64{}
 	users := make(map[int64]domain.User, len(seed.Users)) // every membership's user is seeded (checked below)
 	for _, u := range seed.Users {
 		users[u.ID] = u
@@ -40,6 +41,11 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 		for _, manageID := range r.ManageIDs() {
 			records = append(records, newAppLinkRecord(r, manageID))
 		}
+		records = append(records, seedRoleListing(r, roleCounts)...)
+	}
+	if len(seed.Roles) > 0 {
+		// A seed writes roles of this version only: their listings are complete.
+		records = append(records, roleReadyRecord{itemKey: roleListingReadyKey, Entity: entityRoleReady})
 	}
 	seededUserRoles := map[int64][]domain.UserRole{}
 	for _, ur := range seed.UserRoles {
@@ -98,6 +104,11 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 	}
 	for key, n := range orgCounts {
 		if err := s.addToCount(ctx, key, n, entityOrgUserCount); err != nil {
+			return err
+		}
+	}
+	for scope, n := range roleCounts {
+		if err := s.addToCount(ctx, roleCountKey(scope), n, entityRoleCount); err != nil {
 			return err
 		}
 	}
