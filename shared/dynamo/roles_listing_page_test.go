@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/edu-invite/invite/shared/domain"
@@ -235,4 +236,116 @@ func TestRoleListingPagesAreTrue(t *testing.T) {
 	if broad := checkRoleListings(t, s, roles, members, 20); broad == 0 {
 		t.Error("no page too broad at a bound of 20")
 	}
+}
+
+// TestRoleListingCostDoesNotGrowWithRoles: a page of an organization's
+// roles or of all roles, in any indexed order or for a word, reads the
+// same requests and items when the table holds five times as many roles
+// that are not on it; what a page reads is bounded by its offset and size
+// (or, for a word, by the roles the word names), never by the roles.
+func TestRoleListingCostDoesNotGrowWithRoles(t *testing.T) {
+	s, counter, _ := itemCountingStore(t)
+	s.SetRoleListingBound(50)
+	roles := listingRoles(1, 60)
+	must(t, s.Seed(ctx(t), domain.Seed{Roles: roles}))
+	queries := map[string]domain.RoleListQuery{
+		"org, by name, page 2":        {OrganizationGUID: "org-1", Page: domain.PageRequest{Size: 5, Number: 2}},
+		"org, by description, desc":   {OrganizationGUID: "org-1", Page: domain.PageRequest{Size: 5, Sort: "description", Descending: true}},
+		"all, by creation":            {Page: domain.PageRequest{Size: 10, Sort: "createdAt"}},
+		"all, by id, page 3":          {Page: domain.PageRequest{Size: 10, Number: 3, Sort: "id"}},
+		"org, a word":                 {OrganizationGUID: "org-1", Page: domain.PageRequest{Size: 5, Query: "chemistry"}},
+		"all, two words":              {Page: domain.PageRequest{Size: 5, Query: "lab phys"}},
+		"org, a word by member count": {OrganizationGUID: "org-2", Page: domain.PageRequest{Size: 5, Query: "library", Sort: "userRoleCount"}},
+	}
+	type cost struct{ requests, items int64 }
+	measure := func(q domain.RoleListQuery) (cost, domain.Page[domain.Role]) {
+		r0, i0 := counter.snapshot()
+		page, indexed, err := s.ListRolesPage(ctx(t), q)
+		must(t, err)
+		if !indexed {
+			t.Fatal("not indexed")
+		}
+		r1, i1 := counter.snapshot()
+		return cost{r1 - r0, i1 - i0}, page
+	}
+	small := map[string]cost{}
+	for name, q := range queries {
+		small[name], _ = measure(q)
+	}
+	// 240 more roles in org-1, org-2 and no organization, none of them with
+	// a word of the queries.
+	var more []domain.Role
+	for i := range int64(240) {
+		id := 1000 + i
+		name := fmt.Sprintf("zz other %d", id)
+		more = append(more, domain.Role{ID: id, Name: name, ShortName: domain.ShortNameOf(name), Description: "zz unrelated",
+			OrganizationGUID: []string{"org-1", "org-2", ""}[id%3], Auditable: domain.Auditable{CreatedAt: testNow.Add(time.Hour * 24)}})
+	}
+	must(t, s.Seed(ctx(t), domain.Seed{Roles: more}))
+	for name, q := range queries {
+		c, page := measure(q)
+		if c != small[name] {
+			t.Errorf("%s: %+v with 60 roles, %+v with 300", name, small[name], c)
+		}
+		if c.requests > 5 {
+			t.Errorf("%s: %d requests for a page", name, c.requests)
+		}
+		if q.Page.Query == "" && c.items > int64(q.Page.Offset()+2*q.Page.Size+2) {
+			t.Errorf("%s: %d items read for a page of %d at offset %d", name, c.items, q.Page.Size, q.Page.Offset())
+		}
+		if len(page.Items) == 0 {
+			t.Errorf("%s: empty page", name)
+		}
+		t.Logf("%s: %d requests, %d items", name, c.requests, c.items)
+	}
+	// A sort by member count of a scope larger than the bound is refused,
+	// not answered from part of it.
+	_, _, err := s.ListRolesPage(ctx(t), domain.RoleListQuery{OrganizationGUID: "org-1", Page: domain.PageRequest{Size: 5, Sort: "userRoleCount"}})
+	if _, broad := domain.IsSearchTooBroad(err); !broad {
+		t.Errorf("member-count sort of 100 roles at a bound of 50: %v", err)
+	}
+}
+
+// TestRoleListingRepair: roles of an older version (no listing items, no
+// counts, no ready item) are listed the old way (indexed false) until the
+// index repair has run; then every page is true again.
+func TestRoleListingRepair(t *testing.T) {
+	s, _, client := itemCountingStore(t)
+	roles := listingRoles(1, 30)
+	must(t, s.Seed(ctx(t), domain.Seed{Roles: roles}))
+	// Age the table: drop every item the listings are made of.
+	in := &dynamodb.ScanInput{TableName: &client.table}
+	dropped := 0
+	for {
+		page, err := client.Scan(ctx(t), in)
+		must(t, err)
+		for _, it := range page.Items {
+			switch stringAttr(it, "entity") {
+			case "RoleListing", "RoleWord", "RoleCount", "RoleListingReady":
+				deleteItem(t, client, stringAttr(it, "pk"), stringAttr(it, "sk"))
+				dropped++
+			}
+		}
+		if len(page.LastEvaluatedKey) == 0 {
+			break
+		}
+		in.ExclusiveStartKey = page.LastEvaluatedKey
+	}
+	if dropped < 30*3 {
+		t.Fatalf("only %d listing items to drop", dropped)
+	}
+	if _, indexed, err := s.ListRolesPage(ctx(t), domain.RoleListQuery{Page: domain.PageRequest{Size: 10}}); err != nil || indexed {
+		t.Fatalf("aged table: indexed %v, %v", indexed, err)
+	}
+	repairAll(t, s, 7)
+	if broad := checkRoleListings(t, s, roles, nil, dynamo.DefaultRoleListingBound); broad != 0 {
+		t.Errorf("%d pages too broad", broad)
+	}
+}
+
+func stringAttr(it map[string]types.AttributeValue, name string) string {
+	if v, ok := it[name].(*types.AttributeValueMemberS); ok {
+		return v.Value
+	}
+	return ""
 }
