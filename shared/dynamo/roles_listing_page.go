@@ -30,14 +30,15 @@ func (s *Store) SetRoleListingBound(n int) {
 // ListRolesPage implements domain.RoleListingStore from the listing items
 // of roles_sortindex.go, at a cost that does not grow with the roles:
 //
-//   - state: one BatchGetItem of the ready item and the scope's count;
 //   - no query, a sort of name, id, description or createdAt: the sorted
 //     partition RLIST#<sort>#<scope> walked to the page (offset + size
-//     small items), then the page's roles (BatchGetItem);
+//     small items), then one BatchGetItem of the ready item, the scope's
+//     count, the page's roles and their member counters: two requests;
 //   - a query: the word items of its most selective word (at most
 //     roleListingBound roles; else the whole scope when it is that small;
 //     else RoleSearchTooBroad), filtered on every word and sorted in
-//     memory, so the total and the page are exact; then the page's roles;
+//     memory, so the total and the page are exact; then the page's roles
+//     and counters (state first: three requests or more per query word);
 //   - sort userRoleCount (not indexed: every membership changes it): the
 //     candidates as for a query (without one, the whole scope up to the
 //     bound) and their member counters.
@@ -46,24 +47,30 @@ func (s *Store) SetRoleListingBound(n int) {
 // version before the index repair): the caller reads the roles whole.
 func (s *Store) ListRolesPage(ctx context.Context, q domain.RoleListQuery) (page domain.Page[domain.Role], indexed bool, err error) {
 	scope := roleScope(q.OrganizationGUID)
-	ready, total, err := s.roleListingState(ctx, scope)
-	if err != nil || !ready {
-		return page, false, err
-	}
 	sort := q.Page.Sort
 	if _, ok := roleSortIndexes[sort]; !ok && sort != domain.RoleSortUserRoleCount {
 		sort = "name"
 	}
 	words := splitWords(q.Page.Query)
 	if len(words) == 0 && sort != domain.RoleSortUserRoleCount {
+		// The window first, then one BatchGetItem of the state, the roles
+		// and their counters: two requests; a table not yet repaired wastes
+		// the Query.
 		ids, err := s.roleIDsWindow(ctx, sort, scope, q.Page)
 		if err != nil {
-			return page, true, err
+			return page, false, err
 		}
-		roles, err := s.GetRoles(ctx, ids)
-		return domain.Page[domain.Role]{Items: roles, Total: total}, true, err
+		got, err := s.rolesOfPage(ctx, scope, ids, true)
+		if err != nil || !got.ready {
+			return page, false, err
+		}
+		return domain.Page[domain.Role]{Items: got.roles, Total: got.total}, true, nil
 	}
-	candidates, complete, err := s.roleCandidates(ctx, q.OrganizationGUID, words, total)
+	state, err := s.rolesOfPage(ctx, scope, nil, true)
+	if err != nil || !state.ready {
+		return page, false, err
+	}
+	candidates, complete, err := s.roleCandidates(ctx, q.OrganizationGUID, words, state.total)
 	if err != nil {
 		return page, true, err
 	}
@@ -90,30 +97,73 @@ func (s *Store) ListRolesPage(ctx context.Context, q domain.RoleListQuery) (page
 		return c
 	})
 	from := min(q.Page.Offset(), len(candidates))
-	roles, err := s.GetRoles(ctx, roleIDsOf(candidates[from:min(from+q.Page.Size, len(candidates))]))
-	return domain.Page[domain.Role]{Items: roles, Total: int64(len(candidates))}, true, err
+	got, err := s.rolesOfPage(ctx, scope, roleIDsOf(candidates[from:min(from+q.Page.Size, len(candidates))]), false)
+	return domain.Page[domain.Role]{Items: got.roles, Total: int64(len(candidates))}, true, err
 }
 
-// roleListingState reads the ready item and the count of roles of a scope
-// in one BatchGetItem.
-func (s *Store) roleListingState(ctx context.Context, scope string) (ready bool, total int64, err error) {
-	items, err := s.batchGet(ctx, []itemKey{roleListingReadyKey, roleCountKey(scope)})
+// pageRoles is what rolesOfPage read.
+type pageRoles struct {
+	roles []domain.Role
+	ready bool
+	total int64
+}
+
+// rolesOfPage reads in one BatchGetItem (more past 100 keys) the roles of
+// a page, in the order of ids, with their member counters (UserRoleCount),
+// and with state the ready item and the scope's count.
+func (s *Store) rolesOfPage(ctx context.Context, scope string, ids []int64, state bool) (pageRoles, error) {
+	var keys []itemKey
+	if state {
+		keys = append(keys, roleListingReadyKey, roleCountKey(scope))
+	}
+	for _, roleID := range ids {
+		keys = append(keys, roleKey(roleID))
+	}
+	keys = append(keys, memberCountKeys(ids)...)
+	var got pageRoles
+	if len(keys) == 0 {
+		return got, nil
+	}
+	items, err := s.batchGet(ctx, keys)
 	if err != nil {
-		return false, 0, err
+		return pageRoles{}, err
 	}
+	byID := map[int64]domain.Role{}
+	shards := map[itemKey]roleMemberCountRecord{}
 	for _, it := range items {
-		var rec roleCountRecord
+		var rec roleMemberCountRecord // key, entity and value: enough to tell them apart
 		if err := unmarshal(it, &rec); err != nil {
-			return false, 0, err
+			return pageRoles{}, err
 		}
-		switch rec.itemKey {
-		case roleListingReadyKey:
-			ready = true
+		switch {
+		case rec.itemKey == roleListingReadyKey:
+			got.ready = true
+		case rec.itemKey == roleCountKey(scope):
+			got.total = rec.Value
+		case rec.Entity == entityRole:
+			r, err := decodeRole(it)
+			if err != nil {
+				return pageRoles{}, err
+			}
+			byID[r.ID] = r
 		default:
-			total = rec.Value
+			shards[rec.itemKey] = rec
 		}
 	}
-	return ready, total, nil
+	if state && !got.ready {
+		return got, nil
+	}
+	counts, err := s.memberCountsFrom(ctx, ids, shards)
+	if err != nil {
+		return pageRoles{}, err
+	}
+	for _, roleID := range ids {
+		if r, ok := byID[roleID]; ok {
+			r.UserRoleCount = counts[roleID]
+			got.roles = append(got.roles, r)
+		}
+	}
+	return got, nil
 }
 
 // roleIDsWindow reads the ids of one page of a sorted listing: offset +

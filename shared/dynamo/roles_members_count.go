@@ -89,16 +89,27 @@ func (t *txn) countMembers(urs []domain.UserRole, n int64) {
 // counters of the roles (one BatchGetItem per 25 roles), and a COUNT query
 // for each role whose counter is not exact (a role of an older version).
 func (s *Store) CountMembersOfRoles(ctx context.Context, roleIDs []int64) (map[int64]int64, error) {
+	shards, err := batchGetRecords[roleMemberCountRecord](ctx, s, memberCountKeys(roleIDs))
+	if err != nil {
+		return nil, err
+	}
+	return s.memberCountsFrom(ctx, roleIDs, shards)
+}
+
+// memberCountKeys are the counter shards of the roles.
+func memberCountKeys(roleIDs []int64) []itemKey {
 	keys := make([]itemKey, 0, len(roleIDs)*roleMemberCountShards)
 	for _, roleID := range roleIDs {
 		for shard := range int64(roleMemberCountShards) {
 			keys = append(keys, roleMemberCountKey(roleID, shard))
 		}
 	}
-	shards, err := batchGetRecords[roleMemberCountRecord](ctx, s, keys)
-	if err != nil {
-		return nil, err
-	}
+	return keys
+}
+
+// memberCountsFrom sums the counter shards read of each role, and counts a
+// role whose counter is not exact with a COUNT query.
+func (s *Store) memberCountsFrom(ctx context.Context, roleIDs []int64, shards map[itemKey]roleMemberCountRecord) (map[int64]int64, error) {
 	counts := make(map[int64]int64, len(roleIDs))
 	for _, roleID := range roleIDs {
 		var total int64
@@ -109,6 +120,7 @@ func (s *Store) CountMembersOfRoles(ctx context.Context, roleIDs []int64) (map[i
 			total += rec.Value
 		}
 		if !exact {
+			var err error
 			if total, err = s.countMembershipsOfRole(ctx, roleID); err != nil {
 				return nil, err
 			}

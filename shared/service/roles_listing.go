@@ -20,9 +20,9 @@ import (
 // (pageNumber pages on; totalElements tells how many there are).
 //
 // A page costs what one page costs however many roles the scope holds: the
-// store's sorted listings (Store.ListRolesPage) for super users and an
-// organization, plus the few roles a caller holds outside it (read by id,
-// merged in memory); only the roles on the page get their members counted.
+// store's sorted listings (Store.ListRolesPage, which counts the page's
+// members) for super users and an organization, plus the few roles a
+// caller holds outside it (read by id, counted, merged in memory).
 // Before the store's listings are complete (index repair), the scope is
 // read whole as before.
 func (s *Service) ListRoles(ctx context.Context, p *auth.Principal, req domain.PageRequest, force bool) (domain.Page[domain.Role], domain.PageRequest, error) {
@@ -52,9 +52,9 @@ func (s *Service) ListRoles(ctx context.Context, p *auth.Principal, req domain.P
 		if page, err = s.rolesPageInMemory(ctx, p, req); err != nil {
 			return domain.Page[domain.Role]{}, req, err
 		}
-	}
-	if err := s.countMembers(ctx, page.Items); err != nil {
-		return domain.Page[domain.Role]{}, req, err
+		if err := s.countMembers(ctx, page.Items); err != nil {
+			return domain.Page[domain.Role]{}, req, err
+		}
 	}
 	return page, req, nil
 }
@@ -97,12 +97,10 @@ func (s *Service) organizationRolesPage(ctx context.Context, p *auth.Principal, 
 	if err != nil || !indexed {
 		return page, indexed, err
 	}
-	union := append(page.Items, others...)
-	if req.Sort == domain.RoleSortUserRoleCount {
-		if err := s.countMembers(ctx, union); err != nil {
-			return domain.Page[domain.Role]{}, true, err
-		}
+	if err := s.countMembers(ctx, others); err != nil {
+		return domain.Page[domain.Role]{}, true, err
 	}
+	union := append(page.Items, others...)
 	sortRoles(union, req.Sort, req.Descending)
 	from := min(req.Offset(), len(union))
 	return domain.Page[domain.Role]{Items: slices.Clone(union[from:min(from+req.Size, len(union))]),
