@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -196,12 +197,22 @@ func (s *Store) roleIDsWindow(ctx context.Context, sort, scope string, page doma
 
 // roleCandidates are the roles the page is chosen from, with their words
 // and sort keys: those with a word starting with the most selective query
-// word (tried longest first, at most maxKeyWords, each read up to the
+// word (tried numbers first, then longest, at most maxKeyWords, each read up to the
 // bound), else every role of the scope when it has at most bound. complete
 // is false when neither fits the bound.
 func (s *Store) roleCandidates(ctx context.Context, organizationGUID string, words []string, total int64) ([]roleSortKeys, bool, error) {
+	// Words with a digit first (a number names few roles), then the longest.
 	keys := slices.Clone(words)
-	slices.SortStableFunc(keys, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
+	hasDigit := func(w string) bool { return strings.ContainsFunc(w, unicode.IsDigit) }
+	slices.SortStableFunc(keys, func(a, b string) int {
+		if da, db := hasDigit(a), hasDigit(b); da != db {
+			if da {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(len(b), len(a))
+	})
 	keys = slices.Compact(keys)
 	for _, w := range keys[:min(len(keys), maxKeyWords)] {
 		var in *dynamodb.QueryInput
