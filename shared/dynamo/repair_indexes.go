@@ -25,6 +25,8 @@ import (
 //
 //   - a role whose member counter is not exact: RecountMembersOfRole;
 //   - a role whose members index is not complete: RebuildMembersIndexOfRole;
+//   - every role: the links of its invitations no longer open, moved to
+//     the history keys (repairHistoryLinks);
 //   - every role: its listing items (repairRoleListings), and after the
 //     last role the count of roles per scope and the item that says the
 //     listings are complete (finishRoleListings);
@@ -83,6 +85,9 @@ func (s *Store) RepairIndexes(ctx context.Context, cursor string, limit int) (do
 		res.RoleCountsRepaired, err = s.repairRoleCounts(ctx, ids)
 		if err == nil {
 			err = s.repairRoleListings(ctx, ids)
+		}
+		if err == nil {
+			_, err = s.repairHistoryLinks(ctx, ids)
 		}
 		if err == nil && len(out.LastEvaluatedKey) == 0 {
 			err = s.finishRoleListings(ctx)
