@@ -22,7 +22,7 @@ import (
 //     gsi1 by name, gsi2 by id, gsi3 by creation, gsi4 by description,
 //     each sort key domain.RoleSortKey;
 //   - one RoleWord item per search word (name first, then description,
-//     distinct, at most maxRoleWords), pk RWORD#<guid>#<first letter>, sk
+//     distinct, at most maxRoleWords = 16), pk RWORD#<guid>#<first letter>, sk
 //     <word>#<id>, and in gsi1 RWORD#<first letter> for the search over
 //     every role. Word and listing items carry the role's words and sort
 //     keys, so a search filters and orders its candidates from them alone;
@@ -44,10 +44,11 @@ const (
 	entityRoleCount   = "RoleCount"
 	entityRoleReady   = "RoleListingReady"
 
-	// maxRoleWords bounds the word items of one role (and so the writes a
-	// role change adds to its transaction); later description words are
-	// not searchable.
-	maxRoleWords = 24
+	// maxRoleWords bounds the word items of one role, as for people (and
+	// so the writes a role change adds to its transaction, which also
+	// holds the role's application links and deliveries); later
+	// description words are not searchable.
+	maxRoleWords = 16
 	// maxRoleWordLength cuts long words (partition and sort keys stay small).
 	maxRoleWordLength = 64
 )
