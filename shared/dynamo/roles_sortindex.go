@@ -30,7 +30,7 @@ import (
 //     role enters or leaves a scope, the total of an unfiltered page.
 //
 // The item ROLELISTING/READY says that every role has its items (written
-// by the index repair, by the seed, and by the creation of role 1, when no
+// by the index repair, and by the creation or seed of role 1, when no
 // older role can lack them); without it a listing reads the roles whole.
 
 const (

@@ -43,8 +43,9 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 		}
 		records = append(records, seedRoleListing(r, roleCounts)...)
 	}
-	if len(seed.Roles) > 0 {
-		// A seed writes roles of this version only: their listings are complete.
+	if slices.ContainsFunc(seed.Roles, func(r domain.Role) bool { return r.ID == 1 }) {
+		// Role 1 in the seed: a fresh table, where no role of an older
+		// version lacks its listing items (as for CreateRole).
 		records = append(records, roleReadyRecord{itemKey: roleListingReadyKey, Entity: entityRoleReady})
 	}
 	seededUserRoles := map[int64][]domain.UserRole{}

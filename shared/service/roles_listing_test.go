@@ -22,7 +22,7 @@ func TestListRolesPagesOfEachScope(t *testing.T) {
 	s, _ := newService(t)
 	var roles []domain.Role
 	for i := range int64(40) {
-		id := 500 + i
+		id := 1 + i
 		org := []string{"org-a", "org-b"}[i%2]
 		name := fmt.Sprintf("%s %s %d", []string{"Lab", "Library", "Physics", "Data"}[i%4], []string{"guests", "staff", "visitors"}[i%3], id)
 		roles = append(roles, domain.Role{ID: id, Name: name, ShortName: domain.ShortNameOf(name), Description: "for " + name,
@@ -31,10 +31,13 @@ func TestListRolesPagesOfEachScope(t *testing.T) {
 	if err := s.Store.Seed(context.Background(), domain.Seed{Roles: roles}); err != nil {
 		t.Fatal(err)
 	}
+	if _, indexed, err := s.Store.ListRolesPage(context.Background(), domain.RoleListQuery{Page: domain.PageRequest{Size: 1}}); err != nil || !indexed {
+		t.Fatalf("the seeded roles are not listed from the index: %v", err)
+	}
 	admin := &auth.Principal{Kind: auth.KindPerson, OrganizationGUID: "org-a", User: &domain.User{ID: 9, InstitutionAdmin: true},
-		Memberships: map[int64]domain.Authority{501: domain.Inviter, 503: domain.Guest, 505: domain.Manager}}
+		Memberships: map[int64]domain.Authority{2: domain.Inviter, 4: domain.Guest, 6: domain.Manager}}
 	inviter := &auth.Principal{Kind: auth.KindPerson, User: &domain.User{ID: 8},
-		Memberships: map[int64]domain.Authority{502: domain.Inviter, 510: domain.Manager, 511: domain.Guest}}
+		Memberships: map[int64]domain.Authority{3: domain.Inviter, 11: domain.Manager, 12: domain.Guest}}
 	visible := func(p *auth.Principal) []domain.Role {
 		return slices.DeleteFunc(slices.Clone(roles), func(r domain.Role) bool { return !auth.CanSeeRole(p, r) })
 	}
