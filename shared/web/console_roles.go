@@ -40,9 +40,13 @@ func (p *Pages) consoleRoles(w http.ResponseWriter, r *http.Request) {
 	}
 	st := listStateOf(r, roleSorts)
 	res, _, err := p.cfg.Service.ListRoles(r.Context(), pr, st.request(), false)
-	if err != nil {
+	bound, broad := domain.IsSearchTooBroad(err)
+	if err != nil && !broad {
 		p.refuse(w, r, err)
 		return
+	}
+	if broad {
+		st.SearchError = i18n.T(lang, "console.roles.tooBroad", bound)
 	}
 	page := rolesPage{consolePage: p.consoleBase(r, pr, lang, "console.roles.title", "roles"), List: st,
 		Headers: []sortHeader{st.header(lang, "console.roles.name", "name"), st.header(lang, "console.roles.description", "description"),
