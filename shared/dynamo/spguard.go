@@ -2,9 +2,13 @@ package dynamo
 
 import (
 	"context"
+	"fmt"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/edu-invite/invite/shared/domain"
 )
@@ -91,4 +95,59 @@ func fromUnixMilli(ms int64) time.Time {
 		return time.Time{}
 	}
 	return time.UnixMilli(ms).UTC()
+}
+
+// TakeSPCalls adds n to the calls taken in rate window w of an SP whose
+// breaker is untroubled (no failures, no pause, no probe), without a
+// version condition, so that the leases of concurrent instances do not make
+// each other fail: one UpdateItem in the window as stored, else one that
+// starts window w when the stored one is older (or there is none). When
+// neither applies (the window is full, or the SP troubled) it returns the
+// current state and taken false.
+func (s *Store) TakeSPCalls(ctx context.Context, spID string, w int64, n, limit int) (current domain.SPGuardState, taken bool, err error) {
+	key := spGuardKey(spID)
+	untroubled := expression.Name("failures").Equal(expression.Value(0)).
+		And(expression.AttributeNotExists(expression.Name("openUntil"))).
+		And(expression.AttributeNotExists(expression.Name("probeUntil")))
+	sameWindow := expression.Name("window").Equal(expression.Value(w)).
+		And(expression.Name("taken").LessThanEqual(expression.Value(limit - n))).And(untroubled)
+	inWindow := expression.Set(expression.Name("taken"), expression.Name("taken").Plus(expression.Value(n))).
+		Add(expression.Name("version"), expression.Value(1))
+	newWindow := expression.AttributeNotExists(expression.Name(attrPK)).
+		Or(expression.Name("window").LessThan(expression.Value(w)).And(untroubled))
+	startWindow := expression.Set(expression.Name("window"), expression.Value(w)).
+		Set(expression.Name("taken"), expression.Value(n)).
+		Add(expression.Name("version"), expression.Value(1)).
+		Set(expression.Name("failures"), expression.IfNotExists(expression.Name("failures"), expression.Value(0))).
+		Set(expression.Name("entity"), expression.Value(entitySPGuard)).
+		Set(expression.Name("spId"), expression.Value(spID))
+	if n > limit {
+		current, err = s.GetSPGuard(ctx, spID)
+		return current, false, err
+	}
+	for _, step := range []struct {
+		cond   expression.ConditionBuilder
+		update expression.UpdateBuilder
+	}{{sameWindow, inWindow}, {newWindow, startWindow}} {
+		expr, err := expression.NewBuilder().WithCondition(step.cond).WithUpdate(step.update).Build()
+		if err != nil {
+			return domain.SPGuardState{}, false, fmt.Errorf("take SP calls: %w", err)
+		}
+		out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(s.table), Key: key.attributes(),
+			ConditionExpression: expr.Condition(), UpdateExpression: expr.Update(),
+			ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ReturnValues: types.ReturnValueAllNew})
+		if isConditionFailed(err) {
+			continue
+		}
+		if err != nil {
+			return domain.SPGuardState{}, false, fmt.Errorf("take SP calls: %w", err)
+		}
+		var rec spGuardRecord
+		if err := unmarshal(out.Attributes, &rec); err != nil {
+			return domain.SPGuardState{}, false, err
+		}
+		return rec.state(), true, nil
+	}
+	current, err = s.GetSPGuard(ctx, spID)
+	return current, false, err
 }

@@ -220,6 +220,19 @@ type leaseGrant struct {
 // instance wrote first.
 func (g *spGuard) lease(ctx context.Context, now time.Time, w int64, host string) (leaseGrant, error) {
 	st, fresh := g.known, false
+	if !st.Troubled() {
+		// The happy path: one atomic add, which other instances' leases
+		// do not make fail as they would a versioned write.
+		cur, taken, err := g.states.TakeSPCalls(ctx, g.sp, w, g.leaseSize, g.limit)
+		if err != nil {
+			return leaseGrant{}, fmt.Errorf("SP %s: take calls of the shared rate limit: %w", host, err)
+		}
+		g.remember(cur, now)
+		if taken {
+			return leaseGrant{calls: g.leaseSize}, nil
+		}
+		st, fresh = cur, true
+	}
 	for range maxSaveAttempts {
 		next, grant, refused := g.plan(st, now, w, host)
 		if refused != nil {

@@ -18,6 +18,13 @@ type GuardStates interface {
 	// st.Version, and returns it as stored (next version). When another
 	// writer came first it returns the current state and saved false.
 	SaveSPGuard(ctx context.Context, st domain.SPGuardState) (current domain.SPGuardState, saved bool, err error)
+	// TakeSPCalls adds n calls to window w of an untroubled SP (see
+	// domain.SPGuardState.Troubled) in one atomic step, whatever the
+	// version: in the window as stored, or starting it when the stored one
+	// is older, as long as taken stays within limit. It returns the state
+	// as stored after it, or, when it did not apply, the current state and
+	// taken false.
+	TakeSPCalls(ctx context.Context, spID string, w int64, n, limit int) (current domain.SPGuardState, taken bool, err error)
 }
 
 // memoryGuardStates keeps the states in this process only: the guards of
@@ -52,4 +59,29 @@ func (m *memoryGuardStates) SaveSPGuard(_ context.Context, st domain.SPGuardStat
 	st.Version++
 	m.states[st.SPID] = st
 	return st, true, nil
+}
+
+func (m *memoryGuardStates) TakeSPCalls(_ context.Context, spID string, w int64, n, limit int) (domain.SPGuardState, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.states == nil {
+		m.states = map[string]domain.SPGuardState{}
+	}
+	cur, ok := m.states[spID]
+	if !ok {
+		cur = domain.SPGuardState{SPID: spID}
+	}
+	if cur.Troubled() || cur.Window > w {
+		return cur, false, nil
+	}
+	if cur.Window < w {
+		cur.Window, cur.Taken = w, 0
+	}
+	if cur.Taken+n > limit {
+		return m.states[spID], false, nil
+	}
+	cur.Taken += n
+	cur.Version++
+	m.states[spID] = cur
+	return cur, true, nil
 }
