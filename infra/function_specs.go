@@ -36,6 +36,9 @@ const (
 	// partitionJobRun + a job's name is the item of its last run, which
 	// the console's operations page shows.
 	partitionJobRun = "JOB#"
+	// partitionSPGuard is each SP's rate window and circuit breaker, which
+	// every instance that calls SPs shares (shared/provisioner/guard.go).
+	partitionSPGuard = "SPGUARD#"
 )
 
 // functionSpec is one directory under functions/: how it is invoked and
@@ -145,7 +148,7 @@ var functionSpecs = []functionSpec{
 	},
 	{
 		Name: "provisioner", Kind: queueConsumer, TimeoutSeconds: provisionerTimeoutSeconds, MemoryMB: defaultMemoryMB,
-		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionSPLink, partitionDelivery, partitionAudit, partitionAuditSequence},
+		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionSPLink, partitionDelivery, partitionAudit, partitionAuditSequence, partitionSPGuard},
 		SendsToDeadLetters: true, ReadsSPSecrets: true,
 	},
 	{
@@ -174,7 +177,7 @@ var functionSpecs = []functionSpec{
 		// Daily: compares every SP with the service and repairs the
 		// difference (the reconcile job of shared/provisioner).
 		Name: "reconcile", Kind: scheduledJob, TimeoutSeconds: 900, MemoryMB: defaultMemoryMB,
-		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionSPLink, partitionJobRun + "reconcile"},
+		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionSPLink, partitionJobRun + "reconcile", partitionSPGuard},
 		ReadsSPSecrets: true,
 		Schedule:       "cron(0 4 * * ? *)",
 	},

@@ -90,7 +90,7 @@ var (
 	oidcClient      = grants([]string{"secretsmanager:GetSecretValue"}, lOIDCClient)
 	originVerify    = grants([]string{"secretsmanager:GetSecretValue"}, lOriginVerify) // every API function, with CloudFront
 	introspection   = grants([]string{"secretsmanager:GetSecretValue"}, lIntrospection)
-	provisionerKeys = grants(wantTableWrites, leadingKeys("SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*"))
+	provisionerKeys = grants(wantTableWrites, leadingKeys("SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*", "SPGUARD#*"))
 	outboxKeys      = grants(wantTableWrites, leadingKeys("DELIVERY#*", "MAIL#*", "JOB#outbox-sweep*"))
 	mailKeys        = grants(wantTableWrites, leadingKeys("MAIL#*"))
 )
@@ -106,7 +106,7 @@ var expectedGrants = map[string]grantSet{
 	"provisioner":  union(logsWrite, tableRead, provisionerKeys, queueConsume, deadLetterSend, spSecrets),
 	"expiry":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
 	"cleanup":      union(logsWrite, tableRead, tableWrite),
-	"reconcile":    union(logsWrite, tableRead, grants(wantTableWrites, leadingKeys("SPLINK#*", "JOB#reconcile*")), spSecrets),
+	"reconcile":    union(logsWrite, tableRead, grants(wantTableWrites, leadingKeys("SPLINK#*", "JOB#reconcile*", "SPGUARD#*")), spSecrets),
 	"outbox-sweep": union(logsWrite, tableRead, outboxKeys, queueSend, mailSend),
 	"mail-events":  union(logsWrite, tableRead, mailKeys),
 }
@@ -216,7 +216,7 @@ func TestProvisionerTableWritesAreLimitedToItsPartitions(t *testing.T) {
 					"Resource": map[string]any{"Fn::GetAtt": []any{s.onlyID(t, "AWS::DynamoDB::Table"), "Arn"}},
 					"Condition": map[string]any{
 						"ForAllValues:StringLike": map[string]any{
-							"dynamodb:LeadingKeys": []any{"SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*"},
+							"dynamodb:LeadingKeys": []any{"SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*", "SPGUARD#*"},
 						},
 					},
 				})}),

@@ -253,7 +253,9 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 	prov := &provisioner.Provisioner{
 		Store: store, Clock: clock, Logger: logger, Metrics: metrics.NewEMF(os.Stdout, "Invite"),
 		Clients: &provisioner.Targets{Registry: registry, Outbound: s.Outbound, Secrets: secrets.ConnectionSecrets{Resolver: resolver,
-			Scope: secrets.Scope{VaultPrefix: s.ConnectionSecretPrefix, Prefixes: s.ConnectionReferences}}},
+			Scope: secrets.Scope{VaultPrefix: s.ConnectionSecretPrefix, Prefixes: s.ConnectionReferences}},
+			// Every instance honours each SP's rate and breaker together.
+			GuardStates: store},
 		DeadLetters: sqs.NewDeadLetters(sqsClient, s.DeadLetterURL),
 		Backoff:     sqs.NewVisibility(sqsClient, s.QueueURL),
 		MaxReceives: s.MaxReceiveCount,
