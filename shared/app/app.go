@@ -268,7 +268,7 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 	}
 	a := &App{
 		Settings: s, Logger: logger, AWS: cfg, DynamoDB: ddb, SQS: sqsClient, Store: store, Registry: registry, Service: svc,
-		API: &httpapi.API{Service: svc, Authenticator: authn, Throttle: httpapi.NewFailureThrottle(),
+		API: &httpapi.API{Service: svc, Authenticator: authn, Throttle: sharedFailureThrottle(store),
 			Origin: originCheck(s.OriginSecret, secrets.NewResolver(sm, 5*time.Minute), logger)}, Provisioner: prov,
 	}
 	if a.Pages, err = a.newPages(ctx, secrets.NewResolver(secretsmanager.NewFromConfig(cfg), 5*time.Minute)); err != nil {
@@ -280,3 +280,11 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 // MinBootstrapTokenLength bounds the bootstrap token from below: it is a
 // super-user credential that can be guessed only if it is short.
 const MinBootstrapTokenLength = 32
+
+// sharedFailureThrottle counts failed authentications in the table, so that
+// guesses spread over many function instances are slowed and refused alike.
+func sharedFailureThrottle(store *dynamo.Store) *httpapi.FailureThrottle {
+	th := httpapi.NewFailureThrottle()
+	th.Shared = store
+	return th
+}
