@@ -28,7 +28,12 @@ type SPGuardState struct {
 }
 
 // Troubled reports whether the SP failed lately or its breaker is open or
-// probing: then every call consults the shared state.
+// probing: then a success has something to clear.
 func (s SPGuardState) Troubled() bool {
-	return s.Failures > 0 || !s.OpenUntil.IsZero() || !s.ProbeUntil.IsZero()
+	return s.Failures > 0 || s.Open()
+}
+
+// Open reports whether the breaker is open or probing (not closed).
+func (s SPGuardState) Open() bool {
+	return !s.OpenUntil.IsZero() || !s.ProbeUntil.IsZero()
 }

@@ -98,15 +98,17 @@ func fromUnixMilli(ms int64) time.Time {
 }
 
 // TakeSPCalls adds n to the calls taken in rate window w of an SP whose
-// breaker is untroubled (no failures, no pause, no probe), without a
+// breaker is closed (no pause, no probe) and that failed at most
+// maxFailures times in a row, without a
 // version condition, so that the leases of concurrent instances do not make
 // each other fail: one UpdateItem in the window as stored, else one that
 // starts window w when the stored one is older (or there is none). When
-// neither applies (the window is full, or the SP troubled) it returns the
+// neither applies (the window is full, the breaker open, or more failures)
+// it returns the
 // current state and taken false.
-func (s *Store) TakeSPCalls(ctx context.Context, spID string, w int64, n, limit int) (current domain.SPGuardState, taken bool, err error) {
+func (s *Store) TakeSPCalls(ctx context.Context, spID string, w int64, n, limit, maxFailures int) (current domain.SPGuardState, taken bool, err error) {
 	key := spGuardKey(spID)
-	untroubled := expression.Name("failures").Equal(expression.Value(0)).
+	untroubled := expression.Name("failures").LessThanEqual(expression.Value(maxFailures)).
 		And(expression.AttributeNotExists(expression.Name("openUntil"))).
 		And(expression.AttributeNotExists(expression.Name("probeUntil")))
 	sameWindow := expression.Name("window").Equal(expression.Value(w)).

@@ -62,21 +62,23 @@ func TestTakeSPCalls(t *testing.T) {
 		stored    *domain.SPGuardState // nil: none
 		window    int64
 		n         int
+		failures  int // at most, as the caller assumed
 		wantTaken bool
 		wantState domain.SPGuardState // Window and Taken after
 	}{
-		{"a new SP starts the window", nil, 100, 3, true, domain.SPGuardState{Window: 100, Taken: 3}},
-		{"room in the window", &domain.SPGuardState{Window: 100, Taken: 4}, 100, 3, true, domain.SPGuardState{Window: 100, Taken: 7}},
-		{"exactly the room left", &domain.SPGuardState{Window: 100, Taken: 7}, 100, 3, true, domain.SPGuardState{Window: 100, Taken: 10}},
-		{"less room than asked", &domain.SPGuardState{Window: 100, Taken: 8}, 100, 3, false, domain.SPGuardState{Window: 100, Taken: 8}},
-		{"a full window", &domain.SPGuardState{Window: 100, Taken: 10}, 100, 1, false, domain.SPGuardState{Window: 100, Taken: 10}},
-		{"an older window starts again", &domain.SPGuardState{Window: 99, Taken: 10}, 100, 3, true, domain.SPGuardState{Window: 100, Taken: 3}},
-		{"a newer window (another clock ahead)", &domain.SPGuardState{Window: 101, Taken: 1}, 100, 1, false, domain.SPGuardState{Window: 101, Taken: 1}},
-		{"a failure", &domain.SPGuardState{Window: 100, Taken: 1, Failures: 1}, 100, 1, false, domain.SPGuardState{Window: 100, Taken: 1}},
-		{"a failure, older window", &domain.SPGuardState{Window: 99, Failures: 1}, 100, 1, false, domain.SPGuardState{Window: 99}},
-		{"an open breaker", &domain.SPGuardState{Window: 100, OpenUntil: testNow.Add(time.Minute)}, 100, 1, false, domain.SPGuardState{Window: 100}},
-		{"a probe under way", &domain.SPGuardState{Window: 99, OpenUntil: testNow.Add(-time.Second), ProbeUntil: testNow.Add(time.Minute)}, 100, 1, false, domain.SPGuardState{Window: 99}},
-		{"more than the limit", nil, 100, limit + 1, false, domain.SPGuardState{}},
+		{"a new SP starts the window", nil, 100, 3, 0, true, domain.SPGuardState{Window: 100, Taken: 3}},
+		{"room in the window", &domain.SPGuardState{Window: 100, Taken: 4}, 100, 3, 0, true, domain.SPGuardState{Window: 100, Taken: 7}},
+		{"exactly the room left", &domain.SPGuardState{Window: 100, Taken: 7}, 100, 3, 0, true, domain.SPGuardState{Window: 100, Taken: 10}},
+		{"less room than asked", &domain.SPGuardState{Window: 100, Taken: 8}, 100, 3, 0, false, domain.SPGuardState{Window: 100, Taken: 8}},
+		{"a full window", &domain.SPGuardState{Window: 100, Taken: 10}, 100, 1, 0, false, domain.SPGuardState{Window: 100, Taken: 10}},
+		{"an older window starts again", &domain.SPGuardState{Window: 99, Taken: 10}, 100, 3, 0, true, domain.SPGuardState{Window: 100, Taken: 3}},
+		{"a newer window (another clock ahead)", &domain.SPGuardState{Window: 101, Taken: 1}, 100, 1, 0, false, domain.SPGuardState{Window: 101, Taken: 1}},
+		{"a failure the caller did not know of", &domain.SPGuardState{Window: 100, Taken: 1, Failures: 1}, 100, 1, 0, false, domain.SPGuardState{Window: 100, Taken: 1}},
+		{"a failure the caller knew of", &domain.SPGuardState{Window: 100, Taken: 1, Failures: 1}, 100, 2, 1, true, domain.SPGuardState{Window: 100, Taken: 3}},
+		{"a failure, older window", &domain.SPGuardState{Window: 99, Failures: 1}, 100, 1, 0, false, domain.SPGuardState{Window: 99}},
+		{"an open breaker", &domain.SPGuardState{Window: 100, OpenUntil: testNow.Add(time.Minute)}, 100, 1, 0, false, domain.SPGuardState{Window: 100}},
+		{"a probe under way", &domain.SPGuardState{Window: 99, OpenUntil: testNow.Add(-time.Second), ProbeUntil: testNow.Add(time.Minute)}, 100, 1, 0, false, domain.SPGuardState{Window: 99}},
+		{"more than the limit", nil, 100, limit + 1, 0, false, domain.SPGuardState{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newStore(t)
@@ -90,7 +92,7 @@ func TestTakeSPCalls(t *testing.T) {
 				}
 				version = saved.Version
 			}
-			got, taken, err := s.TakeSPCalls(ctx(t), "sp-1", tc.window, tc.n, limit)
+			got, taken, err := s.TakeSPCalls(ctx(t), "sp-1", tc.window, tc.n, limit, tc.failures)
 			if err != nil || taken != tc.wantTaken {
 				t.Fatalf("taken %v, %v; want %v", taken, err, tc.wantTaken)
 			}
@@ -120,7 +122,7 @@ func TestConcurrentTakersShareTheWindowExactly(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for {
-				_, taken, err := s.TakeSPCalls(ctx(t), "sp-1", 7, 1, limit)
+				_, taken, err := s.TakeSPCalls(ctx(t), "sp-1", 7, 1, limit, 0)
 				if err != nil {
 					t.Error(err)
 					return

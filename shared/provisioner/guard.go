@@ -21,11 +21,11 @@ import (
 // the SCIM client's transport, so every call is guarded, lookups included.
 //
 // Both hold across every provisioner instance: their state is the SP's
-// domain.SPGuardState in GuardStates (the table), changed by optimistic
-// conditional writes. An instance leases calls of the current rate window
-// in blocks (leaseSize), so the happy path writes once per block, not per
-// call; while the SP is troubled (a failure, an open or probing breaker)
-// it leases one call at a time, so every call sees what the others found.
+// domain.SPGuardState in GuardStates (the table), changed by conditional
+// writes. An instance leases calls of the current rate window in blocks
+// (leaseSize), so the happy path writes once per block, not per call; each
+// consecutive failure halves the block, so that once the breaker opens the
+// other instances hold at most a call or two of an older lease.
 type spGuard struct {
 	next   http.RoundTripper
 	sp     string
@@ -220,16 +220,18 @@ type leaseGrant struct {
 // instance wrote first.
 func (g *spGuard) lease(ctx context.Context, now time.Time, w int64, host string) (leaseGrant, error) {
 	st, fresh := g.known, false
-	if !st.Troubled() {
-		// The happy path: one atomic add, which other instances' leases
-		// do not make fail as they would a versioned write.
-		cur, taken, err := g.states.TakeSPCalls(ctx, g.sp, w, g.leaseSize, g.limit)
+	if !st.Open() {
+		// The usual path: one atomic add, which other instances' leases
+		// do not make fail as they would a versioned write. It applies
+		// while the SP has failed no more than the size assumed.
+		n := g.leaseFor(st)
+		cur, taken, err := g.states.TakeSPCalls(ctx, g.sp, w, n, g.limit, st.Failures)
 		if err != nil {
 			return leaseGrant{}, fmt.Errorf("SP %s: take calls of the shared rate limit: %w", host, err)
 		}
 		g.remember(cur, now)
 		if taken {
-			return leaseGrant{calls: g.leaseSize}, nil
+			return leaseGrant{calls: n}, nil
 		}
 		st, fresh = cur, true
 	}
@@ -290,8 +292,8 @@ func (g *spGuard) plan(st domain.SPGuardState, now time.Time, w int64, host stri
 		grant.wait = max(g.windowStart(w+1).Sub(now), time.Millisecond)
 		return st, grant, nil
 	}
-	n := g.leaseSize
-	if grant.probe || st.Troubled() {
+	n := g.leaseFor(st)
+	if grant.probe {
 		n = 1
 	}
 	grant.calls = min(n, room)
@@ -300,6 +302,12 @@ func (g *spGuard) plan(st domain.SPGuardState, now time.Time, w int64, host stri
 		next.ProbeUntil = now.Add(probeLease)
 	}
 	return next, grant, nil
+}
+
+// leaseFor is the lease size while the SP has st.Failures consecutive
+// failures: halved by each.
+func (g *spGuard) leaseFor(st domain.SPGuardState) int {
+	return max(1, g.leaseSize>>min(st.Failures, 16))
 }
 
 func (g *spGuard) remember(st domain.SPGuardState, at time.Time) {

@@ -67,9 +67,9 @@ func (c *countingStates) SaveSPGuard(ctx context.Context, st domain.SPGuardState
 	return c.GuardStates.SaveSPGuard(ctx, st)
 }
 
-func (c *countingStates) TakeSPCalls(ctx context.Context, spID string, w int64, n, limit int) (domain.SPGuardState, bool, error) {
+func (c *countingStates) TakeSPCalls(ctx context.Context, spID string, w int64, n, limit, maxFailures int) (domain.SPGuardState, bool, error) {
 	c.saves.Add(1)
-	return c.GuardStates.TakeSPCalls(ctx, spID, w, n, limit)
+	return c.GuardStates.TakeSPCalls(ctx, spID, w, n, limit, maxFailures)
 }
 
 // instances returns n guards of one SP, as n provisioner instances have:
@@ -214,8 +214,9 @@ func (r *racingStates) SaveSPGuard(ctx context.Context, st domain.SPGuardState) 
 	return r.GuardStates.SaveSPGuard(ctx, st)
 }
 
-// While the SP is troubled (here: one failure), leases are versioned
-// writes; one that lost its race is computed again from the stored state.
+// A lease made from a state no longer stored (here: the SP failed once
+// more than this instance knew) is a versioned write; one that lost its
+// race is computed again from the stored state.
 func TestALostWriteIsComputedAgain(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -247,8 +248,9 @@ func TestALostWriteIsComputedAgain(t *testing.T) {
 				t.Fatal(err)
 			}
 			st, _ := states.GetSPGuard(ctx, "sp")
-			if want := tc.lost + 1; st.Taken != want || sp.calls() != 1 {
-				t.Fatalf("taken %d and %d calls, want the other instance's %d and this one call", st.Taken, sp.calls(), tc.lost)
+			// One failure halves the lease.
+			if want := tc.lost + g.leaseSize/2; st.Taken != want || sp.calls() != 1 {
+				t.Fatalf("taken %d and %d calls, want the other instance's %d and a lease of %d", st.Taken, sp.calls(), tc.lost, g.leaseSize/2)
 			}
 			if st.Failures != 0 {
 				t.Fatalf("failures %d after a success, want 0", st.Failures)
@@ -320,3 +322,14 @@ func TestBreakerOpenedByOneInstanceHoldsForTheOthers(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// Each consecutive failure halves the calls a lease takes, so that when the
+// breaker opens the other instances hold few calls of older leases.
+func TestFailuresShrinkTheLease(t *testing.T) {
+	g := newSPGuard(nil, "sp", 1000, nil)
+	for failures, want := range []int{100, 50, 25, 12, 6, 3, 1, 1} {
+		if got := g.leaseFor(domain.SPGuardState{Failures: failures}); got != want {
+			t.Errorf("after %d failures: lease of %d, want %d", failures, got, want)
+		}
+	}
+}

@@ -18,13 +18,13 @@ type GuardStates interface {
 	// st.Version, and returns it as stored (next version). When another
 	// writer came first it returns the current state and saved false.
 	SaveSPGuard(ctx context.Context, st domain.SPGuardState) (current domain.SPGuardState, saved bool, err error)
-	// TakeSPCalls adds n calls to window w of an untroubled SP (see
-	// domain.SPGuardState.Troubled) in one atomic step, whatever the
-	// version: in the window as stored, or starting it when the stored one
-	// is older, as long as taken stays within limit. It returns the state
-	// as stored after it, or, when it did not apply, the current state and
-	// taken false.
-	TakeSPCalls(ctx context.Context, spID string, w int64, n, limit int) (current domain.SPGuardState, taken bool, err error)
+	// TakeSPCalls adds n calls to window w of an SP whose breaker is
+	// closed and whose failures are at most maxFailures, in one atomic
+	// step, whatever the version: in the window as stored, or starting it
+	// when the stored one is older, as long as taken stays within limit.
+	// It returns the state as stored after it, or, when it did not apply,
+	// the current state and taken false.
+	TakeSPCalls(ctx context.Context, spID string, w int64, n, limit, maxFailures int) (current domain.SPGuardState, taken bool, err error)
 }
 
 // memoryGuardStates keeps the states in this process only: the guards of
@@ -61,7 +61,7 @@ func (m *memoryGuardStates) SaveSPGuard(_ context.Context, st domain.SPGuardStat
 	return st, true, nil
 }
 
-func (m *memoryGuardStates) TakeSPCalls(_ context.Context, spID string, w int64, n, limit int) (domain.SPGuardState, bool, error) {
+func (m *memoryGuardStates) TakeSPCalls(_ context.Context, spID string, w int64, n, limit, maxFailures int) (domain.SPGuardState, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.states == nil {
@@ -71,7 +71,7 @@ func (m *memoryGuardStates) TakeSPCalls(_ context.Context, spID string, w int64,
 	if !ok {
 		cur = domain.SPGuardState{SPID: spID}
 	}
-	if cur.Troubled() || cur.Window > w {
+	if cur.Open() || cur.Failures > maxFailures || cur.Window > w {
 		return cur, false, nil
 	}
 	if cur.Window < w {
