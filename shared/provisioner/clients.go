@@ -53,8 +53,12 @@ func (t *Targets) guard(spID string, ratePerSecond float64) *spGuard {
 	}
 	g, ok := t.guards[spID]
 	if !ok || g.rate != ratePerSecond {
+		// A changed rate applies at once; the connections are kept.
 		next := t.Transport
-		if next == nil {
+		switch {
+		case ok:
+			next = g.next
+		case next == nil:
 			next = spTransport(t.Outbound)
 		}
 		var states GuardStates = &t.memory

@@ -333,3 +333,17 @@ func TestFailuresShrinkTheLease(t *testing.T) {
 		}
 	}
 }
+
+// A rate changed in the registry applies to the next call, on the same
+// connections.
+func TestAChangedRateApplies(t *testing.T) {
+	targets := &Targets{}
+	first := targets.guard("sp", 10)
+	if again := targets.guard("sp", 10); again != first {
+		t.Fatal("the same rate gave a new guard")
+	}
+	changed := targets.guard("sp", 40)
+	if changed.limit != 40 || changed.next != first.next {
+		t.Fatalf("after the change: limit %d (want 40), same transport %v", changed.limit, changed.next == first.next)
+	}
+}
