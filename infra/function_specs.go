@@ -83,7 +83,7 @@ var functionSpecs = []functionSpec{
 		// Memberships and users; removals notify by e-mail (the outbox).
 		Table: tableAccess{
 			Reads:   kinds(roleItems, []string{partitionInvitation, partitionRegistry, partitionSPLink, partitionToken, partitionOrganization}),
-			Writes:  kinds(membershipItems, []string{partitionMail}),
+			Writes:  kinds(membershipItems, []string{partitionMail}, []string{partitionAuthFailure}),
 			Indexes: peopleIndexes,
 		},
 		SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
@@ -96,7 +96,7 @@ var functionSpecs = []functionSpec{
 		// Roles; a role's deletion removes its memberships.
 		Table: tableAccess{
 			Reads:   []string{partitionInvitation, partitionRegistry, partitionSPLink, partitionToken, partitionOrganization},
-			Writes:  kinds(membershipItems, roleItems, []string{partitionMail}),
+			Writes:  kinds(membershipItems, roleItems, []string{partitionMail}, []string{partitionAuthFailure}),
 			Indexes: kinds(peopleIndexes, []string{indexInviter}),
 		},
 		SendsToQueue: true, ReadsMachineCallers: true,
@@ -108,7 +108,7 @@ var functionSpecs = []functionSpec{
 		// contact of a CRM invitation).
 		Table: tableAccess{
 			Reads:   kinds(roleItems, []string{partitionRegistry, partitionSPLink, partitionToken, partitionOrganization}),
-			Writes:  kinds(membershipItems, []string{partitionInvitation, partitionInvitationQuota, partitionMail, partitionCRM}),
+			Writes:  kinds(membershipItems, []string{partitionInvitation, partitionInvitationQuota, partitionMail, partitionCRM}, []string{partitionAuthFailure}),
 			Indexes: kinds(peopleIndexes, invitationIndexes),
 		},
 		SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
@@ -119,7 +119,7 @@ var functionSpecs = []functionSpec{
 		Name: "crm", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		Table: tableAccess{
 			Reads:   kinds(roleItems, []string{partitionRegistry, partitionSPLink, partitionToken, partitionOrganization}),
-			Writes:  kinds(membershipItems, []string{partitionInvitation, partitionInvitationQuota, partitionMail, partitionCRM}),
+			Writes:  kinds(membershipItems, []string{partitionInvitation, partitionInvitationQuota, partitionMail, partitionCRM}, []string{partitionAuthFailure}),
 			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexCRMContact, indexCRMOrganisations}),
 		},
 		SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
@@ -131,10 +131,11 @@ var functionSpecs = []functionSpec{
 		// API tokens and the audit; a login's attribute sync writes the
 		// user and its deliveries.
 		Table: tableAccess{
-			Reads: []string{partitionRole, partitionAudit, partitionRegistry, partitionSPLink, partitionOrganization},
+			Reads: []string{partitionRole, partitionRoleWord, partitionRoleListing, partitionCount, partitionAudit, partitionRegistry,
+				partitionSPLink, partitionOrganization},
 			Writes: []string{partitionToken, partitionTokenID, partitionPendingToken, partitionSequence, partitionUser,
-				partitionUserWord, partitionUserExact, partitionUserSub, partitionDelivery},
-			Indexes: []string{indexOrganization, indexAllTokens, indexAudit, indexAllRoles, indexMembership},
+				partitionUserWord, partitionUserExact, partitionUserSub, partitionDelivery, partitionAuthFailure},
+			Indexes: []string{indexOrganization, indexAllTokens, indexAudit, indexAllRoles, indexRoleListing, indexRoleWords, indexMembership},
 		},
 		Routes: []string{"/api/v1/tokens", "/api/v1/user_roles_audit", "/api/external/v1/tokens", "/api/external/v1/user_roles_audit"},
 	},
@@ -147,7 +148,7 @@ var functionSpecs = []functionSpec{
 		Table: tableAccess{
 			Reads: []string{partitionSPLink, partitionCRM},
 			Writes: kinds(membershipItems, roleItems, []string{partitionInvitation, partitionMail, partitionRegistry,
-				partitionRegistryChange, partitionToken, partitionTokenID, partitionJobRun, partitionOrganization}),
+				partitionRegistryChange, partitionToken, partitionTokenID, partitionJobRun, partitionOrganization}, []string{partitionAuthFailure}),
 			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexSPLinks, indexOutbox, indexDeadLetters, indexMailbox,
 				indexAudit, indexAllTokens, indexExpiringMemberships, indexExpiringInvitations, indexExpiringTokens, indexCRMOrganisations}),
 		},
@@ -164,7 +165,7 @@ var functionSpecs = []functionSpec{
 		Table: tableAccess{
 			Reads: []string{partitionSPLink, partitionJobRun},
 			Writes: kinds(membershipItems, roleItems, []string{partitionInvitation, partitionInvitationQuota, partitionMail,
-				partitionCRM, partitionRegistry, partitionRegistryChange, partitionToken, partitionTokenID, partitionSession, partitionOrganization}),
+				partitionCRM, partitionRegistry, partitionRegistryChange, partitionToken, partitionTokenID, partitionSession, partitionOrganization}, []string{partitionAuthFailure}),
 			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexPersonSessions, indexAllTokens, indexAudit,
 				indexSPLinks, indexOutbox, indexDeadLetters, indexMailbox}),
 		},
@@ -181,7 +182,7 @@ var functionSpecs = []functionSpec{
 		// SP links, delivery statuses and their audit entries.
 		Table: tableAccess{
 			Reads:   []string{partitionUser, partitionRole, partitionRegistry},
-			Writes:  []string{partitionSPLink, partitionDelivery, partitionAudit, partitionAuditSequence},
+			Writes:  []string{partitionSPLink, partitionDelivery, partitionAudit, partitionAuditSequence, partitionSPGuard},
 			Indexes: []string{indexSPLinks, indexRoleMembers, indexMembership},
 		},
 		SendsToDeadLetters: true, ReadsSPSecrets: true,
@@ -232,7 +233,7 @@ var functionSpecs = []functionSpec{
 		// its run (on demand: reconcile#<job id>).
 		Table: tableAccess{
 			Reads:   []string{partitionUser, partitionRole, partitionRegistry},
-			Writes:  []string{partitionSPLink, partitionJobRun + "reconcile"},
+			Writes:  []string{partitionSPLink, partitionJobRun + "reconcile", partitionSPGuard},
 			Indexes: []string{indexSPLinks, indexRoleMembers, indexMembership},
 		},
 		ReadsSPSecrets: true,

@@ -92,8 +92,8 @@ func conditionLabel(label string, patterns []string) string {
 // Item kinds as LeadingKeys patterns, written out by hand (see above).
 var (
 	pMembership = []string{"SEQ#*", "USER#*", "UWORD#*", "UEXACT#*", "COUNT#*", "USERSUB#*", "DELIVERY#*", "AUDIT#*"}
-	pRoles      = []string{"ROLE#*", "ROLENAME#*", "APP#*"}
-	iPeople     = []string{"USERS", "ORGUSERS#*", "ADMIN#*", "UR#*", "ROLE#*", "ORG#*", "ROLES"}
+	pRoles      = []string{"ROLE#*", "ROLENAME#*", "APP#*", "RWORD#*", "ROLELISTING"}
+	iPeople     = []string{"USERS", "ORGUSERS#*", "ADMIN#*", "UR#*", "ROLE#*", "ORG#*", "ROLES", "RLIST#*", "RWORD#*"}
 	iInvitation = []string{"INVHASH#*", "INVITER#*", "INVITERAPI#*", "INVOPEN"}
 )
 
@@ -139,37 +139,37 @@ var (
 
 var (
 	usersTable = tableGrants(
-		patterns(pRoles, keysOf("INV#*", "REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, keysOf("MAIL#*"), keysOf("ORGANIZATIONS")),
+		patterns(patterns(pRoles, keysOf("INV#*", "REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, keysOf("MAIL#*"), keysOf("ORGANIZATIONS")), keysOf("AUTHFAIL#*")),
 		iPeople,
-		patterns(pMembership, keysOf("MAIL#*")))
+		patterns(patterns(pMembership, keysOf("MAIL#*")), keysOf("AUTHFAIL#*")))
 	rolesTable = tableGrants(
-		patterns(keysOf("INV#*", "REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, pRoles, keysOf("MAIL#*"), keysOf("ORGANIZATIONS")),
+		patterns(patterns(keysOf("INV#*", "REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, pRoles, keysOf("MAIL#*"), keysOf("ORGANIZATIONS")), keysOf("AUTHFAIL#*")),
 		patterns(iPeople, keysOf("INVITER#*")),
-		patterns(pMembership, pRoles, keysOf("MAIL#*")))
+		patterns(patterns(pMembership, pRoles, keysOf("MAIL#*")), keysOf("AUTHFAIL#*")))
 	invitationsTable = tableGrants(
-		patterns(pRoles, keysOf("REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*"), keysOf("ORGANIZATIONS")),
+		patterns(patterns(pRoles, keysOf("REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*"), keysOf("ORGANIZATIONS")), keysOf("AUTHFAIL#*")),
 		patterns(iPeople, iInvitation),
-		patterns(pMembership, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*")))
+		patterns(patterns(pMembership, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*")), keysOf("AUTHFAIL#*")))
 	crmTable = tableGrants(
-		patterns(pRoles, keysOf("REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*"), keysOf("ORGANIZATIONS")),
+		patterns(patterns(pRoles, keysOf("REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*"), keysOf("ORGANIZATIONS")), keysOf("AUTHFAIL#*")),
 		patterns(iPeople, iInvitation, keysOf("CRMCONTACT#*", "CRMORGS")),
-		patterns(pMembership, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*")))
+		patterns(patterns(pMembership, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*")), keysOf("AUTHFAIL#*")))
 	tokensTable = tableGrants(
-		keysOf("ROLE#*", "AUDIT#*", "REGISTRY", "ORGANIZATIONS", "SPLINK#*", "TOKEN#*", "TOKENID#*", "TOKENPENDING#*", "SEQ#*", "USER#*", "UWORD#*", "UEXACT#*", "USERSUB#*", "DELIVERY#*"),
-		keysOf("ORG#*", "TOKENS", "AUDIT", "ROLES", "UR#*"),
-		keysOf("TOKEN#*", "TOKENID#*", "TOKENPENDING#*", "SEQ#*", "USER#*", "UWORD#*", "UEXACT#*", "USERSUB#*", "DELIVERY#*"))
+		patterns(keysOf("ROLE#*", "RWORD#*", "ROLELISTING", "COUNT#*", "AUDIT#*", "REGISTRY", "ORGANIZATIONS", "SPLINK#*", "TOKEN#*", "TOKENID#*", "TOKENPENDING#*", "SEQ#*", "USER#*", "UWORD#*", "UEXACT#*", "USERSUB#*", "DELIVERY#*"), keysOf("AUTHFAIL#*")),
+		keysOf("ORG#*", "TOKENS", "AUDIT", "ROLES", "RLIST#*", "RWORD#*", "UR#*"),
+		patterns(keysOf("TOKEN#*", "TOKENID#*", "TOKENPENDING#*", "SEQ#*", "USER#*", "UWORD#*", "UEXACT#*", "USERSUB#*", "DELIVERY#*"), keysOf("AUTHFAIL#*")))
 	systemTable = tableGrants(
-		patterns(keysOf("SPLINK#*", "CRMORG#*"), pMembership, pRoles, keysOf("INV#*", "MAIL#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "JOB#*", "ORGANIZATIONS")),
+		patterns(patterns(keysOf("SPLINK#*", "CRMORG#*"), pMembership, pRoles, keysOf("INV#*", "MAIL#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "JOB#*", "ORGANIZATIONS")), keysOf("AUTHFAIL#*")),
 		patterns(iPeople, iInvitation, keysOf("SP#*", "OUTBOX#*", "DLQ#*", "MAILBOX#*", "AUDIT", "TOKENS", "EXPIRES#*", "INVEXPIRES#*", "TOKENEXPIRES#*", "CRMORGS")),
-		patterns(pMembership, pRoles, keysOf("INV#*", "MAIL#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "JOB#*", "ORGANIZATIONS")))
+		patterns(patterns(pMembership, pRoles, keysOf("INV#*", "MAIL#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "JOB#*", "ORGANIZATIONS")), keysOf("AUTHFAIL#*")))
 	webTable = tableGrants(
-		patterns(keysOf("SPLINK#*", "JOB#*"), pMembership, pRoles, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "SESSION#*", "ORGANIZATIONS")),
+		patterns(patterns(keysOf("SPLINK#*", "JOB#*"), pMembership, pRoles, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "SESSION#*", "ORGANIZATIONS")), keysOf("AUTHFAIL#*")),
 		patterns(iPeople, iInvitation, keysOf("PERSONSESSIONS#*", "TOKENS", "AUDIT", "SP#*", "OUTBOX#*", "DLQ#*", "MAILBOX#*")),
-		patterns(pMembership, pRoles, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "SESSION#*", "ORGANIZATIONS")))
+		patterns(patterns(pMembership, pRoles, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "SESSION#*", "ORGANIZATIONS")), keysOf("AUTHFAIL#*")))
 	provisionerTable = tableGrants(
-		keysOf("USER#*", "ROLE#*", "REGISTRY", "SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*"),
+		keysOf("USER#*", "ROLE#*", "REGISTRY", "SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*", "SPGUARD#*"),
 		keysOf("SP#*", "ROLE#*", "UR#*"),
-		keysOf("SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*"))
+		keysOf("SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*", "SPGUARD#*"))
 	expiryTable = tableGrants(
 		patterns(pRoles, keysOf("REGISTRY", "SPLINK#*"), pMembership, keysOf("MAIL#*", "JOB#expiry*"), keysOf("ORGANIZATIONS")),
 		patterns(iPeople, keysOf("EXPIRES#*")),
@@ -179,9 +179,9 @@ var (
 		patterns(iPeople, keysOf("EXPIRES#*", "INVEXPIRES#*", "TOKENEXPIRES#*")),
 		patterns(pMembership, keysOf("INV#*", "MAIL#*", "TOKEN#*", "TOKENID#*", "JOB#cleanup*")))
 	reconcileTable = tableGrants(
-		keysOf("USER#*", "ROLE#*", "REGISTRY", "SPLINK#*", "JOB#reconcile*"),
+		keysOf("USER#*", "ROLE#*", "REGISTRY", "SPLINK#*", "JOB#reconcile*", "SPGUARD#*"),
 		keysOf("SP#*", "ROLE#*", "UR#*"),
-		keysOf("SPLINK#*", "JOB#reconcile*"))
+		keysOf("SPLINK#*", "JOB#reconcile*", "SPGUARD#*"))
 	outboxTable = tableGrants(
 		keysOf("REGISTRY", "DELIVERY#*", "MAIL#*", "JOB#outbox-sweep*"),
 		keysOf("OUTBOX#*", "MAILBOX#*"),
@@ -315,7 +315,7 @@ func TestProvisionerTableWritesAreLimitedToItsPartitions(t *testing.T) {
 					"Resource": map[string]any{"Fn::GetAtt": []any{s.onlyID(t, "AWS::DynamoDB::Table"), "Arn"}},
 					"Condition": map[string]any{
 						"ForAllValues:StringLike": map[string]any{
-							"dynamodb:LeadingKeys": []any{"SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*"},
+							"dynamodb:LeadingKeys": []any{"SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*", "SPGUARD#*"},
 						},
 					},
 				})}),

@@ -47,6 +47,9 @@ func TestProvisionerConsumesTheQueueInBatchesWithPartialFailures(t *testing.T) {
 			"FunctionName":          map[string]any{"Ref": s.functionID(t, "provisioner")},
 			"BatchSize":             float64(10),
 			"FunctionResponseTypes": []any{"ReportBatchItemFailures"},
+			// The per-SP rate holds across instances through the table;
+			// the cap bounds the instances contending for it.
+			"ScalingConfig": map[string]any{"MaximumConcurrency": float64(10)},
 		})
 	})
 }

@@ -24,6 +24,14 @@ type InviteStackProps struct {
 // provisionerBatchSize is the most a FIFO event source accepts.
 const provisionerBatchSize = 10
 
+// provisionerMaxConcurrency caps the provisioner instances the queue runs
+// at once (each delivers up to 10 message groups concurrently). Each SP's
+// rate and breaker hold across instances through the table whatever their
+// number; the cap bounds how many contend for one SP's state item, and how
+// many wait on a busy SP's window, while leaving room for ~1,000
+// deliveries/s to many SPs.
+const provisionerMaxConcurrency = 10
+
 // NewInviteStack creates the whole service: table, SCIM queues and alarms,
 // mail, secrets, the functions, their HTTP routes and schedules.
 func NewInviteStack(scope constructs.Construct, id string, props *InviteStackProps) (awscdk.Stack, error) {
@@ -81,6 +89,7 @@ func NewInviteStack(scope constructs.Construct, id string, props *InviteStackPro
 			// receive, delete and visibility actions on the work queue.
 			fn.Function.AddEventSource(awslambdaeventsources.NewSqsEventSource(queues.Work, &awslambdaeventsources.SqsEventSourceProps{
 				BatchSize:               jsii.Number(provisionerBatchSize),
+				MaxConcurrency:          jsii.Number(provisionerMaxConcurrency),
 				ReportBatchItemFailures: jsii.Bool(true),
 			}))
 		}

@@ -12,6 +12,8 @@ const (
 	partitionSequence        = "SEQ#"
 	partitionRole            = "ROLE#" // roles, their deletion marker
 	partitionRoleName        = "ROLENAME#"
+	partitionRoleWord        = "RWORD#"      // a role's search words, per organization and first letter
+	partitionRoleListing     = "ROLELISTING" // the one item saying every role has its listing items
 	partitionApplicationRole = "APP#"
 	partitionRegistry        = "REGISTRY"      // applications and SCIM connections (secret references only)
 	partitionRegistryChange  = "REGISTRYAUDIT" // the registry's change log
@@ -24,8 +26,15 @@ const (
 	partitionInvitation      = "INV#" // invitations (with the link's secret) and their role links
 	partitionInvitationQuota = "INVQUOTA#"
 	partitionSPLink          = "SPLINK#"
-	partitionDelivery        = "DELIVERY#"
-	partitionAudit           = "AUDIT#"
+	// partitionSPGuard is each SP's rate window and circuit breaker, which
+	// every instance that calls SPs shares (shared/provisioner/guard.go).
+	partitionSPGuard = "SPGUARD#"
+	// partitionAuthFailure counts failed authentications per key digest and
+	// window (the guessing throttle), shared by every instance that
+	// authenticates callers.
+	partitionAuthFailure = "AUTHFAIL#"
+	partitionDelivery    = "DELIVERY#"
+	partitionAudit       = "AUDIT#"
 	// partitionAuditSequence is the one sequence item the provisioner
 	// updates: it numbers its audit entries as the API numbers the others.
 	partitionAuditSequence = "SEQ#audit"
@@ -58,6 +67,8 @@ const (
 	indexCRMContact          = "CRMCONTACT#"
 	indexCRMOrganisations    = "CRMORGS"
 	indexAllRoles            = "ROLES"       // gsi2
+	indexRoleListing         = "RLIST#"      // gsi1–gsi4: the roles of a scope, sorted by each sort key
+	indexRoleWords           = "RWORD#"      // gsi1: a role search word over every role
 	indexAllUsers            = "USERS"       // gsi2
 	indexMembership          = "UR#"         // gsi2: a membership by id
 	indexInviter             = "INVITER#"    // gsi2: a person's invitations
@@ -95,10 +106,12 @@ var (
 	membershipItems = []string{partitionSequence, partitionUser, partitionUserWord, partitionUserExact, partitionCount,
 		partitionUserSub, partitionDelivery, partitionAudit}
 	// roleItems are a role, its unique name and its application links.
-	roleItems = []string{partitionRole, partitionRoleName, partitionApplicationRole}
+	// Their listing items (ROLE# partition), search words and the listing's
+	// ready item are written in the role's transaction.
+	roleItems = []string{partitionRole, partitionRoleName, partitionApplicationRole, partitionRoleWord, partitionRoleListing}
 	// peopleIndexes list users, members, admins and roles.
 	peopleIndexes = []string{indexAllUsers, indexOrganizationUsers, indexAdmins, indexMembership, indexRoleMembers,
-		indexOrganization, indexAllRoles}
+		indexOrganization, indexAllRoles, indexRoleListing, indexRoleWords}
 	// invitationIndexes find invitations by link, inviter and status.
 	invitationIndexes = []string{indexInvitationHash, indexInviter, indexRemoteInviter, indexOpenInvitations}
 )

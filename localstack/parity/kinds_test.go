@@ -19,6 +19,7 @@ var sortKeyWords = map[string]bool{
 	"CONN#": true, "CONTACT#": true, "COUNT": true, "D": true, "DAY#": true, "DELETED": true, "DELIVERY": true,
 	"INV": true, "LAST": true, "MAIL": true, "ORG": true, "PENDING": true, "ROLE": true, "SEQ": true,
 	"SESSION": true, "TOKEN": true, "UNIQUE": true, "UR": true, "USER": true,
+	"LIST#": true, "ALL": true, "READY": true, "GUARD": true, "W#": true, "INVH#": true,
 }
 
 // keyWord is the part of a key literal that names its kind: up to and with

@@ -260,7 +260,9 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 	prov := &provisioner.Provisioner{
 		Store: store, Clock: clock, Logger: logger, Metrics: metrics.NewEMF(os.Stdout, "Invite"),
 		Clients: &provisioner.Targets{Registry: registry, Outbound: s.Outbound, Secrets: secrets.ConnectionSecrets{Resolver: resolver,
-			Scope: secrets.Scope{VaultPrefix: s.ConnectionSecretPrefix, Prefixes: s.ConnectionReferences}}},
+			Scope: secrets.Scope{VaultPrefix: s.ConnectionSecretPrefix, Prefixes: s.ConnectionReferences}},
+			// Every instance honours each SP's rate and breaker together.
+			GuardStates: store},
 		DeadLetters: sqs.NewDeadLetters(sqsClient, s.DeadLetterURL),
 		Backoff:     sqs.NewVisibility(sqsClient, s.QueueURL),
 		MaxReceives: s.MaxReceiveCount,
@@ -278,7 +280,7 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 	}
 	a := &App{
 		Settings: s, Logger: logger, AWS: cfg, DynamoDB: ddb, SQS: sqsClient, Store: store, Registry: registry, Service: svc,
-		API: &httpapi.API{Service: svc, Authenticator: authn, Throttle: httpapi.NewFailureThrottle(),
+		API: &httpapi.API{Service: svc, Authenticator: authn, Throttle: sharedFailureThrottle(store),
 			Origin: originCheck(s.OriginSecret, secrets.NewResolver(sm, 5*time.Minute), logger)}, Provisioner: prov,
 	}
 	if a.Pages, err = a.newPages(ctx, secrets.NewResolver(secretsmanager.NewFromConfig(cfg), 5*time.Minute)); err != nil {
@@ -290,3 +292,11 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 // MinBootstrapTokenLength bounds the bootstrap token from below: it is a
 // super-user credential that can be guessed only if it is short.
 const MinBootstrapTokenLength = 32
+
+// sharedFailureThrottle counts failed authentications in the table, so that
+// guesses spread over many function instances are slowed and refused alike.
+func sharedFailureThrottle(store *dynamo.Store) *httpapi.FailureThrottle {
+	th := httpapi.NewFailureThrottle()
+	th.Shared = store
+	return th
+}
