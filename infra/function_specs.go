@@ -253,7 +253,7 @@ var functionSpecs = []functionSpec{
 			Writes: kinds(membershipItems, roleItems, []string{partitionInvitation, partitionMail, partitionToken,
 				partitionTokenID, partitionJobRun}),
 			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexSPLinks, indexOutbox, indexMailbox,
-				indexAllTokens, indexExpiringMemberships, indexExpiringInvitations, indexExpiringTokens}),
+				indexExpiringMemberships, indexExpiringInvitations, indexExpiringTokens}),
 		},
 		ScansTable: true, SendsToQueue: true, SendsMail: true, NeedsPublicURL: true, Seeds: true,
 	},
