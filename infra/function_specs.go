@@ -163,9 +163,11 @@ var functionSpecs = []functionSpec{
 		Name: "web", Kind: apiFunction, TimeoutSeconds: invitingTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		// The only function with sessions.
 		Table: tableAccess{
+			// Job runs: the operations page shows them; a reconcile started
+			// from the console is queued as its own job item.
 			Reads: []string{partitionSPLink, partitionJobRun},
 			Writes: kinds(membershipItems, roleItems, []string{partitionInvitation, partitionInvitationQuota, partitionMail,
-				partitionCRM, partitionRegistry, partitionRegistryChange, partitionToken, partitionTokenID, partitionSession, partitionOrganization}, []string{partitionAuthFailure}),
+				partitionCRM, partitionRegistry, partitionRegistryChange, partitionToken, partitionTokenID, partitionSession, partitionOrganization, partitionJobRun + "reconcile#"}, []string{partitionAuthFailure}),
 			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexPersonSessions, indexAllTokens, indexAudit,
 				indexSPLinks, indexOutbox, indexDeadLetters, indexMailbox}),
 		},
