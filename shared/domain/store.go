@@ -181,6 +181,10 @@ type ProvisioningStore interface {
 	// ListLinks returns the links of a user or group at every SP. No domain
 	// error (none: empty).
 	ListLinks(ctx context.Context, kind ResourceKind, localID int64) ([]SPLink, error)
+	// GetLinksOf reads the links of many users or groups to the given SPs
+	// at once (a page of a role's members at its SPs); links that do not
+	// exist are left out. No domain error.
+	GetLinksOf(ctx context.Context, kind ResourceKind, localIDs []int64, spIDs []string) ([]SPLink, error)
 	// RecordOutcomes records at once what a batch of deliveries came to (see
 	// Outcomes). KindInvalid for a replayed delivery, a status that is not
 	// final, an audit entry without its delivery id, or a link of a kind

@@ -109,12 +109,6 @@ func (s *Service) SPName(id string) string {
 	return id
 }
 
-// linkBatch is the optional one-request read of many resources' links
-// (shared/dynamo has it); without it each member is read on its own.
-type linkBatch interface {
-	GetLinksOf(ctx context.Context, kind domain.ResourceKind, localIDs []int64, spIDs []string) ([]domain.SPLink, error)
-}
-
 // MembersProvisioning is where each member of a role stands at each SP of
 // the role, by user id: pending where nothing was delivered yet. The
 // caller must be allowed to see the role's members.
@@ -131,22 +125,12 @@ func (s *Service) MembersProvisioning(ctx context.Context, p *auth.Principal, ro
 		ids[i] = m.User.ID
 	}
 	byUser := map[int64][]domain.SPLink{}
-	if b, ok := s.Store.(linkBatch); ok {
-		links, err := b.GetLinksOf(ctx, domain.ResourceUser, ids, spIDs)
-		if err != nil {
-			return nil, err
-		}
-		for _, l := range links {
-			byUser[l.LocalID] = append(byUser[l.LocalID], l)
-		}
-	} else {
-		for _, id := range ids {
-			links, err := s.Store.ListLinks(ctx, domain.ResourceUser, id)
-			if err != nil {
-				return nil, err
-			}
-			byUser[id] = links
-		}
+	links, err := s.Store.GetLinksOf(ctx, domain.ResourceUser, ids, spIDs)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range links {
+		byUser[l.LocalID] = append(byUser[l.LocalID], l)
 	}
 	gl, err := s.Store.ListLinks(ctx, domain.ResourceGroup, role.ID)
 	if err != nil {
