@@ -120,6 +120,10 @@ type InvitationStore interface {
 	// ListOpenInvitationsOfRole returns the open invitations to a role. No
 	// domain error (none: empty).
 	ListOpenInvitationsOfRole(ctx context.Context, roleID int64) ([]Invitation, error)
+	// ListInvitationsOfRole returns every invitation that grants a role,
+	// in any state (open, expired until purged, accepted), by id. No
+	// domain error (none: empty).
+	ListInvitationsOfRole(ctx context.Context, roleID int64) ([]Invitation, error)
 	// SaveAcceptance applies an acceptance atomically. KindConflict when the
 	// invitation was accepted meanwhile, or a new user (id or sub) or new
 	// membership exists already; KindGone when the invitation is no longer
