@@ -23,6 +23,7 @@ type Store interface {
 	MailStore
 	MemberStore
 	MaintenanceStore
+	DateRepairStore
 	CRMStore
 	RoleListingStore
 	UserSearchStore
