@@ -6,7 +6,9 @@ import (
 )
 
 // Store is the service's persistence port. Every method is one GetItem,
-// Query or transaction on the single table (see shared/dynamo/DATAMODEL.md).
+// Query or transaction on the single table (see shared/dynamo/DATAMODEL.md),
+// but the super users' date repair (DateRepairStore), which reads the whole
+// table.
 // Each method's comment names the domain errors it returns: KindNotFound
 // for an absent item, KindConflict for a taken id or name,
 // ErrVersionConflict (of KindConflict) when a version check or a concurrent
@@ -24,6 +26,7 @@ type Store interface {
 	MemberStore
 	MaintenanceStore
 	DateRepairStore
+	IndexRepairStore
 	CRMStore
 	RoleListingStore
 	UserSearchStore
