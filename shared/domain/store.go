@@ -193,6 +193,10 @@ type ProvisioningStore interface {
 	// at once (a page of a role's members at its SPs); links that do not
 	// exist are left out. No domain error.
 	GetLinksOf(ctx context.Context, kind ResourceKind, localIDs []int64, spIDs []string) ([]SPLink, error)
+	// GetDeliverySubjects reads the users, roles, memberships and links a
+	// batch of deliveries is about, at once; absent items are left out. No
+	// domain error.
+	GetDeliverySubjects(ctx context.Context, q SubjectsQuery) (DeliverySubjects, error)
 	// RecordOutcomes records at once what a batch of deliveries came to (see
 	// Outcomes). KindInvalid for a replayed delivery, a status that is not
 	// final, an audit entry without its delivery id, or a link of a kind
