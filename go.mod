@@ -23,7 +23,6 @@ require (
 	github.com/scim2/filter-parser/v2 v2.2.0
 	golang.org/x/oauth2 v0.36.0
 	golang.org/x/text v0.40.0
-	golang.org/x/time v0.16.0
 )
 
 require (

@@ -10,32 +10,9 @@ const (
 	// mailEventConsumer gets the SES events (bounces, complaints) of the
 	// service's configuration set from an EventBridge rule.
 	mailEventConsumer
-)
-
-// tableAccess is what a function may do with the table.
-type tableAccess int
-
-const (
-	tableReadOnly tableAccess = iota
-	tableReadWrite
-	// tableReadWriteByLeadingKey: reads everywhere, writes only to the
-	// partitions whose key starts with one of functionSpec.WritablePartitions.
-	tableReadWriteByLeadingKey
-)
-
-// Partition key prefixes that the background workers may write. They match
-// the key prefixes of shared/dynamo.
-const (
-	partitionSPLink   = "SPLINK#"
-	partitionDelivery = "DELIVERY#"
-	partitionAudit    = "AUDIT#"
-	// partitionAuditSequence is the one sequence item the provisioner
-	// updates: it numbers its audit entries as the API numbers the others.
-	partitionAuditSequence = "SEQ#audit"
-	partitionMail          = "MAIL#"
-	// partitionJobRun + a job's name is the item of its last run, which
-	// the console's operations page shows.
-	partitionJobRun = "JOB#"
+	// onDemandJobRunner is invoked asynchronously by the system function
+	// to run a job a super user started (work longer than a request).
+	onDemandJobRunner
 )
 
 // functionSpec is one directory under functions/: how it is invoked and
@@ -47,8 +24,13 @@ type functionSpec struct {
 	TimeoutSeconds int
 	MemoryMB       int
 
-	Table              tableAccess
-	WritablePartitions []string
+	// Table is the item kinds it reads and writes and the index
+	// partitions it queries (table_access.go).
+	Table tableAccess
+	// ScansTable: dynamodb:Scan on the table, for the one maintenance job
+	// that reads every item (the date check and repair); no request path
+	// scans.
+	ScansTable bool
 
 	SendsToQueue        bool // SCIM_QUEUE_URL and sqs:SendMessage on the work queue
 	SendsToDeadLetters  bool // SCIM_DLQ_URL and sqs:SendMessage on the DLQ
@@ -98,36 +80,79 @@ const (
 var functionSpecs = []functionSpec{
 	{
 		Name: "users", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
-		Table: tableReadWrite, SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
+		// Memberships and users; removals notify by e-mail (the outbox).
+		Table: tableAccess{
+			Reads:   kinds(roleItems, []string{partitionInvitation, partitionRegistry, partitionSPLink, partitionToken, partitionOrganization}),
+			Writes:  kinds(membershipItems, []string{partitionMail}, []string{partitionAuthFailure}),
+			Indexes: peopleIndexes,
+		},
+		SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
 		NeedsPublicURL: true, ServesSessionConfig: true,
 		Routes: []string{"/api/v1/users", "/api/external/v1/users", "/api/v1/user_roles", "/api/external/v1/user_roles", "/api/external/v1/internal/invite/user_roles",
 			"/api/external/v1/voot", "/api/external/v1/aa", "/api/external/v1/deprovision", "/api/external/v1/profile"},
 	},
 	{
 		Name: "roles", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
-		Table: tableReadWrite, SendsToQueue: true, ReadsMachineCallers: true,
+		// Roles; a role's deletion removes its memberships.
+		Table: tableAccess{
+			Reads:   []string{partitionInvitation, partitionRegistry, partitionSPLink, partitionToken, partitionOrganization},
+			Writes:  kinds(membershipItems, roleItems, []string{partitionMail}, []string{partitionAuthFailure}),
+			Indexes: kinds(peopleIndexes, []string{indexInviter}),
+		},
+		SendsToQueue: true, ReadsMachineCallers: true,
 		Routes: []string{"/api/v1/roles", "/api/internal/roles", "/api/external/v1/roles", "/api/external/v1/internal/invite/roles", "/api/external/v1/internal/invite/roles-summary"},
 	},
 	{
 		Name: "invitations", Kind: apiFunction, TimeoutSeconds: invitingTimeoutSeconds, MemoryMB: defaultMemoryMB,
-		Table: tableReadWrite, SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
+		// Invitations, the daily cap, acceptance (memberships, the CRM
+		// contact of a CRM invitation).
+		Table: tableAccess{
+			Reads:   kinds(roleItems, []string{partitionRegistry, partitionSPLink, partitionToken, partitionOrganization}),
+			Writes:  kinds(membershipItems, []string{partitionInvitation, partitionInvitationQuota, partitionMail, partitionCRM}, []string{partitionAuthFailure}),
+			Indexes: kinds(peopleIndexes, invitationIndexes),
+		},
+		SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
 		NeedsPublicURL: true,
 		Routes:         []string{"/api/v1/invitations", "/api/internal/invitations", "/api/external/v1/invitations", "/api/external/v1/internal/invite/invitations"},
 	},
 	{
 		Name: "crm", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
-		Table: tableReadWrite, SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
+		Table: tableAccess{
+			Reads:   kinds(roleItems, []string{partitionRegistry, partitionSPLink, partitionToken, partitionOrganization}),
+			Writes:  kinds(membershipItems, []string{partitionInvitation, partitionInvitationQuota, partitionMail, partitionCRM}, []string{partitionAuthFailure}),
+			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexCRMContact, indexCRMOrganisations}),
+		},
+		SendsToQueue: true, SendsMail: true, ReadsMachineCallers: true,
 		NeedsPublicURL: true,
 		Routes:         []string{"/crm", "/api/profile", "/api/external/v1/invite/crm"},
 	},
 	{
 		Name: "tokens", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
-		Table:  tableReadWrite,
+		// API tokens and the audit; a login's attribute sync writes the
+		// user and its deliveries.
+		Table: tableAccess{
+			Reads: []string{partitionRole, partitionRoleWord, partitionRoleListing, partitionCount, partitionAudit, partitionRegistry,
+				partitionSPLink, partitionOrganization},
+			Writes: []string{partitionToken, partitionTokenID, partitionPendingToken, partitionSequence, partitionUser,
+				partitionUserWord, partitionUserExact, partitionUserSub, partitionDelivery, partitionAuthFailure},
+			Indexes: []string{indexOrganization, indexAllTokens, indexAudit, indexAllRoles, indexRoleListing, indexRoleWords, indexMembership},
+		},
 		Routes: []string{"/api/v1/tokens", "/api/v1/user_roles_audit", "/api/external/v1/tokens", "/api/external/v1/user_roles_audit"},
 	},
 	{
 		Name: "system", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
-		Table: tableReadWrite, SendsToQueue: true, SendsMail: true,
+		// The super users' operations: the cron jobs on demand (expiry,
+		// cleanup with expired tokens), deliveries and mails, repairs, the
+		// seed, the registry, on-demand reconcile jobs, the CRM sync report.
+		// Neither sessions nor pending token values.
+		Table: tableAccess{
+			Reads: []string{partitionSPLink, partitionCRM},
+			Writes: kinds(membershipItems, roleItems, []string{partitionInvitation, partitionMail, partitionRegistry,
+				partitionRegistryChange, partitionToken, partitionTokenID, partitionJobRun, partitionOrganization}, []string{partitionAuthFailure}),
+			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexSPLinks, indexOutbox, indexDeadLetters, indexMailbox,
+				indexAudit, indexAllTokens, indexExpiringMemberships, indexExpiringInvitations, indexExpiringTokens, indexCRMOrganisations}),
+		},
+		SendsToQueue: true, SendsMail: true,
 		NeedsPublicURL: true, Seeds: true, ManagesConnections: true, TestsConnections: true,
 		Routes: []string{"/api/v1/system", "/api/v1/manage", "/api/external/v1/system", "/api/external/v1/manage", "/api/docs", "/health", "/api/v1/validations", "/api/external/v1/validations"},
 	},
@@ -136,7 +161,15 @@ var functionSpecs = []functionSpec{
 		// The console invites (e-mail) and manages the registry's SCIM
 		// connections, their credentials and their "test connection".
 		Name: "web", Kind: apiFunction, TimeoutSeconds: invitingTimeoutSeconds, MemoryMB: defaultMemoryMB,
-		Table: tableReadWrite, SendsToQueue: true, SendsMail: true, NeedsPublicURL: true, SignsInPeople: true,
+		// The only function with sessions.
+		Table: tableAccess{
+			Reads: []string{partitionSPLink, partitionJobRun},
+			Writes: kinds(membershipItems, roleItems, []string{partitionInvitation, partitionInvitationQuota, partitionMail,
+				partitionCRM, partitionRegistry, partitionRegistryChange, partitionToken, partitionTokenID, partitionSession, partitionOrganization}, []string{partitionAuthFailure}),
+			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexPersonSessions, indexAllTokens, indexAudit,
+				indexSPLinks, indexOutbox, indexDeadLetters, indexMailbox}),
+		},
+		SendsToQueue: true, SendsMail: true, NeedsPublicURL: true, SignsInPeople: true,
 		ManagesConnections: true, TestsConnections: true,
 		Routes: []string{"/invitation", "/login", "/logout", "/my", "/static", "/console"}, RootRoute: true,
 		// The reference client's session routes: under /api/v1, but they
@@ -145,20 +178,38 @@ var functionSpecs = []functionSpec{
 	},
 	{
 		Name: "provisioner", Kind: queueConsumer, TimeoutSeconds: provisionerTimeoutSeconds, MemoryMB: defaultMemoryMB,
-		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionSPLink, partitionDelivery, partitionAudit, partitionAuditSequence},
+		// Reads the users, memberships and roles it provisions; writes
+		// SP links, delivery statuses and their audit entries.
+		Table: tableAccess{
+			Reads:   []string{partitionUser, partitionRole, partitionRegistry},
+			Writes:  []string{partitionSPLink, partitionDelivery, partitionAudit, partitionAuditSequence, partitionSPGuard},
+			Indexes: []string{indexSPLinks, indexRoleMembers, indexMembership},
+		},
 		SendsToDeadLetters: true, ReadsSPSecrets: true,
 	},
 	{
 		// Hourly: ends expired user-roles, notifies users and queues SCIM updates.
 		Name: "expiry", Kind: scheduledJob, TimeoutSeconds: 300, MemoryMB: defaultMemoryMB,
-		Table: tableReadWrite, SendsToQueue: true, SendsMail: true,
+		Table: tableAccess{
+			Reads:   kinds(roleItems, []string{partitionRegistry, partitionSPLink, partitionOrganization}),
+			Writes:  kinds(membershipItems, []string{partitionMail, partitionJobRun + "expiry"}),
+			Indexes: kinds(peopleIndexes, []string{indexExpiringMemberships}),
+		},
+		SendsToQueue: true, SendsMail: true,
 		NeedsPublicURL: true,
 		Schedule:       "rate(1 hour)",
 	},
 	{
 		// Daily: removes expired invitations (memberships end in expiry).
 		Name: "cleanup", Kind: scheduledJob, TimeoutSeconds: 300, MemoryMB: defaultMemoryMB,
-		Table:    tableReadWrite,
+		// Expired memberships (their "access ended" mails go out with the
+		// outbox sweep), invitations and API tokens.
+		Table: tableAccess{
+			Reads: kinds(roleItems, []string{partitionRegistry, partitionSPLink, partitionOrganization}),
+			Writes: kinds(membershipItems, []string{partitionInvitation, partitionMail, partitionToken, partitionTokenID,
+				partitionJobRun + "cleanup"}),
+			Indexes: kinds(peopleIndexes, []string{indexExpiringMemberships, indexExpiringInvitations, indexExpiringTokens}),
+		},
 		Schedule: "cron(0 3 * * ? *)",
 	},
 	{
@@ -166,7 +217,11 @@ var functionSpecs = []functionSpec{
 		// and retries e-mails of the mail outbox that SES did not take.
 		// The timeout stays below the interval so that runs do not overlap.
 		Name: "outbox-sweep", Kind: scheduledJob, TimeoutSeconds: 50, MemoryMB: defaultMemoryMB,
-		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionDelivery, partitionMail, partitionJobRun + "outbox-sweep"},
+		Table: tableAccess{
+			Reads:   []string{partitionRegistry},
+			Writes:  []string{partitionDelivery, partitionMail, partitionJobRun + "outbox-sweep"},
+			Indexes: []string{indexOutbox, indexMailbox},
+		},
 		SendsToQueue: true, SendsMail: true,
 		Schedule: "rate(1 minute)",
 	},
@@ -174,13 +229,40 @@ var functionSpecs = []functionSpec{
 		// Daily: compares every SP with the service and repairs the
 		// difference (the reconcile job of shared/provisioner).
 		Name: "reconcile", Kind: scheduledJob, TimeoutSeconds: 900, MemoryMB: defaultMemoryMB,
-		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionSPLink, partitionJobRun + "reconcile"},
+		// Compares the users and groups of each SP with its links; records
+		// its run (on demand: reconcile#<job id>).
+		Table: tableAccess{
+			Reads:   []string{partitionUser, partitionRole, partitionRegistry},
+			Writes:  []string{partitionSPLink, partitionJobRun + "reconcile", partitionSPGuard},
+			Indexes: []string{indexSPLinks, indexRoleMembers, indexMembership},
+		},
 		ReadsSPSecrets: true,
 		Schedule:       "cron(0 4 * * ? *)",
 	},
 	{
+		// Runs the on-demand jobs the system function starts (the cron,
+		// repair and seed operations): invoked asynchronously, with the
+		// time they need. A job is claimed once, so Lambda's retries of an
+		// invocation do not run it twice.
+		Name: "jobs", Kind: onDemandJobRunner, TimeoutSeconds: 900, MemoryMB: defaultMemoryMB,
+		// Reminders, cleanup, the date and index repairs and the seed: the
+		// item kinds of memberships, roles, invitations, mails and tokens.
+		// Neither sessions nor pending token values.
+		Table: tableAccess{
+			Reads: []string{partitionSPLink, partitionCRM, partitionRegistry, partitionOrganization},
+			Writes: kinds(membershipItems, roleItems, []string{partitionInvitation, partitionMail, partitionToken,
+				partitionTokenID, partitionJobRun}),
+			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexSPLinks, indexOutbox, indexMailbox,
+				indexExpiringMemberships, indexExpiringInvitations, indexExpiringTokens}),
+		},
+		ScansTable: true, SendsToQueue: true, SendsMail: true, NeedsPublicURL: true, Seeds: true,
+	},
+	{
 		// Records bounces and complaints on the outbox mail they are about.
 		Name: "mail-events", Kind: mailEventConsumer, TimeoutSeconds: 30, MemoryMB: defaultMemoryMB,
-		Table: tableReadWriteByLeadingKey, WritablePartitions: []string{partitionMail},
+		Table: tableAccess{
+			Reads:  []string{partitionRegistry},
+			Writes: []string{partitionMail},
+		},
 	},
 }

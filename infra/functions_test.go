@@ -14,7 +14,7 @@ import (
 // expectedFunctionNames are the directories under functions/.
 var expectedFunctionNames = []string{
 	"users", "roles", "invitations", "crm", "tokens", "system", "web",
-	"provisioner", "expiry", "cleanup", "outbox-sweep", "mail-events", "reconcile",
+	"provisioner", "expiry", "cleanup", "outbox-sweep", "mail-events", "reconcile", "jobs",
 }
 
 var apiFunctionNames = map[string]bool{"users": true, "roles": true, "invitations": true, "crm": true, "tokens": true, "system": true, "web": true}
@@ -37,7 +37,7 @@ func TestOneFunctionPerDirectory(t *testing.T) {
 
 func TestFunctionRuntimeAndLimits(t *testing.T) {
 	s := defaultScenario.synth(t)
-	timeouts := map[string]float64{"invitations": 29, "web": 29, "provisioner": 60, "expiry": 300, "cleanup": 300, "outbox-sweep": 50, "mail-events": 30, "reconcile": 900}
+	timeouts := map[string]float64{"invitations": 29, "web": 29, "provisioner": 60, "expiry": 300, "cleanup": 300, "outbox-sweep": 50, "mail-events": 30, "reconcile": 900, "jobs": 900}
 	for _, name := range expectedFunctionNames {
 		t.Run(name, func(t *testing.T) {
 			fn := s.function(t, name)
@@ -83,15 +83,16 @@ func TestFunctionEnvironment(t *testing.T) {
 		"invitations": join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
 		"crm":         join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
 		"tokens":      join(common, oidc),
-		"system":      join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "PERFORMANCE_SEED_ALLOWED", "CONNECTION_SECRET_PREFIX", "RECONCILE_FUNCTION_NAME"}),
+		"system":      join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "PERFORMANCE_SEED_ALLOWED", "CONNECTION_SECRET_PREFIX", "RECONCILE_FUNCTION_NAME", "JOBS_FUNCTION_NAME"}),
 		"web": join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "CONNECTION_SECRET_PREFIX",
-			"OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET_ARN", "SESSION_IDLE_TIMEOUT"}),
+			"OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET_ARN", "SESSION_IDLE_TIMEOUT", "RECONCILE_FUNCTION_NAME"}),
 		"provisioner":  join(common, []string{"SCIM_QUEUE_URL", "SCIM_DLQ_URL", "SCIM_MAX_RECEIVE_COUNT"}),
 		"expiry":       join(common, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL"}),
 		"cleanup":      common,
 		"reconcile":    common,
 		"outbox-sweep": join(common, mail, []string{"SCIM_QUEUE_URL"}),
 		"mail-events":  common,
+		"jobs":         join(common, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "PERFORMANCE_SEED_ALLOWED"}),
 	}
 	bothScenarios(t, func(t *testing.T, s *scenario) {
 		for _, name := range expectedFunctionNames {

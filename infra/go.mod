@@ -6,6 +6,7 @@ require (
 	github.com/aws/aws-cdk-go/awscdk/v2 v2.260.0
 	github.com/aws/constructs-go/constructs/v10 v10.6.0
 	github.com/aws/jsii-runtime-go v1.133.0
+	github.com/cdklabs/cdk-nag-go/cdknag/v2 v2.38.2
 )
 
 require (

@@ -45,10 +45,12 @@ func build(app awscdk.App) error {
 
 // buildStacks adds the service's stack and, with cfg.Edge, the us-east-1
 // stack of its WAF WebACL, whose ARN crosses regions by a reference that
-// CDK carries (SSM parameters and a custom resource). A cross-region
-// reference needs both stacks' account and region: the CDK CLI supplies
-// them from the caller's credentials.
+// CDK carries (SSM parameters and a custom resource), and the us-east-1
+// stack of the CloudFront alarm, which gets the distribution's id the same
+// way. A cross-region reference needs both stacks' account and region: the
+// CDK CLI supplies them from the caller's credentials.
 func buildStacks(app awscdk.App, cfg StackConfig, env *awscdk.Environment) (awscdk.Stack, error) {
+	addNagChecks(app)
 	props := &InviteStackProps{StackProps: awscdk.StackProps{Env: env}, Config: cfg}
 	if cfg.Edge {
 		if env == nil {
@@ -64,7 +66,16 @@ func buildStacks(app awscdk.App, cfg StackConfig, env *awscdk.Environment) (awsc
 		props.StackProps.CrossRegionReferences = jsii.Bool(true)
 		props.WebACLArn = acl.AttrArn()
 	}
-	return NewInviteStack(app, stackName, props)
+	stack, err := NewInviteStack(app, stackName, props)
+	if err != nil || !cfg.Edge {
+		return stack, err
+	}
+	NewEdgeMonitoringStack(app, edgeMonitoringStackName, cfg, props.Distribution.DistributionId(), &awscdk.StackProps{
+		Env:                   &awscdk.Environment{Account: env.Account, Region: jsii.String(edgeRegion)},
+		CrossRegionReferences: jsii.Bool(true),
+		Description:           jsii.String("Alarm on the invite service's CloudFront distribution, whose metrics are in us-east-1"),
+	})
+	return stack, nil
 }
 
 // environment uses the account and region the CDK CLI resolved from the

@@ -70,14 +70,59 @@ const (
 	lIntrospection  = "oidc-introspection-secret"
 )
 
-func leadingKeys(prefixes ...string) string {
-	return lTable + " if LeadingKeys in " + strings.Join(prefixes, ",")
+func leadingKeys(patterns ...string) string { return conditionLabel(lTable, patterns) }
+
+func indexLeadingKeys(patterns ...string) string { return conditionLabel(lIndexes, patterns) }
+
+// conditionLabel is a resource label with its LeadingKeys condition, the
+// patterns sorted and without repeats, as describeCondition writes it.
+func conditionLabel(label string, patterns []string) string {
+	set := map[string]bool{}
+	for _, p := range patterns {
+		set[p] = true
+	}
+	sorted := make([]string, 0, len(set))
+	for p := range set {
+		sorted = append(sorted, p)
+	}
+	sort.Strings(sorted)
+	return label + " if LeadingKeys in " + strings.Join(sorted, ",")
+}
+
+// Item kinds as LeadingKeys patterns, written out by hand (see above).
+var (
+	pMembership = []string{"SEQ#*", "USER#*", "UWORD#*", "UEXACT#*", "COUNT#*", "USERSUB#*", "DELIVERY#*", "AUDIT#*"}
+	pRoles      = []string{"ROLE#*", "ROLENAME#*", "APP#*", "RWORD#*", "ROLELISTING"}
+	iPeople     = []string{"USERS", "ORGUSERS#*", "ADMIN#*", "UR#*", "ROLE#*", "ORG#*", "ROLES", "RLIST#*", "RWORD#*"}
+	iInvitation = []string{"INVHASH#*", "INVITER#*", "INVITERAPI#*", "INVOPEN"}
+)
+
+func patterns(groups ...[]string) []string {
+	var out []string
+	for _, g := range groups {
+		out = append(out, g...)
+	}
+	return out
+}
+
+func keysOf(keys ...string) []string { return keys }
+
+// tableGrants are the three table statements of a function: reads of the
+// item kinds reads (which include what it writes), Query of the index
+// partitions, writes of the kinds writes.
+func tableGrants(reads, indexes, writes []string) grantSet {
+	g := grants(wantTableReads, leadingKeys(reads...))
+	if len(indexes) > 0 {
+		g = union(g, grants([]string{"dynamodb:Query"}, indexLeadingKeys(indexes...)))
+	}
+	if len(writes) > 0 {
+		g = union(g, grants(wantTableWrites, leadingKeys(writes...)))
+	}
+	return g
 }
 
 var (
 	logsWrite      = grants([]string{"logs:CreateLogStream", "logs:PutLogEvents"}, lOwnLogs)
-	tableRead      = grants(wantTableReads, lTable, lIndexes)
-	tableWrite     = grants(wantTableWrites, lTable)
 	queueSend      = grants([]string{"sqs:SendMessage"}, lQueue)
 	deadLetterSend = grants([]string{"sqs:SendMessage"}, lDLQ)
 	queueConsume   = grants(wantQueueConsume, lQueue)
@@ -86,29 +131,83 @@ var (
 	spSecrets      = grants([]string{"secretsmanager:GetSecretValue"}, lSPSecrets, lConnSecrets)
 	connSecrets    = grants([]string{"secretsmanager:CreateSecret", "secretsmanager:PutSecretValue", "secretsmanager:GetSecretValue",
 		"secretsmanager:DeleteSecret"}, lConnSecrets)
-	spSecretsRead   = grants([]string{"secretsmanager:GetSecretValue"}, lSPSecrets)
-	oidcClient      = grants([]string{"secretsmanager:GetSecretValue"}, lOIDCClient)
-	originVerify    = grants([]string{"secretsmanager:GetSecretValue"}, lOriginVerify) // every API function, with CloudFront
-	introspection   = grants([]string{"secretsmanager:GetSecretValue"}, lIntrospection)
-	provisionerKeys = grants(wantTableWrites, leadingKeys("SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*"))
-	outboxKeys      = grants(wantTableWrites, leadingKeys("DELIVERY#*", "MAIL#*", "JOB#outbox-sweep*"))
-	mailKeys        = grants(wantTableWrites, leadingKeys("MAIL#*"))
+	spSecretsRead = grants([]string{"secretsmanager:GetSecretValue"}, lSPSecrets)
+	oidcClient    = grants([]string{"secretsmanager:GetSecretValue"}, lOIDCClient)
+	originVerify  = grants([]string{"secretsmanager:GetSecretValue"}, lOriginVerify) // every API function, with CloudFront
+	introspection = grants([]string{"secretsmanager:GetSecretValue"}, lIntrospection)
+)
+
+var (
+	usersTable = tableGrants(
+		patterns(patterns(pRoles, keysOf("INV#*", "REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, keysOf("MAIL#*"), keysOf("ORGANIZATIONS")), keysOf("AUTHFAIL#*")),
+		iPeople,
+		patterns(patterns(pMembership, keysOf("MAIL#*")), keysOf("AUTHFAIL#*")))
+	rolesTable = tableGrants(
+		patterns(patterns(keysOf("INV#*", "REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, pRoles, keysOf("MAIL#*"), keysOf("ORGANIZATIONS")), keysOf("AUTHFAIL#*")),
+		patterns(iPeople, keysOf("INVITER#*")),
+		patterns(patterns(pMembership, pRoles, keysOf("MAIL#*")), keysOf("AUTHFAIL#*")))
+	invitationsTable = tableGrants(
+		patterns(patterns(pRoles, keysOf("REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*"), keysOf("ORGANIZATIONS")), keysOf("AUTHFAIL#*")),
+		patterns(iPeople, iInvitation),
+		patterns(patterns(pMembership, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*")), keysOf("AUTHFAIL#*")))
+	crmTable = tableGrants(
+		patterns(patterns(pRoles, keysOf("REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*"), keysOf("ORGANIZATIONS")), keysOf("AUTHFAIL#*")),
+		patterns(iPeople, iInvitation, keysOf("CRMCONTACT#*", "CRMORGS")),
+		patterns(patterns(pMembership, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*")), keysOf("AUTHFAIL#*")))
+	tokensTable = tableGrants(
+		patterns(keysOf("ROLE#*", "RWORD#*", "ROLELISTING", "COUNT#*", "AUDIT#*", "REGISTRY", "ORGANIZATIONS", "SPLINK#*", "TOKEN#*", "TOKENID#*", "TOKENPENDING#*", "SEQ#*", "USER#*", "UWORD#*", "UEXACT#*", "USERSUB#*", "DELIVERY#*"), keysOf("AUTHFAIL#*")),
+		keysOf("ORG#*", "TOKENS", "AUDIT", "ROLES", "RLIST#*", "RWORD#*", "UR#*"),
+		patterns(keysOf("TOKEN#*", "TOKENID#*", "TOKENPENDING#*", "SEQ#*", "USER#*", "UWORD#*", "UEXACT#*", "USERSUB#*", "DELIVERY#*"), keysOf("AUTHFAIL#*")))
+	systemTable = tableGrants(
+		patterns(patterns(keysOf("SPLINK#*", "CRMORG#*"), pMembership, pRoles, keysOf("INV#*", "MAIL#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "JOB#*", "ORGANIZATIONS")), keysOf("AUTHFAIL#*")),
+		patterns(iPeople, iInvitation, keysOf("SP#*", "OUTBOX#*", "DLQ#*", "MAILBOX#*", "AUDIT", "TOKENS", "EXPIRES#*", "INVEXPIRES#*", "TOKENEXPIRES#*", "CRMORGS")),
+		patterns(patterns(pMembership, pRoles, keysOf("INV#*", "MAIL#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "JOB#*", "ORGANIZATIONS")), keysOf("AUTHFAIL#*")))
+	webTable = tableGrants(
+		patterns(patterns(keysOf("SPLINK#*", "JOB#*"), pMembership, pRoles, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "SESSION#*", "ORGANIZATIONS")), keysOf("AUTHFAIL#*")),
+		patterns(iPeople, iInvitation, keysOf("PERSONSESSIONS#*", "TOKENS", "AUDIT", "SP#*", "OUTBOX#*", "DLQ#*", "MAILBOX#*")),
+		patterns(patterns(pMembership, pRoles, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "SESSION#*", "ORGANIZATIONS")), keysOf("AUTHFAIL#*")))
+	provisionerTable = tableGrants(
+		keysOf("USER#*", "ROLE#*", "REGISTRY", "SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*", "SPGUARD#*"),
+		keysOf("SP#*", "ROLE#*", "UR#*"),
+		keysOf("SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*", "SPGUARD#*"))
+	expiryTable = tableGrants(
+		patterns(pRoles, keysOf("REGISTRY", "SPLINK#*"), pMembership, keysOf("MAIL#*", "JOB#expiry*"), keysOf("ORGANIZATIONS")),
+		patterns(iPeople, keysOf("EXPIRES#*")),
+		patterns(pMembership, keysOf("MAIL#*", "JOB#expiry*")))
+	cleanupTable = tableGrants(
+		patterns(pRoles, keysOf("REGISTRY", "SPLINK#*"), pMembership, keysOf("INV#*", "MAIL#*", "TOKEN#*", "TOKENID#*", "JOB#cleanup*"), keysOf("ORGANIZATIONS")),
+		patterns(iPeople, keysOf("EXPIRES#*", "INVEXPIRES#*", "TOKENEXPIRES#*")),
+		patterns(pMembership, keysOf("INV#*", "MAIL#*", "TOKEN#*", "TOKENID#*", "JOB#cleanup*")))
+	reconcileTable = tableGrants(
+		keysOf("USER#*", "ROLE#*", "REGISTRY", "SPLINK#*", "JOB#reconcile*", "SPGUARD#*"),
+		keysOf("SP#*", "ROLE#*", "UR#*"),
+		keysOf("SPLINK#*", "JOB#reconcile*", "SPGUARD#*"))
+	outboxTable = tableGrants(
+		keysOf("REGISTRY", "DELIVERY#*", "MAIL#*", "JOB#outbox-sweep*"),
+		keysOf("OUTBOX#*", "MAILBOX#*"),
+		keysOf("DELIVERY#*", "MAIL#*", "JOB#outbox-sweep*"))
+	jobsTable = tableGrants(
+		patterns(keysOf("SPLINK#*", "CRMORG#*", "REGISTRY", "ORGANIZATIONS"), pMembership, pRoles, keysOf("INV#*", "MAIL#*", "TOKEN#*", "TOKENID#*", "JOB#*")),
+		patterns(iPeople, iInvitation, keysOf("SP#*", "OUTBOX#*", "MAILBOX#*", "EXPIRES#*", "INVEXPIRES#*", "TOKENEXPIRES#*")),
+		patterns(pMembership, pRoles, keysOf("INV#*", "MAIL#*", "TOKEN#*", "TOKENID#*", "JOB#*")))
+	mailEventsTable = tableGrants(keysOf("REGISTRY", "MAIL#*"), nil, keysOf("MAIL#*"))
 )
 
 var expectedGrants = map[string]grantSet{
-	"users":        union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, machineCallers),
-	"roles":        union(logsWrite, originVerify, tableRead, tableWrite, queueSend, machineCallers),
-	"invitations":  union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, machineCallers),
-	"crm":          union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, machineCallers),
-	"tokens":       union(logsWrite, originVerify, tableRead, tableWrite),
-	"system":       union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, connSecrets, spSecretsRead, grants([]string{"lambda:InvokeFunction"}, "function invite reconcile")),
-	"web":          union(logsWrite, originVerify, tableRead, tableWrite, queueSend, mailSend, oidcClient, connSecrets, spSecretsRead),
-	"provisioner":  union(logsWrite, tableRead, provisionerKeys, queueConsume, deadLetterSend, spSecrets),
-	"expiry":       union(logsWrite, tableRead, tableWrite, queueSend, mailSend),
-	"cleanup":      union(logsWrite, tableRead, tableWrite),
-	"reconcile":    union(logsWrite, tableRead, grants(wantTableWrites, leadingKeys("SPLINK#*", "JOB#reconcile*")), spSecrets),
-	"outbox-sweep": union(logsWrite, tableRead, outboxKeys, queueSend, mailSend),
-	"mail-events":  union(logsWrite, tableRead, mailKeys),
+	"users":        union(logsWrite, originVerify, usersTable, queueSend, mailSend, machineCallers),
+	"roles":        union(logsWrite, originVerify, rolesTable, queueSend, machineCallers),
+	"invitations":  union(logsWrite, originVerify, invitationsTable, queueSend, mailSend, machineCallers),
+	"crm":          union(logsWrite, originVerify, crmTable, queueSend, mailSend, machineCallers),
+	"tokens":       union(logsWrite, originVerify, tokensTable),
+	"system":       union(logsWrite, originVerify, systemTable, queueSend, mailSend, connSecrets, spSecretsRead, grants([]string{"lambda:InvokeFunction"}, "function invite reconcile", "function invite jobs")),
+	"web":          union(logsWrite, originVerify, webTable, queueSend, mailSend, oidcClient, connSecrets, spSecretsRead, grants([]string{"lambda:InvokeFunction"}, "function invite reconcile")),
+	"provisioner":  union(logsWrite, provisionerTable, queueConsume, deadLetterSend, spSecrets),
+	"expiry":       union(logsWrite, expiryTable, queueSend, mailSend),
+	"cleanup":      union(logsWrite, cleanupTable),
+	"reconcile":    union(logsWrite, reconcileTable, spSecrets),
+	"outbox-sweep": union(logsWrite, outboxTable, queueSend, mailSend),
+	"mail-events":  union(logsWrite, mailEventsTable),
+	"jobs":         union(logsWrite, jobsTable, grants([]string{"dynamodb:Scan"}, lTable), queueSend, mailSend),
 }
 
 // TestEachFunctionHasExactlyItsGrants compares every allowed action and
@@ -216,7 +315,7 @@ func TestProvisionerTableWritesAreLimitedToItsPartitions(t *testing.T) {
 					"Resource": map[string]any{"Fn::GetAtt": []any{s.onlyID(t, "AWS::DynamoDB::Table"), "Arn"}},
 					"Condition": map[string]any{
 						"ForAllValues:StringLike": map[string]any{
-							"dynamodb:LeadingKeys": []any{"SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*"},
+							"dynamodb:LeadingKeys": []any{"SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*", "SPGUARD#*"},
 						},
 					},
 				})}),
@@ -250,7 +349,7 @@ func TestNoWildcardsAndNoManagedPolicies(t *testing.T) {
 	}
 	for id, r := range s.resources("AWS::IAM::Role") {
 		if cdkCrossRegionReader(id) {
-			continue // CDK's own provider (basic execution role): reads the /cdk/exports/ parameters of the WebACL's ARN
+			continue // CDK's own providers (basic execution role): read and write the /cdk/exports/ parameters
 		}
 		if mp := properties(r)["ManagedPolicyArns"]; mp != nil {
 			t.Errorf("role %s has managed policies %v; every grant must be an explicit statement", id, mp)
@@ -259,9 +358,11 @@ func TestNoWildcardsAndNoManagedPolicies(t *testing.T) {
 }
 
 // cdkCrossRegionReader says whether a logical id belongs to the custom
-// resource CDK adds to carry the edge stack's WebACL ARN across regions.
+// resources CDK adds to carry references across regions: the reader of the
+// edge stack's WebACL ARN, the writer of the distribution's id for the
+// us-east-1 alarm stack.
 func cdkCrossRegionReader(logicalID string) bool {
-	return strings.HasPrefix(logicalID, "CustomCrossRegionExportReader")
+	return strings.HasPrefix(logicalID, "CustomCrossRegionExportReader") || strings.HasPrefix(logicalID, "CustomCrossRegionExportWriter")
 }
 
 // --- policy analysis ---
@@ -399,12 +500,12 @@ func (s *scenario) classifyResource(resource any, ownLogGroup string) string {
 func describeCondition(label string, cond map[string]any) string {
 	if len(cond) == 1 {
 		if like, ok := cond["ForAllValues:StringLike"].(map[string]any); ok && len(like) == 1 {
-			var prefixes []string
+			var patterns []string
 			for _, v := range asList(like["dynamodb:LeadingKeys"]) {
-				prefixes = append(prefixes, fmt.Sprint(v))
+				patterns = append(patterns, fmt.Sprint(v))
 			}
-			if len(prefixes) > 0 {
-				return label + " if LeadingKeys in " + strings.Join(prefixes, ",")
+			if len(patterns) > 0 {
+				return conditionLabel(label, patterns)
 			}
 		}
 	}

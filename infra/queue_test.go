@@ -47,6 +47,9 @@ func TestProvisionerConsumesTheQueueInBatchesWithPartialFailures(t *testing.T) {
 			"FunctionName":          map[string]any{"Ref": s.functionID(t, "provisioner")},
 			"BatchSize":             float64(10),
 			"FunctionResponseTypes": []any{"ReportBatchItemFailures"},
+			// The per-SP rate holds across instances through the table;
+			// the cap bounds the instances contending for it.
+			"ScalingConfig": map[string]any{"MaximumConcurrency": float64(10)},
 		})
 	})
 }
@@ -67,9 +70,10 @@ func TestQueueAlarmsNotifyTheAlarmTopic(t *testing.T) {
 				"AlarmActions":       []any{map[string]any{"Ref": topic}},
 			}
 		}
-		// Two queue alarms, one error alarm per background function, the
-		// provisioner's throttles and the API's 5xx.
-		expect(t, func() { s.template.ResourceCountIs(jsii.String("AWS::CloudWatch::Alarm"), jsii.Number(2+6+1+1)) })
+		// Three queue alarms, one error alarm per background function, the
+		// provisioner's throttles and the API's 5xx (CloudFront's 5xx are
+		// in the us-east-1 stack: TestCloudFrontServerErrorAlarm).
+		expect(t, func() { s.template.ResourceCountIs(jsii.String("AWS::CloudWatch::Alarm"), jsii.Number(3+7+1+1)) })
 		provisioner := s.functionID(t, "provisioner")
 		expect(t, func() {
 			s.template.HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), map[string]any{
@@ -84,7 +88,7 @@ func TestQueueAlarmsNotifyTheAlarmTopic(t *testing.T) {
 				"AlarmActions": []any{map[string]any{"Ref": topic}},
 			})
 		})
-		for _, name := range []string{"expiry", "cleanup", "outbox-sweep", "mail-events", "reconcile", "provisioner"} {
+		for _, name := range []string{"expiry", "cleanup", "outbox-sweep", "mail-events", "reconcile", "provisioner", "jobs"} {
 			id := s.functionID(t, name)
 			expect(t, func() {
 				s.template.HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), map[string]any{
@@ -99,6 +103,10 @@ func TestQueueAlarmsNotifyTheAlarmTopic(t *testing.T) {
 		})
 		expect(t, func() {
 			s.template.HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), alarm("ApproximateAgeOfOldestMessage", queue, ageThreshold))
+		})
+		// A dead letter a week old: a week before the DLQ's retention ends.
+		expect(t, func() {
+			s.template.HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), alarm("ApproximateAgeOfOldestMessage", dlq, 7*24*3600))
 		})
 	})
 }

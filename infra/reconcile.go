@@ -5,17 +5,31 @@ import (
 	"github.com/aws/jsii-runtime-go"
 )
 
-// wireOnDemandReconcile lets the system API function run a reconcile for
-// one SP (POST /api/v1/system/deliveries/reconcile) by invoking the
-// reconcile function: only that function and the provisioner may read the
-// SPs' credentials, so the API asks it rather than calling the SP itself.
-func wireOnDemandReconcile(system, reconcile serviceFunction) {
-	if system.Function == nil || reconcile.Function == nil {
+// wireOnDemandReconcile lets an API function (system: POST
+// /api/v1/system/deliveries/reconcile; web: the console's reconcile) run a
+// reconcile for one SP by invoking the reconcile function: only that
+// function and the provisioner may read the SPs' credentials, so the API
+// asks it rather than calling the SP itself.
+func wireOnDemandReconcile(caller, reconcile serviceFunction) {
+	wireInvoke(caller, reconcile, "RECONCILE_FUNCTION_NAME")
+}
+
+// wireOnDemandJobs lets the system function start the cron, repair and
+// seed jobs in the jobs function (asynchronous invocations): its own 10 s
+// are too short for them.
+func wireOnDemandJobs(system, jobs serviceFunction) {
+	wireInvoke(system, jobs, "JOBS_FUNCTION_NAME")
+}
+
+// wireInvoke names target in caller's environment variable and allows
+// caller to invoke it, and nothing else.
+func wireInvoke(caller, target serviceFunction, variable string) {
+	if caller.Function == nil || target.Function == nil {
 		return
 	}
-	system.Function.AddEnvironment(jsii.String("RECONCILE_FUNCTION_NAME"), reconcile.Function.FunctionName(), nil)
-	system.Role.AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+	caller.Function.AddEnvironment(jsii.String(variable), target.Function.FunctionName(), nil)
+	caller.Role.AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 		Actions:   jsii.Strings("lambda:InvokeFunction"),
-		Resources: &[]*string{reconcile.Function.FunctionArn()},
+		Resources: &[]*string{target.Function.FunctionArn()},
 	}))
 }

@@ -16,10 +16,21 @@ type InviteStackProps struct {
 	Config StackConfig
 	// WebACLArn is the WebACL of the edge stack (cfg.Edge only).
 	WebACLArn *string
+	// Distribution is set by NewInviteStack to the CloudFront
+	// distribution it created (cfg.Edge only), for the us-east-1 alarm.
+	Distribution awscloudfront.Distribution
 }
 
 // provisionerBatchSize is the most a FIFO event source accepts.
 const provisionerBatchSize = 10
+
+// provisionerMaxConcurrency caps the provisioner instances the queue runs
+// at once (each delivers up to 10 message groups concurrently). Each SP's
+// rate and breaker hold across instances through the table whatever their
+// number; the cap bounds how many contend for one SP's state item, and how
+// many wait on a busy SP's window, while leaving room for ~1,000
+// deliveries/s to many SPs.
+const provisionerMaxConcurrency = 10
 
 // NewInviteStack creates the whole service: table, SCIM queues and alarms,
 // mail, secrets, the functions, their HTTP routes and schedules.
@@ -41,6 +52,7 @@ func NewInviteStack(scope constructs.Construct, id string, props *InviteStackPro
 			return nil, fmt.Errorf("the CloudFront distribution needs the WebACL of %s", edgeStackName)
 		}
 		distribution = newDistribution(stack, cfg, api, props.WebACLArn, secrets.OriginVerify)
+		props.Distribution = distribution
 		publicBaseURL = jsii.String("https://" + *distribution.DistributionDomainName())
 		if cfg.DomainName != "" {
 			publicBaseURL = jsii.String("https://" + cfg.DomainName)
@@ -77,12 +89,16 @@ func NewInviteStack(scope constructs.Construct, id string, props *InviteStackPro
 			// receive, delete and visibility actions on the work queue.
 			fn.Function.AddEventSource(awslambdaeventsources.NewSqsEventSource(queues.Work, &awslambdaeventsources.SqsEventSourceProps{
 				BatchSize:               jsii.Number(provisionerBatchSize),
+				MaxConcurrency:          jsii.Number(provisionerMaxConcurrency),
 				ReportBatchItemFailures: jsii.Bool(true),
 			}))
 		}
 	}
 
+	suppressRouteAuthorizers(api)
 	wireOnDemandReconcile(functions["system"], functions["reconcile"])
+	wireOnDemandReconcile(functions["web"], functions["reconcile"])
+	wireOnDemandJobs(functions["system"], functions["jobs"])
 
 	if cfg.OIDCIssuer == "" || cfg.OIDCAudience == "" {
 		awscdk.Annotations_Of(stack).AddWarningV2(jsii.String("invite:oidcUnset"), jsii.String(

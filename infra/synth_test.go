@@ -28,7 +28,9 @@ type scenario struct {
 	// edge is the us-east-1 stack of the WAF WebACL (context edge=true).
 	edge    assertions.Template
 	edgeRaw map[string]any
-	err     error
+	// edgeMonitoring is the us-east-1 stack of the CloudFront alarm.
+	edgeMonitoring assertions.Template
+	err            error
 }
 
 var (
@@ -156,7 +158,15 @@ func (s *scenario) synth(t *testing.T) *scenario {
 			return
 		}
 		s.edge = assertions.Template_FromStack(edge, nil)
-		s.edgeRaw, s.err = rawTemplate(s.edge)
+		if s.edgeRaw, s.err = rawTemplate(s.edge); s.err != nil {
+			return
+		}
+		alarms, ok := app.Node().TryFindChild(jsii.String(edgeMonitoringStackName)).(awscdk.Stack)
+		if !ok {
+			s.err = fmt.Errorf("no %s with context edge=true", edgeMonitoringStackName)
+			return
+		}
+		s.edgeMonitoring = assertions.Template_FromStack(alarms, nil)
 	})
 	if s.err != nil {
 		t.Fatalf("%s scenario: %v", s.name, s.err)

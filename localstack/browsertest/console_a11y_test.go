@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -32,7 +33,8 @@ func TestConsolePagesAccessible(t *testing.T) {
 			pages := []string{"/console", "/console/roles", "/console/roles?q=access&sort=name&dir=desc", fmt.Sprintf("/console/roles/%d", role),
 				fmt.Sprintf("/console/roles/%d/edit", role), fmt.Sprintf("/console/roles/%d/delete", role), "/console/roles/new",
 				fmt.Sprintf("/console/invite?role=%d", role), "/console/people", fmt.Sprintf("/console/people/%d", member.UserID),
-				"/console/operations", "/console/audit", "/console/audit?role=" + fmt.Sprint(role) + "&action=ADD&from=2020-01-01", "/console/tokens"}
+				"/console/operations", "/console/audit", "/console/audit?role=" + fmt.Sprint(role) + "&action=ADD&from=2020-01-01", "/console/tokens",
+				"/console/organizations"}
 			for _, path := range pages {
 				if got := open(t, ctx, stk.URL+path); got != http.StatusOK {
 					t.Errorf("%s = %d", path, got)
@@ -61,6 +63,28 @@ func TestConsolePagesAccessible(t *testing.T) {
 					open(t, ctx, stk.URL+path)
 					shootBothWidths(t, ctx, "review"+path, lang)
 				}
+			}
+			// A reconcile started from the operations page lands on its
+			// job, shown accessibly while it waits and once it is done.
+			open(t, ctx, stk.URL+"/console/operations")
+			click(t, ctx, "#reconcile-form button")
+			job := location(t, ctx)
+			if !strings.Contains(job, "/console/operations/reconcile/") {
+				t.Errorf("starting a reconcile led to %s", job)
+			} else {
+				checkAxe(t, ctx)
+				for deadline := time.Now().Add(20 * time.Second); attr(t, ctx, "#reconcile-status", "data-status") != "succeeded"; {
+					if time.Now().After(deadline) {
+						t.Fatalf("the reconcile job is %s: %s", attr(t, ctx, "#reconcile-status", "data-status"), text(t, ctx, "main"))
+					}
+					time.Sleep(200 * time.Millisecond)
+					open(t, ctx, job)
+				}
+				counted := map[string]string{"en": "Users compared", "nl": "Vergeleken gebruikers"}[lang]
+				if main := text(t, ctx, "main"); strings.Contains(main, "console.") || !strings.Contains(text(t, ctx, "#reconcile-counts"), counted) {
+					t.Errorf("the finished job shows no counts: %s", main)
+				}
+				checkAxe(t, ctx)
 			}
 			// A people search is posted (the words stay out of the address);
 			// its sort and pages post it again.

@@ -101,7 +101,7 @@ func TestRoleFormKeepsInputWithoutOrganization(t *testing.T) {
 			ctx := consoleSignIn(t, super.person, lang)
 			open(t, ctx, stk.URL+"/console/roles/new?lang="+lang)
 			label, err := chromedp.Run(ctx, chromedp.Evaluate[string](
-				`(document.querySelector('#organizations option[value="`+namedOrganization+`"]') || {}).textContent || ""`))
+				`(document.querySelector('#organization option[value="`+namedOrganization+`"]') || {}).textContent || ""`))
 			must(t, err)
 			if label != organizationNames[lang] {
 				t.Errorf("the organization list offers %s as %q, want %q", namedOrganization, label, organizationNames[lang])

@@ -159,49 +159,75 @@ func TestConsoleToSP(t *testing.T) {
 	if len(sp.SP.Users()) != 1 {
 		t.Errorf("after the reconcile the SP has %d users, want the guest", len(sp.SP.Users()))
 	}
+
+	// The same from the console: the web function starts a planned run in
+	// the reconcile function and shows its job until it is finished.
+	code, page, at = admin.post("/console/operations/reconcile", url.Values{"sp": {"parity-sp"}})
+	if code != http.StatusOK || !strings.HasPrefix(at.Path, "/console/operations/reconcile/") {
+		t.Fatalf("console reconcile: %d at %s: %.800s", code, at, textOf(page))
+	}
+	for deadline := time.Now().Add(60 * time.Second); !strings.Contains(page, `data-status="succeeded"`); {
+		if strings.Contains(page, `data-status="failed"`) || time.Now().After(deadline) {
+			t.Fatalf("console reconcile job: %.800s", textOf(page))
+		}
+		time.Sleep(300 * time.Millisecond)
+		_, page = admin.get(at.Path)
+	}
+	if !strings.Contains(page, "Users compared") {
+		t.Errorf("the finished job shows no counts: %.800s", textOf(page))
+	}
 }
 
 // reconcileThroughAPI starts a reconcile of the SP as a super user and
 // polls its job until it is done.
 func reconcileThroughAPI(t *testing.T, spID string) {
 	t.Helper()
+	code, started := superUserCall(t, http.MethodPost, "/api/v1/system/deliveries/reconcile", `{"sp":"`+spID+`","dryRun":false}`)
+	statusURL, _ := started["statusUrl"].(string)
+	if code != http.StatusAccepted || statusURL == "" {
+		t.Fatalf("reconcile: %d %v, want 202 with a job", code, started)
+	}
+	if job := pollJob(t, statusURL); job["status"] != "succeeded" {
+		t.Fatalf("reconcile job %v", job)
+	}
+}
+
+// superUserCall sends an API request through the gateway with the super
+// user's access token and decodes the JSON answer.
+func superUserCall(t *testing.T, method, path, body string) (int, map[string]any) {
+	t.Helper()
 	token, err := env.IdP.Mint(map[string]any{"sub": "urn:collab:person:" + superUser, "eduperson_principal_name": superUser},
 		env.Functions["system"].Env["OIDC_AUDIENCE"], time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := env.Gateway.Client()
-	do := func(method, path, body string) (int, map[string]any) {
-		req, _ := http.NewRequest(method, env.Dep.GatewayURL+path, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+token)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := c.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out map[string]any
-		_ = json.Unmarshal([]byte(readAll(t, resp)), &out)
-		return resp.StatusCode, out
+	req, _ := http.NewRequest(method, env.Dep.GatewayURL+path, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := env.Gateway.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
 	}
-	code, started := do(http.MethodPost, "/api/v1/system/deliveries/reconcile", `{"sp":"`+spID+`","dryRun":false}`)
-	statusURL, _ := started["statusUrl"].(string)
-	if code != http.StatusAccepted || statusURL == "" {
-		t.Fatalf("reconcile: %d %v, want 202 with a job", code, started)
-	}
+	var out map[string]any
+	_ = json.Unmarshal([]byte(readAll(t, resp)), &out)
+	return resp.StatusCode, out
+}
+
+// pollJob polls a job's status URL until it is neither queued nor
+// running, and answers it.
+func pollJob(t *testing.T, statusURL string) map[string]any {
+	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		code, job := do(http.MethodGet, statusURL, "")
+		code, job := superUserCall(t, http.MethodGet, statusURL, "")
 		if code != http.StatusOK {
 			t.Fatalf("poll %s: %d %v", statusURL, code, job)
 		}
-		if job["status"] != "running" {
-			if job["status"] != "succeeded" {
-				t.Fatalf("reconcile job %v", job)
-			}
-			return
+		if job["status"] != "queued" && job["status"] != "running" {
+			return job
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the reconcile job is still running after a minute")
+			t.Fatalf("the job at %s is still %v after a minute", statusURL, job["status"])
 		}
 		time.Sleep(300 * time.Millisecond)
 	}

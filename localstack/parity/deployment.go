@@ -85,6 +85,8 @@ type Env struct {
 	Template *Template
 	QueueURL string
 	DLQURL   string
+	// CRMKey is the API key of the CRM among the machine callers.
+	CRMKey string
 
 	runtimes map[string]*Runtime
 	proxies  map[string]*Proxy
@@ -209,7 +211,8 @@ func Start(ctx context.Context, opts Options) (_ *Env, err error) {
 			value = originSecret
 			e.Gateway.OriginHeader, e.Gateway.OriginValue = "X-Origin-Verify", originSecret
 		case strings.HasSuffix(name, "machine-callers"):
-			value = `{}`
+			e.CRMKey = randomHex(20)
+			value = `{"crm":[{"name":"Parity CRM","apiKey":"` + e.CRMKey + `"}]}`
 		}
 		if _, err := sm.CreateSecret(ctx, &secretsmanager.CreateSecretInput{Name: aws.String(name), SecretString: aws.String(value)}); err != nil {
 			return nil, err

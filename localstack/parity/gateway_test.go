@@ -47,6 +47,10 @@ func TestGatewayShapes(t *testing.T) {
 		if code, _, h := call(t, http.MethodOptions, "/health", nil); code != http.StatusNoContent || !strings.Contains(h["Allow"], "GET") {
 			t.Errorf("OPTIONS /health: %d Allow %q", code, h["Allow"])
 		}
+		// A page path (the web function) too, without a session.
+		if code, _, h := call(t, http.MethodOptions, "/console", nil); code != http.StatusNoContent || !strings.Contains(h["Allow"], "GET") {
+			t.Errorf("OPTIONS /console: %d Allow %q", code, h["Allow"])
+		}
 	})
 	t.Run("a path that arrives decoded", func(t *testing.T) {
 		if code, _, _ := call(t, http.MethodGet, "/static/100%", nil); code != http.StatusNotFound {

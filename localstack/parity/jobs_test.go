@@ -5,9 +5,11 @@ package parity
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -70,5 +72,28 @@ func TestMailEventsRecordsABounce(t *testing.T) {
 	var res map[string]any
 	if err := json.Unmarshal(out, &res); err != nil {
 		t.Fatalf("mail-events answered %s", out)
+	}
+}
+
+// TestRepairIsAJobOfTheJobsFunction: a date repair through the API answers
+// 202 at once from the system function; the jobs function, invoked
+// asynchronously with its own role, runs it and records the outcome that
+// the status URL answers.
+func TestRepairIsAJobOfTheJobsFunction(t *testing.T) {
+	noDenials(t)
+	code, job := superUserCall(t, http.MethodPost, "/api/v1/system/date-repair", "")
+	statusURL, _ := job["statusUrl"].(string)
+	if code != http.StatusAccepted || job["status"] != "queued" || !strings.HasPrefix(statusURL, "/api/v1/system/jobs/") {
+		t.Fatalf("date repair: %d %v, want 202 with a queued job", code, job)
+	}
+	job = pollJob(t, statusURL)
+	if job["status"] != "succeeded" {
+		t.Fatalf("date repair job %v", job)
+	}
+	if res, _ := job["result"].(map[string]any); res["repaired"] == nil {
+		t.Errorf("the job's result %v has no count", job["result"])
+	}
+	if calls := env.Log.Calls("jobs", "dynamodb:UpdateItem"); len(calls) == 0 {
+		t.Errorf("the jobs function did not claim the job")
 	}
 }

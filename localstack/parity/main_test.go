@@ -18,7 +18,7 @@ import (
 var env *Env
 
 // functionsUnderTest are the functions the scenarios drive.
-var functionsUnderTest = []string{"web", "system", "reconcile", "provisioner", "outbox-sweep", "expiry", "cleanup", "mail-events", "invitations"}
+var functionsUnderTest = []string{"web", "system", "reconcile", "provisioner", "outbox-sweep", "expiry", "cleanup", "mail-events", "invitations", "roles", "users", "tokens", "crm", "jobs"}
 
 func TestMain(m *testing.M) { os.Exit(run(m)) }
 
@@ -63,6 +63,9 @@ func run(m *testing.M) int {
 		return 1
 	}
 	code := m.Run()
+	if out := os.Getenv("PARITY_CALLS_OUT"); out != "" {
+		dumpCalls(out)
+	}
 	if code != 0 {
 		for _, name := range functionsUnderTest {
 			if rt := env.Runtime(name); rt != nil {
@@ -99,4 +102,16 @@ func noDenials(t *testing.T) {
 			t.Errorf("denied by the template's IAM statements: %s", d)
 		}
 	})
+}
+
+// dumpCalls writes every allowed call as "function action resource keys",
+// one a line: what the scenarios exercised, to compare with the policies.
+func dumpCalls(path string) {
+	env.Log.mu.Lock()
+	defer env.Log.mu.Unlock()
+	var b strings.Builder
+	for _, c := range env.Log.calls {
+		fmt.Fprintf(&b, "%s %s %s %v\n", c.Function, c.Call.Action, c.Call.Resource, c.Call.Keys["dynamodb:LeadingKeys"])
+	}
+	_ = os.WriteFile(path, []byte(b.String()), 0o644)
 }

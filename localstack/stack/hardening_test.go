@@ -52,9 +52,17 @@ func TestPoisonedDatesAreRefusedAndListingsAnswer(t *testing.T) {
 		t.Errorf("expiry in epoch seconds = %d, want 201", got)
 	}
 	for _, path := range []string{"/api/v1/roles", fmt.Sprintf("/api/v1/invitations/roles/%d", role.ID), "/api/v1/invitations/all",
-		"/api/v1/tokens", fmt.Sprintf("/api/v1/user_roles/roles/%d", role.ID), "/api/v1/system/date-repair"} {
+		"/api/v1/tokens", fmt.Sprintf("/api/v1/user_roles/roles/%d", role.ID)} {
 		if got := c.do("GET", path, admin, nil, nil); got != http.StatusOK {
 			t.Errorf("GET %s = %d", path, got)
 		}
+	}
+	// The date check reads every item: a job, whose result lists nothing
+	// to repair after bounded input.
+	var dates struct {
+		Count int `json:"count"`
+	}
+	if got := c.runJob("GET", "/api/v1/system/date-repair", admin, &dates); got != http.StatusAccepted || dates.Count != 0 {
+		t.Errorf("GET /api/v1/system/date-repair = %d, %d dates to repair", got, dates.Count)
 	}
 }

@@ -232,7 +232,14 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 		}
 		authn.BootstrapTokenHash = auth.HashToken(s.BootstrapToken)
 	}
-	authn.Machines = loadMachineCallers(ctx, logger, secrets.NewResolver(secretsmanager.NewFromConfig(cfg), 5*time.Minute), s.MachineCallers)
+	if s.MachineCallers != "" {
+		// Read at every request through a short cache, so that rotating
+		// the secret takes effect without a redeploy; read once now so
+		// that a missing or malformed secret is logged at start-up.
+		source := newMachineCallerSource(logger, secrets.NewResolver(secretsmanager.NewFromConfig(cfg), machineCallersTTL), s.MachineCallers)
+		source.MachineCallers(ctx)
+		authn.MachineSource = source
+	}
 	identity, err := identitySettingsFromEnv()
 	if err != nil {
 		return nil, err
@@ -253,7 +260,9 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 	prov := &provisioner.Provisioner{
 		Store: store, Clock: clock, Logger: logger, Metrics: metrics.NewEMF(os.Stdout, "Invite"),
 		Clients: &provisioner.Targets{Registry: registry, Outbound: s.Outbound, Secrets: secrets.ConnectionSecrets{Resolver: resolver,
-			Scope: secrets.Scope{VaultPrefix: s.ConnectionSecretPrefix, Prefixes: s.ConnectionReferences}}},
+			Scope: secrets.Scope{VaultPrefix: s.ConnectionSecretPrefix, Prefixes: s.ConnectionReferences}},
+			// Every instance honours each SP's rate and breaker together.
+			GuardStates: store},
 		DeadLetters: sqs.NewDeadLetters(sqsClient, s.DeadLetterURL),
 		Backoff:     sqs.NewVisibility(sqsClient, s.QueueURL),
 		MaxReceives: s.MaxReceiveCount,
@@ -262,11 +271,16 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 	svc.Reconciler, svc.ReconcileMaxDeleteShare = prov, s.ReconcileMaxDeleteShare
 	if fn := os.Getenv("RECONCILE_FUNCTION_NAME"); fn != "" {
 		// An API function: the SPs' credentials are the reconcile function's.
-		svc.Reconciler = invokedReconciler{cfg: cfg, function: fn, hc: &http.Client{Timeout: 15 * time.Minute}}
+		svc.Reconciler = invokedReconciler{invoker{cfg: cfg, function: fn, hc: &http.Client{Timeout: 15 * time.Minute}}}
+	}
+	if fn := os.Getenv("JOBS_FUNCTION_NAME"); fn != "" {
+		// The system API function: on-demand jobs run in the jobs
+		// function, whose time limit fits them.
+		svc.Jobs = invokedJobs{invoker{cfg: cfg, function: fn, hc: &http.Client{Timeout: 30 * time.Second}}}
 	}
 	a := &App{
 		Settings: s, Logger: logger, AWS: cfg, DynamoDB: ddb, SQS: sqsClient, Store: store, Registry: registry, Service: svc,
-		API: &httpapi.API{Service: svc, Authenticator: authn, Throttle: httpapi.NewFailureThrottle(),
+		API: &httpapi.API{Service: svc, Authenticator: authn, Throttle: sharedFailureThrottle(store),
 			Origin: originCheck(s.OriginSecret, secrets.NewResolver(sm, 5*time.Minute), logger)}, Provisioner: prov,
 	}
 	if a.Pages, err = a.newPages(ctx, secrets.NewResolver(secretsmanager.NewFromConfig(cfg), 5*time.Minute)); err != nil {
@@ -278,3 +292,11 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 // MinBootstrapTokenLength bounds the bootstrap token from below: it is a
 // super-user credential that can be guessed only if it is short.
 const MinBootstrapTokenLength = 32
+
+// sharedFailureThrottle counts failed authentications in the table, so that
+// guesses spread over many function instances are slowed and refused alike.
+func sharedFailureThrottle(store *dynamo.Store) *httpapi.FailureThrottle {
+	th := httpapi.NewFailureThrottle()
+	th.Shared = store
+	return th
+}

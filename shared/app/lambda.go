@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
 	"time"
@@ -46,17 +47,38 @@ func RunScheduled(name string) {
 func RunReconcile() {
 	a := start()
 	lambda.Start(func(ctx context.Context, ev events.EventBridgeEvent) (any, error) {
-		started := time.Now()
-		res, err := a.Reconcile(ctx, ev.Detail)
-		// An on-demand run started in the background records its report
-		// as its job, which the caller polls; the others as the daily job.
-		name := "reconcile"
 		var one ReconcileRequest
 		if json.Unmarshal(ev.Detail, &one) == nil && one.JobID != "" {
-			name = domain.ReconcileJobName(one.JobID)
+			// An on-demand run started in the background records its
+			// report as its job, which the caller polls; a retried
+			// invocation finds the job claimed and does nothing.
+			ran, err := a.Service.RunReconcileJob(ctx, one.JobID, func(ctx context.Context) (any, error) {
+				return a.Reconcile(ctx, ev.Detail)
+			})
+			return map[string]bool{"ran": ran}, err
 		}
-		a.Service.RecordJobRun(ctx, name, started, res, err)
+		started := time.Now()
+		res, err := a.Reconcile(ctx, ev.Detail)
+		if one.SP == "" {
+			// The daily run of every SP is the job the console shows; a
+			// synchronous run for one SP answers its caller only.
+			a.Service.RecordJobRun(ctx, "reconcile", started, res, err)
+		}
 		return res, err
+	})
+}
+
+// RunJobs runs the on-demand jobs (domain.JobRequest) that the system
+// function starts asynchronously: maintenance longer than a request.
+func RunJobs() {
+	a := start()
+	lambda.Start(func(ctx context.Context, ev events.EventBridgeEvent) (any, error) {
+		var req domain.JobRequest
+		if err := json.Unmarshal(ev.Detail, &req); err != nil || req.ID == "" {
+			return nil, fmt.Errorf("not a job request (%s)", ev.DetailType)
+		}
+		ran, err := a.Service.RunJob(ctx, req)
+		return map[string]bool{"ran": ran}, err
 	})
 }
 

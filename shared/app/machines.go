@@ -4,6 +4,8 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"sync"
+	"time"
 
 	"github.com/edu-invite/invite/shared/auth"
 )
@@ -26,24 +28,64 @@ type secretResolver interface {
 	Resolve(ctx context.Context, ref string) (string, error)
 }
 
-// loadMachineCallers reads the machine callers at start-up. A missing or
-// malformed secret (a fresh deployment still holds the generated
-// placeholder) switches machine callers off with an error in the log,
-// rather than failing every request of the function: people and API tokens
-// keep working. The log never holds the secret's value.
-func loadMachineCallers(ctx context.Context, logger *slog.Logger, r secretResolver, ref string) *auth.MachineCallers {
-	if ref == "" {
-		return nil
+// machineCallersTTL is how long a read of the machine callers' secret is
+// used before it is read again: a rotated secret (a key added or revoked)
+// takes effect within it, without a redeploy or a cold start.
+const machineCallersTTL = time.Minute
+
+// machineCallerSource gives the Authenticator the machine callers of the
+// secret as it is now. The resolver caches the secret for
+// machineCallersTTL; the parsed callers are kept until the value changes.
+// A secret that cannot be read keeps the callers last read (Secrets
+// Manager out for a moment must not lock the CRM out) and is tried again
+// after machineCallersTTL; a malformed value switches machine callers off,
+// as at start-up. The log never holds the secret's value.
+type machineCallerSource struct {
+	logger *slog.Logger
+	r      secretResolver
+	ref    string
+	now    func() time.Time
+
+	mu       sync.Mutex
+	raw      string
+	loaded   bool
+	callers  *auth.MachineCallers
+	failedAt time.Time
+}
+
+func newMachineCallerSource(logger *slog.Logger, r secretResolver, ref string) *machineCallerSource {
+	return &machineCallerSource{logger: logger, r: r, ref: ref, now: time.Now}
+}
+
+// MachineCallers reads the secret (through the resolver's cache) and
+// answers its callers.
+func (s *machineCallerSource) MachineCallers(ctx context.Context) *auth.MachineCallers {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.failedAt.IsZero() && s.now().Sub(s.failedAt) < machineCallersTTL {
+		return s.callers
 	}
-	raw, err := r.Resolve(ctx, ref)
+	raw, err := s.r.Resolve(ctx, s.ref)
 	if err != nil {
-		logger.ErrorContext(ctx, "machine callers not loaded; CRM keys and Basic callers are refused", "error", err)
-		return nil
+		s.failedAt = s.now()
+		s.logger.ErrorContext(ctx, "machine callers not read; the ones read before stay", "error", err, "loaded", s.callers != nil)
+		return s.callers
 	}
+	s.failedAt = time.Time{}
+	if s.loaded && raw == s.raw {
+		return s.callers
+	}
+	first := !s.loaded
+	s.raw, s.loaded = raw, true
 	m, err := auth.ParseMachineCallers([]byte(raw))
 	if err != nil {
-		logger.ErrorContext(ctx, "machine callers not loaded; CRM keys and Basic callers are refused", "error", err)
+		s.callers = nil
+		s.logger.ErrorContext(ctx, "machine callers not loaded; CRM keys and Basic callers are refused", "error", err)
 		return nil
+	}
+	s.callers = m
+	if !first {
+		s.logger.InfoContext(ctx, "machine callers reloaded: the secret changed")
 	}
 	return m
 }

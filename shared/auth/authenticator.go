@@ -35,8 +35,11 @@ type Authenticator struct {
 	// leaves users as they are.
 	OnLogin LoginObserver
 	// Machines are the CRM API keys and Basic machine callers (machine.go);
-	// nil accepts neither.
-	Machines *MachineCallers
+	// nil accepts neither. MachineSource, when set, is asked instead at
+	// every request, so that a rotated secret takes effect without a
+	// restart.
+	Machines      *MachineCallers
+	MachineSource MachineSource
 	// SuperUsers names the people who are super users by configuration
 	// (SUPER_USERS), each by subject (sub) or eduPersonPrincipalName, as
 	// the reference's super-admin users, or as claim=value with the claim
@@ -166,7 +169,7 @@ func (a *Authenticator) person(r *http.Request, raw string) (*Principal, error) 
 // oauthClient is the caller of a client's own access token: the machine
 // caller configured for its client id, with only that caller's rights.
 func (a *Authenticator) oauthClient(r *http.Request, clientID string) (*Principal, error) {
-	c, ok := a.Machines.oauthClient(clientID)
+	c, ok := a.machines(r.Context()).oauthClient(clientID)
 	if !ok {
 		slog.WarnContext(r.Context(), "bearer token refused", "reason", "client credentials token of a client with no rights here", "client", clientID)
 		return nil, domain.Forbiddenf("this client's token has no rights here: a person's access token is needed")

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
@@ -264,8 +265,9 @@ func (b basicCaller) pathAllows(path string) bool {
 // outside the paths they are for: a leaked CRM key cannot reach roles or
 // tokens, a Basic caller only the API it was configured for.
 func (a *Authenticator) machine(r *http.Request) (p *Principal, err error, handled bool) {
+	machines := a.machines(r.Context())
 	if key := r.Header.Get(CRMKeyHeader); key != "" {
-		c, ok := a.Machines.crmCaller(key)
+		c, ok := machines.crmCaller(key)
 		if !ok {
 			return nil, domain.Unauthenticatedf("invalid %s header", CRMKeyHeader), true
 		}
@@ -275,10 +277,10 @@ func (a *Authenticator) machine(r *http.Request) (p *Principal, err error, handl
 		return &Principal{Kind: KindCRM, Name: c.name}, nil, true
 	}
 	user, password, isBasic := r.BasicAuth()
-	if !isBasic || a.Machines == nil {
+	if !isBasic || machines == nil {
 		return nil, nil, false
 	}
-	b, ok := a.Machines.basicCaller(user, password)
+	b, ok := machines.basicCaller(user, password)
 	if !ok {
 		return nil, domain.Unauthenticatedf("invalid Basic credentials"), true
 	}
@@ -352,4 +354,18 @@ func (p *Principal) BoundOrganization() string {
 		return ""
 	}
 	return p.OrganizationGUID
+}
+
+// MachineSource gives the machine callers configured now (a secret an
+// operator may rotate); nil accepts none.
+type MachineSource interface {
+	MachineCallers(ctx context.Context) *MachineCallers
+}
+
+// machines are the machine callers of this request.
+func (a *Authenticator) machines(ctx context.Context) *MachineCallers {
+	if a.MachineSource != nil {
+		return a.MachineSource.MachineCallers(ctx)
+	}
+	return a.Machines
 }

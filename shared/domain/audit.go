@@ -16,11 +16,40 @@ const (
 	AuditDeprovisioned      AuditAction = "DEPROVISIONED"
 	AuditGroupDeleted       AuditAction = "GROUP_DELETED"
 	AuditProvisioningFailed AuditAction = "PROVISIONING_FAILED"
+	// Changes of roles: created, renamed, moved to another organization,
+	// other settings changed, deleted.
+	AuditRoleCreated AuditAction = "ROLE_CREATED"
+	AuditRoleRenamed AuditAction = "ROLE_RENAMED"
+	AuditRoleMoved   AuditAction = "ROLE_MOVED"
+	AuditRoleUpdated AuditAction = "ROLE_UPDATED"
+	AuditRoleDeleted AuditAction = "ROLE_DELETED"
+	// Invitations: sent, sent again, withdrawn (one entry per role).
+	AuditInvitationCreated AuditAction = "INVITATION_CREATED"
+	AuditInvitationResent  AuditAction = "INVITATION_RESENT"
+	AuditInvitationDeleted AuditAction = "INVITATION_DELETED"
+	// The registry: applications and SCIM connections created, changed,
+	// deleted, or the whole registry imported.
+	AuditApplicationCreated AuditAction = "APPLICATION_CREATED"
+	AuditApplicationUpdated AuditAction = "APPLICATION_UPDATED"
+	AuditApplicationDeleted AuditAction = "APPLICATION_DELETED"
+	AuditConnectionCreated  AuditAction = "CONNECTION_CREATED"
+	AuditConnectionUpdated  AuditAction = "CONNECTION_UPDATED"
+	AuditConnectionDeleted  AuditAction = "CONNECTION_DELETED"
+	AuditRegistryImported   AuditAction = "REGISTRY_IMPORTED"
+	// Organizations named by super users.
+	AuditOrganizationCreated AuditAction = "ORGANIZATION_CREATED"
+	AuditOrganizationRenamed AuditAction = "ORGANIZATION_RENAMED"
 )
 
-// AuditActions lists every action, for validating filters.
+// AuditActions lists every action, for validating filters; the console
+// offers each as a filter and translates each (a test holds both to it).
 var AuditActions = []AuditAction{AuditAdd, AuditUpdate, AuditDelete, AuditProvisioned, AuditDeprovisioned,
-	AuditGroupDeleted, AuditProvisioningFailed}
+	AuditGroupDeleted, AuditProvisioningFailed,
+	AuditRoleCreated, AuditRoleRenamed, AuditRoleMoved, AuditRoleUpdated, AuditRoleDeleted,
+	AuditInvitationCreated, AuditInvitationResent, AuditInvitationDeleted,
+	AuditApplicationCreated, AuditApplicationUpdated, AuditApplicationDeleted,
+	AuditConnectionCreated, AuditConnectionUpdated, AuditConnectionDeleted, AuditRegistryImported,
+	AuditOrganizationCreated, AuditOrganizationRenamed}
 
 // ProvisioningOutcome is the audit action of a delivery's outcome.
 func ProvisioningOutcome(kind DeliveryKind, failed bool) AuditAction {
@@ -70,4 +99,9 @@ type AuditEntry struct {
 	// Reason says why a provisioning delivery failed (the SP's answer or
 	// the error), on PROVISIONING_FAILED entries.
 	Reason string
+	// Subject names what a change of a role, invitation, registry item or
+	// organization was about, in words kept at the time: a role's former
+	// name, an invitation's id, an application's or connection's id and
+	// changed fields, an organization's GUID and names.
+	Subject string
 }

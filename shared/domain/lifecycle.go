@@ -41,6 +41,11 @@ type LifecycleStore interface {
 	// membership or the user is gone, ErrVersionConflict when one changed
 	// (also the user of KeepUser).
 	ApplyRemoval(ctx context.Context, r Removal) error
+	// ApplyRemovals applies the Removals of several users, each of one user
+	// and no user in two, in one transaction (the caller keeps it within
+	// DynamoDB's 100 writes): all of them or, with the errors of
+	// ApplyRemoval, none.
+	ApplyRemovals(ctx context.Context, rs []Removal) error
 
 	// PutMails writes new outbox mails. KindInvalid for a mail without id.
 	PutMails(ctx context.Context, mails []MailDelivery) error

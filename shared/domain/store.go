@@ -30,6 +30,8 @@ type Store interface {
 	CRMStore
 	RoleListingStore
 	UserSearchStore
+	OrganizationStore
+	AuditStore
 	// NextIDs reserves n consecutive ids of a sequence ("role", "user", ...)
 	// and returns the first. KindInvalid for n < 1.
 	NextIDs(ctx context.Context, sequence string, n int) (int64, error)
@@ -75,6 +77,9 @@ type RoleStore interface {
 type UserStore interface {
 	// GetUser reads one user. KindNotFound when there is no such user.
 	GetUser(ctx context.Context, id int64) (User, error)
+	// GetUsers reads users by id, as GetUser does each; a missing user is
+	// absent from the map.
+	GetUsers(ctx context.Context, ids []int64) (map[int64]User, error)
 	// GetUserBySub reads the user of a sub. KindNotFound when no user has the
 	// sub.
 	GetUserBySub(ctx context.Context, sub string) (User, error)
@@ -161,6 +166,10 @@ type ProvisioningStore interface {
 	// the delivery is gone; marking sent one that is no longer pending changes
 	// nothing and is no error.
 	UpdateDeliveryStatus(ctx context.Context, d Delivery) error
+	// MarkDeliveriesSent records that the queue accepted new deliveries,
+	// as UpdateDeliveryStatus with DeliverySent does for each, with fewer
+	// requests; the first error, after trying every delivery.
+	MarkDeliveriesSent(ctx context.Context, ds []Delivery) error
 	// FinishDelivery records the final status of a delivery held whole (the
 	// provisioner's, from its message) in one conditional write without a
 	// read; false when the stored item is not the one to overwrite (a newer

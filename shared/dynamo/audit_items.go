@@ -25,6 +25,7 @@ type auditRecord struct {
 	DeliveryID    string `dynamodbav:"deliveryId,omitempty"`
 	DeliveryKind  string `dynamodbav:"deliveryKind,omitempty"`
 	Reason        string `dynamodbav:"reason,omitempty"`
+	Subject       string `dynamodbav:"subject,omitempty"`
 }
 
 // auditRecord stores e; an entry without a time happened now.
@@ -57,6 +58,7 @@ func (s *Store) auditRecord(e domain.AuditEntry) auditRecord {
 		DeliveryID:    e.DeliveryID,
 		DeliveryKind:  string(e.DeliveryKind),
 		Reason:        e.Reason,
+		Subject:       e.Subject,
 	}
 }
 
@@ -87,6 +89,7 @@ func (rec auditRecord) domain() (domain.AuditEntry, error) {
 		DeliveryID:    rec.DeliveryID,
 		DeliveryKind:  domain.DeliveryKind(rec.DeliveryKind),
 		Reason:        rec.Reason,
+		Subject:       rec.Subject,
 	}
 	return e, p.err
 }

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -193,13 +194,14 @@ func (rec invitationRecord) domain() (domain.Invitation, error) {
 }
 
 func newInvitationRoleRecord(inv domain.Invitation, roleID int64) invitationRoleRecord {
+	gsi1sk, gsi4sk := invitationLinkSortKeys(inv.ID, inv.Status)
 	return invitationRoleRecord{
 		itemKey: invitationRoleKey(inv.ID, roleID),
 		indexKeys: indexKeys{
 			GSI1PK: prefixRole + id(roleID),
-			GSI1SK: invitationPK(inv.ID),
+			GSI1SK: gsi1sk,
 			GSI4PK: membersIndexPK(roleID),
-			GSI4SK: invitationPK(inv.ID),
+			GSI4SK: gsi4sk,
 			TTL:    invitationTTL(inv),
 		},
 		Entity:       entityInvitationRole,
@@ -247,3 +249,21 @@ func invitationExpiresPK(t time.Time) string { return "INVEXPIRES#" + dayOf(t) }
 // without a role): a sparse index, written only while an invitation is
 // OPEN.
 const openInvitationsPK = "INVOPEN"
+
+// prefixInvitationHistory starts the sort keys of the role links of
+// invitations no longer open (accepted ones, kept a year), in gsi1 and the
+// members index (gsi4), so that reads of a role's open invitations and
+// its page (INV#…) never read its history: INVH# sorts after INV# and
+// before UR#.
+const prefixInvitationHistory = "INVH#"
+
+// invitationLinkSortKeys are a role link's gsi1 and gsi4 sort keys: INV#<id>
+// while its invitation is open; else INVH#<id> in gsi1 and, in the members
+// index, INVH#<id counted down, 19 digits>, newest first, so that the role
+// page reads the latest of its history without the rest.
+func invitationLinkSortKeys(invID int64, status domain.InvitationStatus) (gsi1sk, gsi4sk string) {
+	if status == domain.InvitationOpen || status == "" {
+		return invitationPK(invID), invitationPK(invID)
+	}
+	return prefixInvitationHistory + id(invID), prefixInvitationHistory + fmt.Sprintf("%019d", math.MaxInt64-invID)
+}

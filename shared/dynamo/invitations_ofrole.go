@@ -14,7 +14,8 @@ import (
 // cleanup purges them. One Query of gsi1 and one BatchGetItem, as
 // ListOpenInvitationsOfRole. No domain error (none: empty).
 func (s *Store) ListInvitationsOfRole(ctx context.Context, roleID int64) ([]domain.Invitation, error) {
-	in, err := s.partitionQuery(indexGSI1, prefixRole+id(roleID), sortKeyPrefix(prefixInvitation))
+	// INV (no #): the open links (INV#…) and the history (INVH#…).
+	in, err := s.partitionQuery(indexGSI1, prefixRole+id(roleID), sortKeyPrefix("INV"))
 	if err != nil {
 		return nil, err
 	}

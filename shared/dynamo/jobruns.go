@@ -3,33 +3,83 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// jobRunRecord is the last run of a scheduled job: one item per job,
-// overwritten at every run (pk JOB#<name>, sk LAST).
+// jobRunRecord is a run of a job (pk JOB#<name>, sk LAST): one item per
+// scheduled job, overwritten at every run, and one per on-demand job
+// (its name has "#<id>"), which TTL removes domain.OnDemandJobRetention
+// after it was queued.
 type jobRunRecord struct {
 	itemKey
 	Entity     string    `dynamodbav:"entity"`
 	Name       string    `dynamodbav:"name"`
+	QueuedAt   time.Time `dynamodbav:"queuedAt"`
 	StartedAt  time.Time `dynamodbav:"startedAt"`
 	FinishedAt time.Time `dynamodbav:"finishedAt"`
 	Failed     bool      `dynamodbav:"failed"`
 	Summary    string    `dynamodbav:"summary"`
+	// Claimed is set by the one runner that claimed the run (a
+	// conditional write), so that a retried invocation does not run it
+	// again.
+	Claimed bool  `dynamodbav:"claimed,omitempty"`
+	TTL     int64 `dynamodbav:"ttl,omitempty"`
 }
 
 func jobRunKey(name string) itemKey { return itemKey{PK: "JOB#" + name, SK: "LAST"} }
 
-// PutJobRun records the last run of a job.
+// PutJobRun records a run of a job; a run with a StartedAt is claimed.
 func (s *Store) PutJobRun(ctx context.Context, r domain.JobRun) error {
-	return s.putItem(ctx, jobRunRecord{itemKey: jobRunKey(r.Name), Entity: "jobrun", Name: r.Name, StartedAt: r.StartedAt.UTC(),
-		FinishedAt: r.FinishedAt.UTC(), Failed: r.Failed, Summary: r.Summary})
+	rec := jobRunRecord{itemKey: jobRunKey(r.Name), Entity: "jobrun", Name: r.Name, QueuedAt: r.QueuedAt.UTC(), StartedAt: r.StartedAt.UTC(),
+		FinishedAt: r.FinishedAt.UTC(), Failed: r.Failed, Summary: r.Summary, Claimed: !r.StartedAt.IsZero()}
+	if strings.Contains(r.Name, "#") {
+		from := r.QueuedAt
+		if from.IsZero() {
+			from = r.StartedAt
+		}
+		rec.TTL = from.Add(domain.OnDemandJobRetention).Unix()
+	}
+	return s.putItem(ctx, rec)
 }
 
-// GetJobRuns reads the last runs of the named jobs in one BatchGetItem;
-// a job that never ran is left out.
+// ClaimJobRun marks the queued run called name as started at now with one
+// conditional update: only a run that exists and that no runner claimed
+// yet is claimed (true), so that two invocations of one job run it once.
+func (s *Store) ClaimJobRun(ctx context.Context, name string, now time.Time) (domain.JobRun, bool, error) {
+	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                aws.String(s.table),
+		Key:                      jobRunKey(name).attributes(),
+		UpdateExpression:         aws.String("SET #c = :t, #s = :now"),
+		ConditionExpression:      aws.String("attribute_exists(#pk) AND attribute_not_exists(#c)"),
+		ExpressionAttributeNames: map[string]string{"#c": "claimed", "#s": "startedAt", "#pk": attrPK},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":t":   &types.AttributeValueMemberBOOL{Value: true},
+			":now": &types.AttributeValueMemberS{Value: now.UTC().Format(time.RFC3339Nano)},
+		},
+		ReturnValues: types.ReturnValueAllNew,
+	})
+	if isConditionFailed(err) {
+		return domain.JobRun{}, false, nil
+	}
+	if err != nil {
+		return domain.JobRun{}, false, fmt.Errorf("claim job run: %w", err)
+	}
+	var rec jobRunRecord
+	if err := unmarshal(out.Attributes, &rec); err != nil {
+		return domain.JobRun{}, false, err
+	}
+	return rec.jobRun(), true, nil
+}
+
+// GetJobRuns reads the runs of the named jobs in one BatchGetItem; a job
+// that never ran is left out.
 func (s *Store) GetJobRuns(ctx context.Context, names []string) ([]domain.JobRun, error) {
 	keys := make([]itemKey, len(names))
 	for i, n := range names {
@@ -45,7 +95,11 @@ func (s *Store) GetJobRuns(ctx context.Context, names []string) ([]domain.JobRun
 		if err := unmarshal(it, &rec); err != nil {
 			return nil, err
 		}
-		out = append(out, domain.JobRun{Name: rec.Name, StartedAt: rec.StartedAt, FinishedAt: rec.FinishedAt, Failed: rec.Failed, Summary: rec.Summary})
+		out = append(out, rec.jobRun())
 	}
 	return out, nil
+}
+
+func (rec jobRunRecord) jobRun() domain.JobRun {
+	return domain.JobRun{Name: rec.Name, QueuedAt: rec.QueuedAt, StartedAt: rec.StartedAt, FinishedAt: rec.FinishedAt, Failed: rec.Failed, Summary: rec.Summary}
 }

@@ -41,7 +41,7 @@ const (
 )
 
 // Key prefixes. Items written by the provisioner start with SPLINK#,
-// DELIVERY# or AUDIT#: its IAM policy allows only those partitions.
+// SPGUARD#, DELIVERY# or AUDIT#: its IAM policy allows only those partitions.
 const (
 	prefixRole       = "ROLE#"
 	prefixUserRole   = "UR#"

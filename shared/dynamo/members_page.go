@@ -1,14 +1,18 @@
 package dynamo
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/edu-invite/invite/shared/domain"
@@ -86,7 +90,7 @@ func (s *Store) RoleView(ctx context.Context, roleID int64, after string, size i
 		if err != nil {
 			return err
 		}
-		head, err = s.queryAll(gctx, in)
+		head, err = s.roleViewHead(gctx, in)
 		return err
 	}, func(gctx context.Context) error {
 		in, err := s.partitionQuery(indexGSI4, partition, sortKeyPrefix(prefixUserRole))
@@ -145,6 +149,40 @@ func (s *Store) RoleView(ctx context.Context, roleID int64, after string, size i
 	return view, true, nil
 }
 
+// RoleViewHistory is how many invitations no longer open (the newest) a
+// role's page shows beside its open ones.
+const RoleViewHistory = 25
+
+// roleViewHead reads the head of a role's members index: the role, the
+// links of its open invitations, and the newest RoleViewHistory links of
+// its history (INVH#…, newest first), then stops: a year of accepted
+// invitations costs the page nothing more.
+func (s *Store) roleViewHead(ctx context.Context, in *dynamodb.QueryInput) ([]item, error) {
+	in.TableName = aws.String(s.table)
+	var head []item
+	history := 0
+	for {
+		in.Limit = aws.Int32(int32(100 + RoleViewHistory))
+		out, err := s.db.Query(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("query role index: %w", err)
+		}
+		for _, av := range out.Items {
+			if strings.HasPrefix(stringAttr(av, attrGSI4SK), prefixInvitationHistory) {
+				if history == RoleViewHistory {
+					return head, nil
+				}
+				history++
+			}
+			head = append(head, av)
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			return head, nil
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+}
+
 // roleViewDetails reads, in one consistent BatchGetItem, the role again
 // (what the page shows and decides with is the stored role, not the
 // index's eventually consistent copy), the member counter, the page's
@@ -189,6 +227,8 @@ func (s *Store) roleViewDetails(ctx context.Context, view *domain.RoleView, link
 			}
 		}
 	}
+	// Newest first (open and history links come in two key orders).
+	slices.SortFunc(view.Invitations, func(a, b domain.Invitation) int { return cmp.Compare(b.ID, a.ID) })
 	items, err := s.batchGet(ctx, keys)
 	if err != nil {
 		return err

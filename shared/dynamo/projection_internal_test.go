@@ -118,7 +118,7 @@ func TestProjectChanges(t *testing.T) {
 		state:   func(st projectionState) { st.orgs[10] = newUserOrgs(10); st.roleOrgs[1] = "org-1" },
 		changes: []change{createdUser(marie), changedInvitation(inv), addedMembership(ur(1), marie), addedMembership(ur(2), marie)},
 		want: []string{"put? USER#10 UR#1", "put? USER#10 UR#2", "put INV#5 ROLE#1", "put INV#5 ROLE#2", "put? USER#10 ORG#org-1",
-			"words put 6 del 0",
+			"words put 10 del 0", // 5 words, the address, 4 first letters
 			"count COUNT#users#10 +1", "count COUNT#members#1#2 +1", "count COUNT#members#2#2 +1", "count COUNT#orgusers#org-1#10 +1",
 			"first roles of 10: 2"},
 	}, {
@@ -151,7 +151,7 @@ func TestProjectChanges(t *testing.T) {
 		name:    "the last membership ends and the user goes",
 		state:   func(st projectionState) { st.orgs[10] = storedOrgs(1) },
 		changes: []change{removedMembership(ur(1)), deletedUser(marie)},
-		want: []string{"del? USER#10 UR#1", "del? USER#10 ORG#org-1", "words put 0 del 6",
+		want: []string{"del? USER#10 UR#1", "del? USER#10 ORG#org-1", "words put 0 del 10",
 			"count COUNT#members#1#2 -1", "count COUNT#users#10 -1", "count COUNT#orgusers#org-1#10 -1"},
 	}, {
 		name: "a rename moves the words, the organization listing and the copies not written anyway",
@@ -161,7 +161,7 @@ func TestProjectChanges(t *testing.T) {
 			st.summaries[10] = summaryOf(1, 2)
 		},
 		changes: []change{changedUser(marie, renamed), changedMembership(ur(2), renamed)},
-		want: []string{"put? USER#10 UR#2", "put? USER#10 ORG#org-1", "words put 6 del 1",
+		want: []string{"put? USER#10 UR#2", "put? USER#10 ORG#org-1", "words put 10 del 2",
 			"summary 10 set [2] remove [] count +0", `relist 10/1 as "Marie Sklodowska"`},
 	}, {
 		name:    "a sign-in that changes nothing shown writes no copy",

@@ -25,6 +25,11 @@ import (
 //
 //   - a role whose member counter is not exact: RecountMembersOfRole;
 //   - a role whose members index is not complete: RebuildMembersIndexOfRole;
+//   - every role: the links of its invitations no longer open, moved to
+//     the history keys (repairHistoryLinks);
+//   - every role: its listing items (repairRoleListings), and after the
+//     last role the count of roles per scope and the item that says the
+//     listings are complete (finishRoleListings);
 //   - a user: its word items, written again where one is missing or lacks
 //     listingSk/words; its role summary (users_rolesummary.go), rebuilt
 //     from its memberships where it is not complete and equal to them; its
@@ -78,6 +83,15 @@ func (s *Store) RepairIndexes(ctx context.Context, cursor string, limit int) (do
 	if partition == rolesPK {
 		res.Roles = len(ids)
 		res.RoleCountsRepaired, err = s.repairRoleCounts(ctx, ids)
+		if err == nil {
+			err = s.repairRoleListings(ctx, ids)
+		}
+		if err == nil {
+			_, err = s.repairHistoryLinks(ctx, ids)
+		}
+		if err == nil && len(out.LastEvaluatedKey) == 0 {
+			err = s.finishRoleListings(ctx)
+		}
 		for _, roleID := range unlisted {
 			if err != nil {
 				break

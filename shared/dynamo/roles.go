@@ -23,6 +23,7 @@ func (s *Store) CreateRole(ctx context.Context, r domain.Role, deliveries []doma
 		t.put(newAppLinkRecord(r, manageID))
 	}
 	t.applyChanges(createdRole(r.ID))
+	t.writeRoleListing(nil, &r)
 	t.putDeliveries(deliveries)
 	return t.commit(ctx)
 }
@@ -61,6 +62,7 @@ func (s *Store) UpdateRole(ctx context.Context, r domain.Role, deliveries []doma
 			t.put(newAppLinkRecord(r, manageID))
 		}
 	}
+	t.writeRoleListing(&stored, &r)
 	t.putDeliveries(deliveries)
 	if err := t.commit(ctx); err != nil {
 		return err
@@ -89,6 +91,7 @@ func (s *Store) DeleteRole(ctx context.Context, r domain.Role, deliveries []doma
 	for _, manageID := range stored.ManageIDs() {
 		t.delete(appLinkKey(manageID, r.ID), nil, nil)
 	}
+	t.writeRoleListing(&stored, nil)
 	t.put(newRoleDeletionRecord(stored)) // until its memberships are gone
 	// The member counter stays: the role's memberships are deleted after
 	// it (in pages of 25), each transaction taking its count down to 0.

@@ -65,16 +65,26 @@ func newRoleMemberCountRecords(roleID int64, urs []domain.UserRole) []roleMember
 // RepairIndexes has recounted it (RecountMembersOfRole): the one-off
 // upgrade, not a second read path.
 func (s *Store) CountMembersOfRoles(ctx context.Context, roleIDs []int64) (map[int64]int64, error) {
+	shards, err := batchGetRecords[roleMemberCountRecord](ctx, s, memberCountKeys(roleIDs))
+	if err != nil {
+		return nil, err
+	}
+	return s.memberCountsFrom(ctx, roleIDs, shards)
+}
+
+// memberCountKeys are the counter shards of the roles.
+func memberCountKeys(roleIDs []int64) []itemKey {
 	keys := make([]itemKey, 0, len(roleIDs)*roleMemberCountShards)
 	for _, roleID := range roleIDs {
 		for shard := range int64(roleMemberCountShards) {
 			keys = append(keys, roleMemberCountKey(roleID, shard))
 		}
 	}
-	shards, err := batchGetRecords[roleMemberCountRecord](ctx, s, keys)
-	if err != nil {
-		return nil, err
-	}
+	return keys
+}
+
+// memberCountsFrom sums the counter shards read of each role.
+func (s *Store) memberCountsFrom(ctx context.Context, roleIDs []int64, shards map[itemKey]roleMemberCountRecord) (map[int64]int64, error) {
 	counts := make(map[int64]int64, len(roleIDs))
 	for _, roleID := range roleIDs {
 		var total int64

@@ -27,6 +27,9 @@ type Store struct {
 	// searchBound is how many people one word of a user search may name
 	// for the search to answer exactly (users_search.go).
 	searchBound int
+	// roleListingBound is how many roles a role search reads at most for
+	// one page (roles_listing_page.go).
+	roleListingBound int
 }
 
 var _ domain.Store = (*Store)(nil)
@@ -38,7 +41,7 @@ func New(client *dynamodb.Client, table string, clock domain.Clock) *Store {
 		clock = time.Now
 	}
 	return &Store{db: client, table: table, now: clock, auditIDs: newIDBlock(auditSequence, auditIDBlock),
-		searchBound: DefaultSearchBound}
+		searchBound: DefaultSearchBound, roleListingBound: DefaultRoleListingBound}
 }
 
 // getItem reads one item with a strongly consistent read, because callers

@@ -28,7 +28,8 @@ const (
 	entityUserExact = "UserExact"
 	entityUserCount = "UserCount"
 	// maxUserWords bounds the word items of one user, so that a user
-	// change stays well inside a transaction (at most 2 × 16 word writes).
+	// change stays well inside a transaction (at most 2 × 16 word writes
+	// and 2 × 16 letter writes).
 	maxUserWords = 16
 	// maxWordLength keeps sort keys short; longer words are cut.
 	maxWordLength = 64

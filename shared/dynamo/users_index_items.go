@@ -72,15 +72,19 @@ type userWordRecord struct {
 	Words     []string `dynamodbav:"words,omitempty"`
 }
 
-// newUserWordRecords are the search items of a user: one per word and one
-// per whole identifier (userIdentifiers), each with the user's sort key
-// and words.
+// newUserWordRecords are the search items of a user: one per word, one per
+// first letter of its words (users_index_letters.go) and one per whole
+// identifier (userIdentifiers), each with the user's sort key and words.
 func newUserWordRecords(u domain.User) []userWordRecord {
 	all := userWords(u)
 	idents := userIdentifiers(u)
 	records := make([]userWordRecord, 0, len(all)+len(idents))
 	for _, w := range all {
 		records = append(records, userWordRecord{itemKey: userWordKey(w, u.ID), Entity: entityUserWord, UserID: u.ID,
+			ListingSK: userListingSK(u), Words: all})
+	}
+	for _, letter := range userLetters(all) {
+		records = append(records, userWordRecord{itemKey: userWordKey(letter, u.ID), Entity: entityUserWord, UserID: u.ID,
 			ListingSK: userListingSK(u), Words: all})
 	}
 	for _, v := range idents {

@@ -265,39 +265,6 @@ func (s *Store) wordPrefixCandidates(ctx context.Context, prefix string) (candid
 	return candidates, false, nil
 }
 
-// namePrefixCandidates returns the users whose sort name starts with
-// prefix from the listing by name (gsi2), projected to what matching and
-// sorting need, at most searchBound+1 of them; complete is false when
-// there are more than searchBound.
-func (s *Store) namePrefixCandidates(ctx context.Context, prefix string) (candidates []searchCandidate, complete bool, err error) {
-	in, err := s.partitionQuery(indexGSI2, usersPK, sortKeyPrefix(prefix))
-	if err != nil {
-		return nil, false, err
-	}
-	project(in, "id", "givenName", "middleName", "familyName", "name", "email")
-	in.TableName = aws.String(s.table)
-	for len(candidates) <= s.searchBound {
-		in.Limit = aws.Int32(int32(s.searchBound + 1 - len(candidates)))
-		out, err := s.db.Query(ctx, in)
-		if err != nil {
-			return nil, false, fmt.Errorf("query users by name: %w", err)
-		}
-		for _, it := range out.Items {
-			var rec userRecord
-			if err := unmarshal(it, &rec); err != nil {
-				return nil, false, err
-			}
-			u := domain.User{ID: rec.ID, GivenName: rec.GivenName, MiddleName: rec.MiddleName, FamilyName: rec.FamilyName, Name: rec.Name, Email: rec.Email}
-			candidates = append(candidates, searchCandidate{ID: u.ID, ListingSK: userListingSK(u), Words: userWords(u)})
-		}
-		if len(out.LastEvaluatedKey) == 0 {
-			return candidates, len(candidates) <= s.searchBound, nil
-		}
-		in.ExclusiveStartKey = out.LastEvaluatedKey
-	}
-	return candidates, false, nil
-}
-
 // getUsers reads users by id (BatchGetItem); absent ones are left out.
 func (s *Store) getUsers(ctx context.Context, ids []int64) ([]domain.FoundUser, error) {
 	keys := make([]itemKey, len(ids))

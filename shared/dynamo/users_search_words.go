@@ -26,7 +26,8 @@ const maxKeyWords = 4
 // searchBound people, an organization with at most searchBound people is
 // read whole instead; otherwise the search answers that the query must be
 // narrowed (KindInvalid), rather than a total and a page that are not
-// true. One-letter words only: the names starting with the letter.
+// true. A query of one-letter words only is answered from the first
+// letter's items, as a word's prefix is.
 func (s *Store) searchByWords(ctx context.Context, organizationGUID string, words []string, page domain.PageRequest) (domain.Page[domain.FoundUser], error) {
 	candidates, complete, err := s.mostSelectiveCandidates(ctx, organizationGUID, words)
 	if err != nil {
@@ -97,19 +98,9 @@ func keyWords(words []string) []string {
 func (s *Store) mostSelectiveCandidates(ctx context.Context, organizationGUID string, words []string) ([]searchCandidate, bool, error) {
 	keys := keyWords(words)
 	if len(keys) == 0 {
-		letter := words[0]
-		if organizationGUID == "" {
-			return s.namePrefixCandidates(ctx, letter)
-		}
-		in, err := s.partitionQuery(indexGSI1, orgUsersPK(organizationGUID), sortKeyPrefix(letter))
-		if err != nil {
-			return nil, false, err
-		}
-		ids, err := s.organizationUserIDs(ctx, in, s.searchBound+1)
-		if err != nil {
-			return nil, false, err
-		}
-		return candidatesOf(ids), len(ids) <= s.searchBound, nil
+		// One-letter words only: the people with a word starting with the
+		// first, from its letter items (users_index_letters.go).
+		keys = words[:1]
 	}
 	for _, k := range keys {
 		c, complete, err := s.wordPrefixCandidates(ctx, k)

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -24,6 +25,7 @@ const batchWriteLimit = 25
 // deliveries are written: seed data are never provisioned.
 func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 	var records []any
+	roleCounts := map[string]int64{}
 	users := make(map[int64]domain.User, len(seed.Users)) // every membership's user is seeded (checked below)
 	for _, u := range seed.Users {
 		users[u.ID] = u
@@ -45,6 +47,12 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 			records = append(records, &rec)
 		}
 		st.roleOrgs[r.ID] = r.OrganizationGUID
+		records = append(records, seedRoleListing(r, roleCounts)...)
+	}
+	if slices.ContainsFunc(seed.Roles, func(r domain.Role) bool { return r.ID == 1 }) {
+		// Role 1 in the seed: a fresh table, where no role of an older
+		// version lacks its listing items (as for CreateRole).
+		records = append(records, roleReadyRecord{itemKey: roleListingReadyKey, Entity: entityRoleReady})
 	}
 	changes := make([]change, 0, len(seed.Users)+len(seed.UserRoles))
 	for _, u := range seed.Users {
@@ -90,6 +98,11 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 	}
 	for _, c := range adds {
 		if err := s.addToCount(ctx, c.key, c.n, c.entity); err != nil {
+			return err
+		}
+	}
+	for scope, n := range roleCounts {
+		if err := s.addToCount(ctx, roleCountKey(scope), n, entityRoleCount); err != nil {
 			return err
 		}
 	}

@@ -29,12 +29,15 @@ type AuditEntryJSON struct {
 	// DeliveryKind is what was sent to the SP (user.create, member.add, ...).
 	DeliveryKind string `json:"deliveryKind,omitempty"`
 	Reason       string `json:"reason,omitempty"`
+	// Subject is what a change of a role, invitation, registry item or
+	// organization was about (see domain.AuditEntry).
+	Subject string `json:"subject,omitempty"`
 }
 
 func auditEntryJSON(e domain.AuditEntry) AuditEntryJSON {
 	return AuditEntryJSON{ID: e.ID, UserID: e.UserID, RoleID: e.RoleID, UserEmail: e.UserEmail, RoleName: e.RoleName,
 		EndDate: isoTimePtr(e.EndDate), CreatedAt: isoTime(e.CreatedAt), CreatedBy: e.CreatedBy, Authority: string(e.Authority),
-		Action: string(e.Action), SP: e.SP, DeliveryKind: string(e.DeliveryKind), Reason: e.Reason}
+		Action: string(e.Action), SP: e.SP, DeliveryKind: string(e.DeliveryKind), Reason: e.Reason, Subject: e.Subject}
 }
 
 // searchAudit reads query, roleId (empty: all roles, super users only),

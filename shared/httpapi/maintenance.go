@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/edu-invite/invite/shared/auth"
-	"github.com/edu-invite/invite/shared/domain"
 )
 
 func (a *API) unknownRoles(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
@@ -32,35 +31,5 @@ func (a *API) manageApplications(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := a.Service.Applications(r.Context(), p)
-	respond(w, r, http.StatusOK, res, err)
-}
-
-// dateRepair lists (GET) or repairs (POST) the stored dates written before
-// dates were bounded on input (issue 21): each with its entity, id, field,
-// stored and repaired value.
-func (a *API) dateRepair(apply bool) func(http.ResponseWriter, *http.Request, *auth.Principal) {
-	return func(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
-		repairs, err := a.Service.RepairDates(r.Context(), p, apply)
-		if repairs == nil {
-			repairs = []domain.DateRepair{}
-		}
-		respond(w, r, http.StatusOK, map[string]any{"applied": apply, "repairs": repairs}, err)
-	}
-}
-
-// indexRepair rebuilds one page of the derived items older versions did
-// not write (POST, super users): ?cursor= from the previous answer's next
-// (none to start), ?limit= roles or users (at most 100); call again until
-// done.
-func (a *API) indexRepair(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
-	limit, err := intParam(r, "limit", 100)
-	if err == nil && (limit < 1 || limit > 100) {
-		err = domain.Invalidf("limit must be from 1 to 100")
-	}
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	res, err := a.Service.RepairIndexes(r.Context(), p, r.URL.Query().Get("cursor"), limit)
 	respond(w, r, http.StatusOK, res, err)
 }

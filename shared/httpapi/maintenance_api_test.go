@@ -51,8 +51,16 @@ func TestAuditSearch(t *testing.T) {
 		return decode[auditPage](t, rec)
 	}
 
-	// Role A: the four acceptances of the world (ADD each), by e-mail.
-	a := get("manager", "/api/v1/user_roles_audit/search?roleId={roleA}&sort=userEmail")
+	// Role A: the four acceptances of the world (ADD each), by e-mail;
+	// besides them its creation and its invitations.
+	kinds := map[string]int{}
+	for _, e := range get("manager", "/api/v1/user_roles_audit/search?roleId={roleA}&pageSize=50").Content {
+		kinds[e.Action]++
+	}
+	if kinds["ADD"] != 4 || kinds["ROLE_CREATED"] != 1 || kinds["INVITATION_CREATED"] < 1 {
+		t.Errorf("role A's audit holds %v, want its creation, its invitations and 4 ADD", kinds)
+	}
+	a := get("manager", "/api/v1/user_roles_audit/search?roleId={roleA}&sort=userEmail&action=ADD")
 	want := []string{"appManager@example.org", "guest@example.org", "inviter@example.org", "manager@example.org"}
 	if !slices.Equal(a.emails(), want) || a.TotalElements != 4 {
 		t.Fatalf("role A audit %v (total %d), want %v", a.emails(), a.TotalElements, want)
@@ -64,8 +72,8 @@ func TestAuditSearch(t *testing.T) {
 	}
 
 	// Paging and direction.
-	p0 := get("instAdmin", "/api/v1/user_roles_audit/search?roleId={roleA}&sort=userEmail&pageSize=3&sortDirection=DESC")
-	p1 := get("instAdmin", "/api/v1/user_roles_audit/search?roleId={roleA}&sort=userEmail&pageSize=3&pageNumber=1&sortDirection=DESC")
+	p0 := get("instAdmin", "/api/v1/user_roles_audit/search?roleId={roleA}&sort=userEmail&pageSize=3&sortDirection=DESC&action=ADD")
+	p1 := get("instAdmin", "/api/v1/user_roles_audit/search?roleId={roleA}&sort=userEmail&pageSize=3&pageNumber=1&sortDirection=DESC&action=ADD")
 	if p0.TotalPages != 2 || p0.NumberOfElements != 3 || p0.Last || p1.NumberOfElements != 1 || !p1.Last {
 		t.Errorf("pages %+v / %+v", p0, p1)
 	}
@@ -74,7 +82,7 @@ func TestAuditSearch(t *testing.T) {
 	}
 
 	// Without sort, newest first: time, then id, descending.
-	newest := get("manager", "/api/v1/user_roles_audit/search?roleId={roleA}")
+	newest := get("manager", "/api/v1/user_roles_audit/search?roleId={roleA}&action=ADD")
 	if newest.TotalElements != 4 {
 		t.Fatalf("default order: %+v", newest)
 	}
@@ -86,14 +94,14 @@ func TestAuditSearch(t *testing.T) {
 	}
 
 	// The query is a case-insensitive substring of e-mail or role name.
-	if got := get("super", "/api/v1/user_roles_audit/search?roleId={roleA}&query=MAN&sort=userEmail").emails(); !slices.Equal(got, []string{want[0], want[3]}) {
+	if got := get("super", "/api/v1/user_roles_audit/search?roleId={roleA}&query=MAN&sort=userEmail&action=ADD").emails(); !slices.Equal(got, []string{want[0], want[3]}) {
 		t.Errorf("query MAN: %v", got)
 	}
-	if got := get("super", "/api/v1/user_roles_audit/search?query=role%20c"); got.TotalElements != 2 {
+	if got := get("super", "/api/v1/user_roles_audit/search?query=role%20c&action=ADD"); got.TotalElements != 2 {
 		t.Errorf("query 'role c' over all roles: %+v", got)
 	}
 	// All roles (super users): the six acceptances, sorted by role name on request.
-	all := get("superToken", "/api/v1/user_roles_audit/search?sort=roleName&pageSize=10")
+	all := get("superToken", "/api/v1/user_roles_audit/search?sort=roleName&pageSize=10&action=ADD")
 	if all.TotalElements != 6 || all.Content[0].RoleName != "Role A" || all.Content[5].RoleName != "Role C" {
 		t.Errorf("all roles by role name: %+v", all)
 	}
@@ -125,7 +133,8 @@ func TestAuditSearch(t *testing.T) {
 	if got := get("super", "/api/v1/user_roles_audit/search?roleId={roleA}&action=ADD,DELETE&pageSize=20"); got.TotalElements != 8 {
 		t.Errorf("action=ADD,DELETE: %d entries, want 8", got.TotalElements)
 	}
-	guest := get("super", "/api/v1/user_roles_audit/search?email=GUEST@example.org&pageSize=20")
+	// (Memberships only: an invitation's entries name the address, not a user.)
+	guest := get("super", "/api/v1/user_roles_audit/search?email=GUEST@example.org&pageSize=20&action=ADD,UPDATE,DELETE")
 	if guest.TotalElements == 0 {
 		t.Fatal("email=guest@example.org found nothing")
 	}
@@ -139,11 +148,11 @@ func TestAuditSearch(t *testing.T) {
 			UserID int64 `json:"userId"`
 		} `json:"content"`
 	}](t, w.do("super", "GET", "/api/v1/user_roles_audit/search?email=guest@example.org", "")).Content[0].UserID
-	if got := get("super", fmt.Sprintf("/api/v1/user_roles_audit/search?userId=%d&pageSize=20", guestID)); got.TotalElements != guest.TotalElements {
+	if got := get("super", fmt.Sprintf("/api/v1/user_roles_audit/search?userId=%d&pageSize=20&action=ADD,UPDATE,DELETE", guestID)); got.TotalElements != guest.TotalElements {
 		t.Errorf("userId=%d: %d entries %+v, e-mail filter %d", guestID, got.TotalElements, got.Content, guest.TotalElements)
 	}
 	first := newest.Content[len(newest.Content)-1].CreatedAt
-	if got := get("super", "/api/v1/user_roles_audit/search?roleId={roleA}&to="+first); got.TotalElements != 0 {
+	if got := get("super", "/api/v1/user_roles_audit/search?roleId={roleA}&action=ADD&to="+first); got.TotalElements != 0 {
 		t.Errorf("to=%s (exclusive) found %d entries", first, got.TotalElements)
 	}
 	if got := get("super", "/api/v1/user_roles_audit/search?roleId={roleA}&from="+first+"&action=ADD"); got.TotalElements != 4 {

@@ -40,6 +40,17 @@ func registryMatrixCases() (cases []matrixCase) {
 		matrixCase{name: "registry test connection", method: "POST", path: reg + "/connections/sp-a/test", want: admins(200, 200)},
 		matrixCase{name: "registry import", method: "POST", path: reg + "/import", body: doc, want: su(200)},
 		matrixCase{name: "registry changes", method: "GET", path: reg + "/changes", want: su(200)},
+		// Organizations' names: every caller of an organization reads its
+		// own; only super users name them.
+		matrixCase{name: "organizations list", method: "GET", path: "/api/v1/manage/organizations", want: upTo(200, "orgToken")},
+		matrixCase{name: "organization create", method: "POST", path: "/api/v1/manage/organizations",
+			body: `{"organizationGUID": "org-new", "name": "New University"}`, want: su(201)},
+		matrixCase{name: "organization create without a name", method: "POST", path: "/api/v1/manage/organizations",
+			body: `{"organizationGUID": "org-new"}`, want: w9(400, 400, 403, 403, 403, 403, 403, 403, 401)},
+		matrixCase{name: "organization rename", method: "PUT", path: "/api/v1/manage/organizations/org-a",
+			body: `{"name": "Organization A"}`, want: su(200)},
+		matrixCase{name: "organization rename unknown", method: "PUT", path: "/api/v1/manage/organizations/org-nobody",
+			body: `{"name": "Nobody"}`, want: w9(404, 404, 403, 403, 403, 403, 403, 403, 401)},
 		matrixCase{name: "manage providers", method: "GET", path: "/api/v1/manage/providers", want: su(200)},
 		matrixCase{name: "manage all applications", method: "GET", path: "/api/v1/manage/all-applications", want: admins(200, 200)},
 		matrixCase{name: "manage identity providers", method: "GET", path: "/api/v1/manage/identity-providers", want: su(200)},

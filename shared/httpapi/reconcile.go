@@ -3,7 +3,6 @@ package httpapi
 import (
 	"encoding/json"
 	"net/http"
-	"time"
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
@@ -50,10 +49,10 @@ func reconcileJSON(r domain.ReconcileReport) ReconcileJSON {
 }
 
 // ReconcileJobJSON is an on-demand reconcile run: what POST answers (202,
-// status running) and what GET of its statusUrl answers until it is done.
+// status queued) and what GET of its statusUrl answers until it is done.
 type ReconcileJobJSON struct {
 	JobID      string         `json:"jobId"`
-	Status     string         `json:"status"` // running, succeeded or failed
+	Status     string         `json:"status"` // queued, running, succeeded or failed
 	StatusURL  string         `json:"statusUrl"`
 	StartedAt  string         `json:"startedAt,omitempty"`
 	FinishedAt string         `json:"finishedAt,omitempty"`
@@ -79,7 +78,7 @@ func (a *API) reconcileSP(w http.ResponseWriter, r *http.Request, p *auth.Princi
 	if err == nil {
 		w.Header().Set("Location", reconcileJobsPath+id)
 	}
-	respond(w, r, http.StatusAccepted, ReconcileJobJSON{JobID: id, Status: "running", StatusURL: reconcileJobsPath + id}, err)
+	respond(w, r, http.StatusAccepted, ReconcileJobJSON{JobID: id, Status: domain.JobQueued, StatusURL: reconcileJobsPath + id}, err)
 }
 
 // reconcileJob is the state of an on-demand reconcile run, with its report
@@ -91,24 +90,19 @@ func (a *API) reconcileJob(w http.ResponseWriter, r *http.Request, p *auth.Princ
 		writeError(w, r, err)
 		return
 	}
-	out := ReconcileJobJSON{JobID: id, Status: "running", StatusURL: reconcileJobsPath + id,
-		StartedAt: run.StartedAt.UTC().Format(time.RFC3339)}
-	switch {
-	case run.FinishedAt.IsZero():
-	case run.Failed:
-		out.Status, out.Error = "failed", run.Summary
-	default:
-		out.Status = "succeeded"
+	out := ReconcileJobJSON{JobID: id, StatusURL: reconcileJobsPath + id}
+	out.Status, _, out.StartedAt, out.FinishedAt = jobTimes(run)
+	switch out.Status {
+	case domain.JobFailed:
+		out.Error = run.Summary
+	case domain.JobSucceeded:
 		var rep domain.ReconcileReport
 		if err := json.Unmarshal([]byte(run.Summary), &rep); err != nil {
-			out.Status, out.Error = "failed", "the report could not be read"
+			out.Status, out.Error = domain.JobFailed, "the report could not be read"
 		} else {
 			j := reconcileJSON(rep)
 			out.Report = &j
 		}
-	}
-	if !run.FinishedAt.IsZero() {
-		out.FinishedAt = run.FinishedAt.UTC().Format(time.RFC3339)
 	}
 	writeJSON(w, http.StatusOK, out)
 }

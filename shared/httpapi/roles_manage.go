@@ -8,7 +8,8 @@ import (
 )
 
 // listRoles answers a page of the roles the caller may see. force (default
-// true, as in the reference) returns every role in one page.
+// true, as in the reference) returns every role in one page when there are
+// at most service.RoleForcedPageSize, else pages of that many.
 func (a *API) listRoles(w http.ResponseWriter, r *http.Request) {
 	p, ok := requireCaller(w, r)
 	if !ok {
@@ -35,8 +36,20 @@ func (a *API) allVisibleRoles(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	page, _, err := a.Service.ListRoles(r.Context(), p, domain.PageRequest{}, true)
-	respond(w, r, http.StatusOK, rolesJSON(page.Items), err)
+	// The forced listing in pages, to the end: this array is every role.
+	var roles []domain.Role
+	for number := 0; ; number++ {
+		page, _, err := a.Service.ListRoles(r.Context(), p, domain.PageRequest{Number: number}, true)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		roles = append(roles, page.Items...)
+		if len(page.Items) == 0 || int64(len(roles)) >= page.Total {
+			break
+		}
+	}
+	respond(w, r, http.StatusOK, rolesJSON(roles), nil)
 }
 
 // roleUpdateRequest is the body of a role update: a Role as getRole answers it; fields that

@@ -228,8 +228,8 @@ func (a *API) routeTable() map[Group][]route {
 			{"POST /api/external/v1/validations/validate", a.validate, nil},
 
 			{"GET /api/v1/system/expiry-user-roles", a.superUser(a.expiringUserRoles), nil},
-			{"GET /api/v1/system/cron/expiry-notifications", a.superUser(a.runReminders), nil},
-			{"GET /api/v1/system/cron/cleanup", a.superUser(a.runCleanup), nil},
+			{"GET /api/v1/system/cron/expiry-notifications", a.superUser(a.startJob(domain.JobReminders, jobsPath)), nil},
+			{"GET /api/v1/system/cron/cleanup", a.superUser(a.startJob(domain.JobCleanup, jobsPath)), nil},
 			{"GET /api/v1/system/deliveries/failed", a.superUser(a.failedDeliveries), nil},
 			{"POST /api/v1/system/deliveries/replay", a.superUser(a.replayDeliveries), nil},
 			{"POST /api/v1/system/deliveries/discard", a.superUser(a.discardDeliveries), nil},
@@ -239,10 +239,13 @@ func (a *API) routeTable() map[Group][]route {
 			{"POST /api/v1/system/mails/retry", a.superUser(a.retryMails), nil},
 			{"GET /api/v1/system/unknown-roles", a.superUser(a.unknownRoles), nil},
 			{"GET /api/v1/system/landing-page-fix", a.superUser(a.landingPageFix), nil},
-			{"GET /api/v1/system/date-repair", a.superUser(a.dateRepair(false)), nil},
-			{"POST /api/v1/system/date-repair", a.superUser(a.dateRepair(true)), nil},
-			{"POST /api/v1/system/index-repair", a.superUser(a.indexRepair), nil},
-			{"PUT /api/v1/system/performance-seed", a.superUser(a.performanceSeed), nil},
+			{"GET /api/v1/system/date-repair", a.superUser(a.startJob(domain.JobDateCheck, jobsPath)), nil},
+			{"POST /api/v1/system/date-repair", a.superUser(a.startJob(domain.JobDateRepair, jobsPath)), nil},
+			{"POST /api/v1/system/index-repair", a.superUser(a.startJob(domain.JobIndexRepair, jobsPath)), nil},
+			{"PUT /api/v1/system/performance-seed", a.superUser(a.startJob(domain.JobPerformanceSeed, jobsPath)), nil},
+			// The cron, repair and seed operations above run longer than
+			// a request: they answer 202 with the job polled here.
+			{"GET /api/v1/system/jobs/{id}", a.superUser(a.job(jobsPath)), nil},
 
 			{"GET /api/v1/manage/provider/{type}/{id}", a.superUser(a.providerMetadata), nil},
 			{"GET /api/v1/manage/applications", a.manageApplications, nil},
@@ -256,11 +259,12 @@ func (a *API) routeTable() map[Group][]route {
 			// The reference's system and manage controllers are mapped on
 			// /api/external/v1 too (super users and API tokens).
 			{"GET /api/external/v1/system/expiry-user-roles", a.superUser(a.expiringUserRoles), nil},
-			{"GET /api/external/v1/system/cron/expiry-notifications", a.superUser(a.runReminders), nil},
-			{"GET /api/external/v1/system/cron/cleanup", a.superUser(a.runCleanup), nil},
+			{"GET /api/external/v1/system/cron/expiry-notifications", a.superUser(a.startJob(domain.JobReminders, externalJobsPath)), nil},
+			{"GET /api/external/v1/system/cron/cleanup", a.superUser(a.startJob(domain.JobCleanup, externalJobsPath)), nil},
 			{"GET /api/external/v1/system/unknown-roles", a.superUser(a.unknownRoles), nil},
 			{"GET /api/external/v1/system/landing-page-fix", a.superUser(a.landingPageFix), nil},
-			{"PUT /api/external/v1/system/performance-seed", a.superUser(a.performanceSeed), nil},
+			{"PUT /api/external/v1/system/performance-seed", a.superUser(a.startJob(domain.JobPerformanceSeed, externalJobsPath)), nil},
+			{"GET /api/external/v1/system/jobs/{id}", a.superUser(a.job(externalJobsPath)), nil},
 			{"GET /api/external/v1/manage/provider/{type}/{id}", a.superUser(a.providerMetadata), nil},
 			{"GET /api/external/v1/manage/applications", a.manageApplications, nil},
 			{"GET /api/external/v1/manage/providers", a.manageProviders, nil},
@@ -284,6 +288,10 @@ func (a *API) routeTable() map[Group][]route {
 			{"POST " + registry + "/connections/{id}/test", a.testConnection, nil},
 			{"POST " + registry + "/import", a.importRegistry, nil},
 			{"GET " + registry + "/changes", a.registryChanges, nil},
+			// Organizations' names, kept by the service (organizations.go).
+			{"GET /api/v1/manage/organizations", a.listOrganizations, nil},
+			{"POST /api/v1/manage/organizations", a.createOrganization, nil},
+			{"PUT /api/v1/manage/organizations/{organizationGUID}", a.renameOrganization, nil},
 		},
 	}
 }

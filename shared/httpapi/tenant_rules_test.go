@@ -227,18 +227,21 @@ func tenantRules() map[string]tenantRule {
 		"GET " + reg + "/connections/{id}": object("connection", "instAdmin", 200),
 		"PUT " + reg + "/connections/{id}": object("connection", "instAdmin", 200).
 			withBody(`{"baseUrl":"https://a.example.org/scim","auth":{"method":"bearer"}}`),
-		"DELETE " + reg + "/connections/{id}":    object("connection", "instAdmin", 204).using("spareConnection"),
-		"POST " + reg + "/connections/{id}/test": object("connection", "instAdmin", 200),
-		"POST " + reg + "/import":                superOnly,
-		"GET " + reg + "/changes":                superOnly,
+		"DELETE " + reg + "/connections/{id}":                 object("connection", "instAdmin", 204).using("spareConnection"),
+		"POST " + reg + "/connections/{id}/test":              object("connection", "instAdmin", 200),
+		"POST " + reg + "/import":                             superOnly,
+		"GET " + reg + "/changes":                             superOnly,
+		"GET /api/v1/manage/organizations":                    listing("instAdmin", 200),
+		"POST /api/v1/manage/organizations":                   superOnly,
+		"PUT /api/v1/manage/organizations/{organizationGUID}": superOnly,
 	}
 	for _, p := range []string{"GET /api/v1/system/expiry-user-roles", "GET /api/v1/system/cron/expiry-notifications", "GET /api/v1/system/cron/cleanup",
 		"GET /api/v1/system/deliveries/failed", "POST /api/v1/system/deliveries/replay", "POST /api/v1/system/deliveries/discard",
 		"POST /api/v1/system/deliveries/reconcile", "GET /api/v1/system/deliveries/reconcile/{id}", "GET /api/v1/system/mails", "POST /api/v1/system/mails/retry", "GET /api/v1/system/unknown-roles",
 		"GET /api/v1/system/landing-page-fix", "GET /api/v1/system/date-repair", "POST /api/v1/system/date-repair", "POST /api/v1/system/index-repair",
-		"PUT /api/v1/system/performance-seed", "GET /api/v1/manage/provider/{type}/{id}",
+		"PUT /api/v1/system/performance-seed", "GET /api/v1/system/jobs/{id}", "GET /api/v1/manage/provider/{type}/{id}",
 		"GET /api/external/v1/system/expiry-user-roles", "GET /api/external/v1/system/cron/expiry-notifications", "GET /api/external/v1/system/cron/cleanup",
-		"GET /api/external/v1/system/unknown-roles", "GET /api/external/v1/system/landing-page-fix", "PUT /api/external/v1/system/performance-seed",
+		"GET /api/external/v1/system/unknown-roles", "GET /api/external/v1/system/landing-page-fix", "PUT /api/external/v1/system/performance-seed", "GET /api/external/v1/system/jobs/{id}",
 		"GET /api/external/v1/manage/provider/{type}/{id}"} {
 		rules[p] = superOnly
 	}

@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"context"
 	"crypto/sha256"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
@@ -20,8 +22,10 @@ import (
 // so nobody can lock an institution out by failing in its name. From
 // SlowAfter failures on a key, each further failure under it waits a
 // little longer (up to MaxDelay) before its 401; from RefuseAfter on, it is
-// answered 429 with Retry-After until the window has passed. It lives in
-// memory, per instance (each Lambda instance counts for itself; the API
+// answered 429 with Retry-After until the window has passed. With Shared
+// the failures are counted in the table, so that every function instance
+// sees the others' (windows of fixed length in Unix time); without it, or
+// when the table fails, each instance counts for itself in memory (the API
 // Gateway throttle and the WAF rate rule of the CDK stack bound the sum).
 // The zero value is not usable: use NewFailureThrottle.
 type FailureThrottle struct {
@@ -32,6 +36,8 @@ type FailureThrottle struct {
 	// Now and Sleep are the clock and the pause, replaceable in tests.
 	Now   func() time.Time
 	Sleep func(time.Duration)
+	// Shared counts the failures of all instances (nil: this one's).
+	Shared FailureCounts
 
 	mu       sync.Mutex
 	failures map[string]*failureCount
@@ -122,9 +128,58 @@ func sourceAddress(r *http.Request, trustViewer bool) string {
 	return host
 }
 
+// FailureCounts keeps failed authentications where every instance of
+// the service sees them (*dynamo.Store).
+type FailureCounts interface {
+	// AddAuthFailure counts one failure under key in the window that
+	// starts at windowStart and returns the window's count so far; the
+	// count may be forgotten after expires.
+	AddAuthFailure(ctx context.Context, key string, windowStart, expires time.Time) (int, error)
+}
+
 // fail counts a failure under each key and says how to answer it: after a
 // delay, or (refuseFor > 0) with 429 until refuseFor has passed.
-func (t *FailureThrottle) fail(keys []string) (delay, refuseFor time.Duration) {
+func (t *FailureThrottle) fail(ctx context.Context, keys []string) (delay, refuseFor time.Duration) {
+	if t.Shared == nil {
+		return t.failHere(keys)
+	}
+	delay, refuseFor, err := t.failShared(ctx, keys)
+	if err != nil {
+		slog.Default().WarnContext(ctx, "failed authentications counted in this instance only", "error", err)
+		return t.failHere(keys)
+	}
+	return delay, refuseFor
+}
+
+// failShared counts in the shared window the failure falls in.
+func (t *FailureThrottle) failShared(ctx context.Context, keys []string) (delay, refuseFor time.Duration, err error) {
+	now := t.Now()
+	start := now.Truncate(t.Window)
+	worst := 0
+	for _, k := range keys {
+		n, err := t.Shared.AddAuthFailure(ctx, k, start, start.Add(t.Window))
+		if err != nil {
+			return 0, 0, err
+		}
+		worst = max(worst, n)
+	}
+	delay, refuseFor = t.answer(worst, start, now)
+	return delay, refuseFor, nil
+}
+
+// answer is how the worst count of a failure's keys is answered.
+func (t *FailureThrottle) answer(worst int, windowStart, now time.Time) (delay, refuseFor time.Duration) {
+	switch {
+	case worst > t.RefuseAfter:
+		return 0, windowStart.Add(t.Window).Sub(now)
+	case worst > t.SlowAfter:
+		return min(time.Duration(worst-t.SlowAfter)*200*time.Millisecond, t.MaxDelay), 0
+	}
+	return 0, 0
+}
+
+// failHere counts in this instance's memory.
+func (t *FailureThrottle) failHere(keys []string) (delay, refuseFor time.Duration) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.Now()
@@ -151,20 +206,14 @@ func (t *FailureThrottle) fail(keys []string) (delay, refuseFor time.Duration) {
 			worst, first = c.n, c.first
 		}
 	}
-	switch {
-	case worst > t.RefuseAfter:
-		return 0, first.Add(t.Window).Sub(now)
-	case worst > t.SlowAfter:
-		return min(time.Duration(worst-t.SlowAfter)*200*time.Millisecond, t.MaxDelay), 0
-	}
-	return 0, 0
+	return t.answer(worst, first, now)
 }
 
 // answerFailure counts a failed authentication and answers it when it is
 // refused (429, true); else it waits the failure's delay and leaves the
 // answer (401) to the caller (false).
 func (t *FailureThrottle) answerFailure(w http.ResponseWriter, r *http.Request, keys []string) bool {
-	delay, refuse := t.fail(keys)
+	delay, refuse := t.fail(r.Context(), keys)
 	if refuse > 0 {
 		secs := int(refuse.Seconds() + 0.999)
 		w.Header().Set("Retry-After", strconv.Itoa(secs))

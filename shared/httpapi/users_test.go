@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"testing"
 	"time"
@@ -315,10 +316,10 @@ func TestPerformanceSeed(t *testing.T) {
 		t.Fatalf("refused seeds wrote users: total %d", all.TotalElements)
 	}
 
-	rec := w.do("super", "PUT", "/api/v1/system/performance-seed?numberOfRole=3&numberOfUsers=40", "")
-	res := decode[service.SeedResult](t, rec)
-	if rec.Code != 200 || res.Roles != 3 || res.Users != 40 || res.UserRoles != 40 {
-		t.Fatalf("seed = %d %s", rec.Code, rec.Body.String())
+	raw, _ := json.Marshal(w.runJob(t, "super", "PUT", "/api/v1/system/performance-seed?numberOfRole=3&numberOfUsers=40"))
+	var res service.SeedResult
+	if err := json.Unmarshal(raw, &res); err != nil || res.Roles != 3 || res.Users != 40 || res.UserRoles != 40 {
+		t.Fatalf("seed = %s", raw)
 	}
 	ctx := context.Background()
 	members := 0

@@ -32,14 +32,19 @@ type Targets struct {
 	Transport http.RoundTripper
 	// Breaker tunes the per-SP circuit breakers (zero: the defaults).
 	Breaker BreakerPolicy
+	// GuardStates shares each SP's rate window and breaker with every
+	// other instance (the table); nil keeps them in this process only.
+	GuardStates GuardStates
 
 	mu     sync.Mutex
 	guards map[string]*spGuard
+	memory memoryGuardStates
 	oauth  oauthTokens
 }
 
 // guard returns the SP's rate limit and circuit breaker, shared by every
-// delivery this process makes to it.
+// delivery this process makes to it and, through GuardStates, by every
+// other instance.
 func (t *Targets) guard(spID string, ratePerSecond float64) *spGuard {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -47,12 +52,20 @@ func (t *Targets) guard(spID string, ratePerSecond float64) *spGuard {
 		t.guards = map[string]*spGuard{}
 	}
 	g, ok := t.guards[spID]
-	if !ok {
+	if !ok || g.rate != ratePerSecond {
+		// A changed rate applies at once; the connections are kept.
 		next := t.Transport
-		if next == nil {
+		switch {
+		case ok:
+			next = g.next
+		case next == nil:
 			next = spTransport(t.Outbound)
 		}
-		g = newSPGuard(next, ratePerSecond)
+		var states GuardStates = &t.memory
+		if t.GuardStates != nil {
+			states = t.GuardStates
+		}
+		g = newSPGuard(next, spID, ratePerSecond, states)
 		t.Breaker.apply(g)
 		t.guards[spID] = g
 	}

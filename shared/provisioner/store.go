@@ -9,9 +9,9 @@ import (
 // Store is the part of domain.Store the provisioner uses: it reads what a
 // delivery is about, records what the SP now holds (links), and how the
 // delivery went (status, audit). Its IAM policy matches: it writes only
-// SPLINK#, DELIVERY# and AUDIT# items and the audit sequence. Besides the
-// errors named below, any method may return an error of the storage
-// itself (not a domain error).
+// SPLINK#, DELIVERY# and AUDIT# items and the audit sequence (and, through
+// GuardStates, SPGUARD#). Besides the errors named below, any method may
+// return an error of the storage itself (not a domain error).
 type Store interface {
 	// GetDelivery reads one delivery; KindNotFound when it is gone.
 	GetDelivery(ctx context.Context, id string) (domain.Delivery, error)

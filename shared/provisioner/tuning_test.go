@@ -1,6 +1,7 @@
 package provisioner
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"testing"
@@ -25,27 +26,27 @@ func TestRetryPolicyBoundsTheBackoff(t *testing.T) {
 }
 
 func TestBreakerPolicyTunesTheGuard(t *testing.T) {
-	g := newSPGuard(http.DefaultTransport, 10)
+	g := newSPGuard(http.DefaultTransport, "sp", 10, nil)
 	BreakerPolicy{Threshold: 2, MinCooldown: time.Second, MaxCooldown: 4 * time.Second}.apply(g)
 	now := time.Unix(0, 0)
 	g.now = func() time.Time { return now }
-	g.record(true)
-	if !g.openUntil.IsZero() {
+	ctx := context.Background()
+	g.record(ctx, true, false, 0)
+	if !g.known.OpenUntil.IsZero() {
 		t.Fatal("open after one failure with threshold 2")
 	}
-	g.record(true)
-	if want := now.Add(time.Second); !g.openUntil.Equal(want) {
-		t.Fatalf("open until %v, want %v", g.openUntil, want)
+	g.record(ctx, true, false, 0)
+	if want := now.Add(time.Second); !g.known.OpenUntil.Equal(want) {
+		t.Fatalf("open until %v, want %v", g.known.OpenUntil, want)
 	}
 	for i := 0; i < 5; i++ {
-		g.probing = true
-		g.record(true)
+		g.record(ctx, true, true, 0) // failed probes
 	}
-	if g.cooldown != 4*time.Second {
-		t.Fatalf("cooldown %v, want the 4s maximum", g.cooldown)
+	if g.known.Cooldown != 4*time.Second {
+		t.Fatalf("cooldown %v, want the 4s maximum", g.known.Cooldown)
 	}
 	// Zero fields keep the defaults.
-	d := newSPGuard(http.DefaultTransport, 10)
+	d := newSPGuard(http.DefaultTransport, "sp", 10, nil)
 	BreakerPolicy{}.apply(d)
 	if d.threshold != breakerThreshold || d.minCooldown != breakerMinCooldown || d.maxCooldown != breakerMaxCooldown {
 		t.Fatalf("defaults changed: %+v", d)

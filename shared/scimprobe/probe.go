@@ -145,6 +145,9 @@ func (p *Prober) Test(ctx context.Context, c Connection) Report {
 	if strings.HasPrefix(strings.ToLower(c.BaseURL), "http://") {
 		rep.Warnings = append(rep.Warnings, "the connection uses plain http: credentials and personal data cross the network unencrypted")
 	}
+	// Warnings about the transport stand whatever the SP answers; the
+	// ones after them come from what the SP declares.
+	transportWarnings := len(rep.Warnings)
 	auth, err := r.authorization(c.Credentials)
 	if err != nil {
 		rep.Reachable = err.reachable
@@ -181,12 +184,17 @@ func (p *Prober) Test(ctx context.Context, c Connection) Report {
 	r.discovery("resourceTypes", "/ResourceTypes")
 	usersOK := r.lookup("users", "/Users")
 	groupsOK := r.lookup("groups", "/Groups")
+	if rep.CredentialsAccepted != nil && !*rep.CredentialsAccepted {
+		// A refused credential is the one thing to fix: what a refusing SP
+		// declares (or hides) says nothing about PATCH or filters yet.
+		rep.Warnings = rep.Warnings[:transportWarnings]
+		rep.Summary = "The SP is reachable but refuses the credentials: check the username and password, token or client secret."
+		return rep
+	}
 	r.recommend()
 
 	rep.OK = rep.CredentialsAccepted != nil && *rep.CredentialsAccepted && usersOK && groupsOK
 	switch {
-	case rep.CredentialsAccepted != nil && !*rep.CredentialsAccepted:
-		rep.Summary = "The SP is reachable but refuses the credentials: check the username and password, token or client secret."
 	case !rep.OK && r.notFound >= 3:
 		rep.Summary = "The host answers, but not as a SCIM SP: /ServiceProviderConfig and /Users are not found at " + r.base + "; check the base URL and version."
 	case !rep.OK:

@@ -276,11 +276,20 @@ type jobRunStore interface {
 // RecordJobRun stores how a scheduled job's run went. A failure to record
 // is logged, never the job's failure.
 func (s *Service) RecordJobRun(ctx context.Context, name string, started time.Time, result any, runErr error) {
+	s.finishJobRun(ctx, domain.JobRun{Name: name, StartedAt: started}, result, runErr)
+}
+
+// finishJobRun records the outcome of a run: an on-demand run keeps when
+// it was queued and started.
+func (s *Service) finishJobRun(ctx context.Context, run domain.JobRun, result any, runErr error) {
 	st, ok := s.Store.(jobRunStore)
 	if !ok {
 		return
 	}
-	run := domain.JobRun{Name: name, StartedAt: started, FinishedAt: s.now(), Failed: runErr != nil}
+	if run.StartedAt.IsZero() {
+		run.StartedAt = s.now()
+	}
+	run.FinishedAt, run.Failed = s.now(), runErr != nil
 	if runErr != nil {
 		run.Summary = runErr.Error()
 	} else if raw, err := json.Marshal(result); err == nil {
@@ -290,14 +299,14 @@ func (s *Service) RecordJobRun(ctx context.Context, name string, started time.Ti
 	// has an id after #) is the report the caller polls for, kept whole
 	// within an item's size.
 	limit := 1000
-	if strings.Contains(name, "#") {
+	if strings.Contains(run.Name, "#") {
 		limit = 350_000
 	}
 	if len(run.Summary) > limit {
 		run.Summary = run.Summary[:limit]
 	}
 	if err := st.PutJobRun(ctx, run); err != nil {
-		s.log().WarnContext(ctx, "job run not recorded", "job", name, "error", err)
+		s.log().WarnContext(ctx, "job run not recorded", "job", run.Name, "error", err)
 	}
 }
 
@@ -363,21 +372,4 @@ func (s *Service) SearchPeople(ctx context.Context, p *auth.Principal, page doma
 		q.OrganizationGUID = org
 	}
 	return s.Store.SearchUsers(ctx, q)
-}
-
-// OrganizationChoices are the organizations a super user chooses from: those
-// the registry's applications name, by name.
-func (s *Service) OrganizationChoices() []domain.Organization {
-	c := s.registryCatalogue()
-	if c == nil {
-		return nil
-	}
-	return domain.OrganizationsOf(c.Applications())
-}
-
-// OrganizationName is an organization's name in lang, its GUID when the
-// registry does not name it.
-func (s *Service) OrganizationName(guid, lang string) string {
-	o, _ := domain.OrganizationOf(s.OrganizationChoices(), guid)
-	return o.DisplayName(lang)
 }

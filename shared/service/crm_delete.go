@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
 )
 
 // CRMDeleteProfile deletes a CRM profile (C2), as the reference: the
@@ -23,6 +24,7 @@ func (s *Service) CRMDeleteProfile(ctx context.Context, p *auth.Principal, organ
 	if err := s.Store.DeleteCRMInvitations(ctx, invs); err != nil {
 		return "", err
 	}
+	s.recordInvitations(ctx, p, domain.AuditInvitationDeleted, openOnly(invs), nil)
 	user, found, err := s.crmUser(ctx, organisationID, contactID)
 	if err != nil {
 		return "", err

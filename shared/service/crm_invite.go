@@ -50,6 +50,7 @@ func (s *Service) crmInvite(ctx context.Context, p *auth.Principal, org domain.C
 	if err := s.Store.DeleteCRMInvitations(ctx, stale); err != nil {
 		return false, err
 	}
+	s.recordInvitations(ctx, p, domain.AuditInvitationDeleted, stale, nil)
 	if keep || len(roles) == 0 {
 		return false, nil
 	}
@@ -64,6 +65,7 @@ func (s *Service) crmInvite(ctx context.Context, p *auth.Principal, org domain.C
 	if err := s.Store.CreateCRMInvitation(ctx, inv); err != nil {
 		return false, err
 	}
+	s.recordInvitations(ctx, p, domain.AuditInvitationCreated, []domain.Invitation{inv}, roles)
 	if mail {
 		if m, ok := s.queueInvitationMail(ctx, inv, roles, s.invitationURL(secret)); ok {
 			s.flushMails(ctx, []domain.MailDelivery{m})
@@ -211,6 +213,7 @@ func (s *Service) CRMResendInvitation(ctx context.Context, p *auth.Principal, or
 		if err != nil {
 			return CRMResendResult{}, err
 		}
+		s.recordInvitations(ctx, p, domain.AuditInvitationResent, []domain.Invitation{inv}, roles)
 		if m, ok := s.queueInvitationMail(ctx, inv, roles, s.invitationURL(secret)); ok {
 			mails = append(mails, m)
 		}

@@ -143,6 +143,7 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 	if err := s.Store.CreateInvitations(ctx, invs); err != nil {
 		return InvitationResult{}, err
 	}
+	s.recordInvitations(ctx, p, domain.AuditInvitationCreated, invs, roles)
 
 	result := InvitationResult{Status: 201}
 	links := make([]string, len(invs))
@@ -353,6 +354,7 @@ func (s *Service) queueInvitationMails(ctx context.Context, invs []domain.Invita
 	// an institution admin invitation names its organization by name.
 	inviter := s.InviterName(ctx, invs[0], roles)
 	mails := make([]domain.MailDelivery, 0, len(invs))
+	orgs := s.OrganizationChoices(ctx) // read once for all the mails
 	for i, inv := range invs {
 		lang := i18n.Supported(string(inv.Language))
 		if lang == "" {
@@ -361,10 +363,11 @@ func (s *Service) queueInvitationMails(ctx context.Context, invs []domain.Invita
 		m := invitemail.Invitation{Language: string(inv.Language), To: inv.Email, InviterName: inviter,
 			Authority: string(inv.IntendedAuthority), Message: inv.Message, ExpiresAt: inv.ExpiryDate, RoleEndDate: inv.RoleExpiryDate, URL: links[i]}
 		if inv.OrganizationGUID != "" {
-			m.Organization = s.OrganizationName(inv.OrganizationGUID, lang)
+			o, _ := domain.OrganizationOf(orgs, inv.OrganizationGUID)
+			m.Organization = o.DisplayName(lang)
 		}
 		if m.InviterName == "" {
-			m.InviterName = s.InvitingOrganization(inv, roles, lang)
+			m.InviterName = invitingOrganization(orgs, inv, roles, lang)
 		}
 		for _, r := range roles {
 			m.Roles = append(m.Roles, roleInfo(r))

@@ -281,6 +281,7 @@ func (s *Service) ResendInvitation(ctx context.Context, p *auth.Principal, id in
 	if err := s.Store.ReissueInvitation(ctx, inv); err != nil {
 		return RecipientURL{}, err
 	}
+	s.recordInvitations(ctx, p, domain.AuditInvitationResent, []domain.Invitation{inv}, roles)
 	link := s.invitationURL(secret)
 	if m, ok := s.queueInvitationMail(ctx, inv, roles, link); ok {
 		s.flushMails(ctx, []domain.MailDelivery{m})
@@ -290,9 +291,13 @@ func (s *Service) ResendInvitation(ctx context.Context, p *auth.Principal, id in
 
 // DeleteInvitation withdraws an open invitation: its link stops working.
 func (s *Service) DeleteInvitation(ctx context.Context, p *auth.Principal, id int64) error {
-	inv, _, err := s.manageableInvitation(ctx, p, id)
+	inv, roles, err := s.manageableInvitation(ctx, p, id)
 	if err != nil {
 		return err
 	}
-	return s.Store.DeleteInvitations(ctx, []domain.Invitation{inv})
+	if err := s.Store.DeleteInvitations(ctx, []domain.Invitation{inv}); err != nil {
+		return err
+	}
+	s.recordInvitations(ctx, p, domain.AuditInvitationDeleted, []domain.Invitation{inv}, roles)
+	return nil
 }

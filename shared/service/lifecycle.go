@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/edu-invite/invite/shared/auth"
@@ -20,14 +19,17 @@ type Lifecycle struct {
 	// Lookback is how far back the jobs look for what they missed while not
 	// running (default 30 days).
 	Lookback time.Duration
-	// ExpiryWorkers is how many users' expired memberships RemoveExpired
-	// removes at once (default 8): each user's removal is its own
-	// version-checked transactions, so they do not wait for each other.
+	// ExpiryWorkers is how many users' removals RemoveExpired plans, and
+	// how many of its transactions it applies, at once (default 8).
 	ExpiryWorkers int
 	// ExpiryReserve is the time RemoveExpired keeps before its context's
 	// deadline (the function's timeout): it starts no user's removal
 	// after that, counts what is left and reports it (default 20 s).
 	ExpiryReserve time.Duration
+	// ExpiryLimit bounds the memberships one RemoveExpired run takes on
+	// (0: no bound but the deadline); the run reports what is left, and
+	// the next run goes on.
+	ExpiryLimit int
 }
 
 // DefaultReminderDays are the reminder lead times when none are configured;
@@ -179,89 +181,57 @@ type ExpiryResult struct {
 // membership is removed at each SP, the member is told; a user left without
 // memberships is deleted in the service and at every SP (spec 3.1). A
 // user's removal is safe to repeat and to run concurrently (version checks
-// make a second run's attempt fail harmlessly), so ExpiryWorkers users are
-// removed at once. A user whose removal fails is logged and skipped, so one
-// cannot hold up the others; the job then reports the failures, and the
-// next run tries that user again.
+// make a second run's attempt fail harmlessly). The users of a page are
+// planned ExpiryWorkers at once and their removals applied several users
+// to a transaction (see removePage). A user whose removal fails is logged
+// and skipped, so one cannot hold up the others; the job then reports the
+// failures, and the next run tries that user again.
 //
 // A day on which a whole cohort ends can hold more than one run can remove
-// before its deadline: the run stops starting users ExpiryReserve before
-// the context's deadline, and reports in Remaining how many memberships
-// are still due (a count of the day partitions); the next run (the
-// schedule, or `make job JOB=expiry`) goes on where it stopped.
+// before its deadline: the run stops taking users on ExpiryReserve before
+// the context's deadline (or past ExpiryLimit memberships), and reports in
+// Remaining how many memberships are still due (a count of the day
+// partitions); the next run (the hourly schedule, or `make job
+// JOB=expiry`) goes on where it stopped: what is removed is gone from the
+// day partitions it reads.
 func (s *Service) RemoveExpired(ctx context.Context) (ExpiryResult, error) {
-	var res ExpiryResult
-	var mails []domain.MailDelivery
-	var failures []error
-	now := s.now()
 	stopAt, bounded := s.expiryStop(ctx)
-	stopped := false
-	for !stopped {
-		expired, err := s.Store.ListUserRolesEndingBetween(ctx, now.Add(-s.lookback()), now, jobBatch)
+	run := &expiryRun{s: s, now: s.now(), stopAt: stopAt, bounded: bounded, limit: s.Lifecycle.ExpiryLimit}
+	from := run.now.Add(-s.lookback())
+	for !run.full(ctx) {
+		expired, err := s.Store.ListUserRolesEndingBetween(ctx, from, run.now, jobBatch)
 		if err != nil {
-			failures = append(failures, err)
+			run.failures = append(run.failures, err)
 			break
 		}
-		byUser := map[int64]bool{}
-		var users []int64
-		for _, ur := range expired {
-			if !byUser[ur.UserID] {
-				byUser[ur.UserID] = true
-				users = append(users, ur.UserID)
-			}
-		}
-		var mu sync.Mutex
-		progress := false
-		work := make(chan int64)
-		var wg sync.WaitGroup
-		for range min(s.expiryWorkers(), max(len(users), 1)) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for userID := range work {
-					done, err := s.removeExpiredOfUser(ctx, userID, now)
-					mu.Lock()
-					mails = append(mails, done.mails...)
-					res.UserRoles += done.memberships
-					if done.userDeleted {
-						res.Users++
-					}
-					progress = progress || done.memberships > 0
-					if err != nil && !domain.IsNotFound(err) && err != domain.ErrVersionConflict {
-						s.log().ErrorContext(ctx, "expiry of a user failed; the next run tries again", "user", userID, "error", err)
-						failures = append(failures, fmt.Errorf("user %d: %w", userID, err))
-					}
-					mu.Unlock()
-				}
-			}()
-		}
-		for _, userID := range users {
-			if ctx.Err() != nil || (bounded && !time.Now().Before(stopAt)) {
-				stopped = true
-				break
-			}
-			work <- userID
-		}
-		close(work)
-		wg.Wait()
+		progress := run.removePage(ctx, expired)
 		if len(expired) < jobBatch || !progress || ctx.Err() != nil {
 			break
 		}
 	}
-	s.flushMails(ctx, mails)
-	if stopped {
+	s.flushMails(ctx, run.mails)
+	res := run.res
+	if run.stopped {
 		// Counted with a context of its own: the run's may be nearly spent.
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		left, err := s.Store.CountUserRolesEndingBetween(cctx, now.Add(-s.lookback()), now)
+		left, err := s.Store.CountUserRolesEndingBetween(cctx, from, run.now)
 		cancel()
 		if err != nil {
-			failures = append(failures, fmt.Errorf("counting the memberships left: %w", err))
+			run.failures = append(run.failures, fmt.Errorf("counting the memberships left: %w", err))
 		}
 		res.Remaining = left
-		s.log().WarnContext(ctx, "expiry stopped before its deadline; the next run goes on", "removed", res.UserRoles, "remaining", left)
+		if left > 0 {
+			s.log().WarnContext(ctx, "expiry stopped before its deadline or budget; the next run goes on", "removed", res.UserRoles, "remaining", left)
+		}
 	}
-	if len(failures) > 0 {
-		return res, fmt.Errorf("expiry: %d failures, first: %w", len(failures), failures[0])
+	if len(run.failures) > 0 {
+		// The job-run record of a failed run keeps only the error: it
+		// says what is left too.
+		left := ""
+		if res.Remaining > 0 {
+			left = fmt.Sprintf(", %d memberships left for the next run", res.Remaining)
+		}
+		return res, fmt.Errorf("expiry: %d failures%s, first: %w", len(run.failures), left, run.failures[0])
 	}
 	return res, nil
 }
@@ -287,14 +257,12 @@ func (s *Service) expiryWorkers() int {
 	return 8
 }
 
-func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now time.Time) (removalResult, error) {
-	user, err := s.Store.GetUser(ctx, userID)
+// planExpiryOfUser plans the removal of a user's expired memberships
+// (nil: none is expired any more). user is read before its memberships.
+func (s *Service) planExpiryOfUser(ctx context.Context, user domain.User, now time.Time, rolesOf func(context.Context, []domain.UserRole) (map[int64]domain.Role, error)) ([]plannedRemoval, error) {
+	memberships, err := s.Store.ListUserRolesOfUser(ctx, user.ID)
 	if err != nil {
-		return removalResult{}, err
-	}
-	memberships, err := s.Store.ListUserRolesOfUser(ctx, userID)
-	if err != nil {
-		return removalResult{}, err
+		return nil, err
 	}
 	var expired []domain.UserRole
 	for _, ur := range memberships {
@@ -303,17 +271,17 @@ func (s *Service) removeExpiredOfUser(ctx context.Context, userID int64, now tim
 		}
 	}
 	if len(expired) == 0 {
-		return removalResult{}, nil
+		return nil, nil
 	}
-	roles, err := s.rolesOf(ctx, expired)
+	roles, err := rolesOf(ctx, expired)
 	if err != nil {
-		return removalResult{}, err
+		return nil, err
 	}
 	// The last membership ended: the user leaves every SP where it was
 	// created, after its group removals, and the service unless its record
 	// carries rights of its own.
 	last := len(expired) == len(memberships)
-	return s.removeMemberships(ctx, membershipRemoval{by: system, user: user, memberships: expired, roles: roles,
+	return s.planRemoval(ctx, membershipRemoval{by: system, user: user, memberships: expired, roles: roles,
 		notify: true, leaveSPs: last, deleteUser: last && keepsNoRecord(user), keptForOthers: !last})
 }
 

@@ -26,12 +26,14 @@ func (s *Service) dispatch(ctx context.Context, deliveries []domain.Delivery) {
 }
 
 func (s *Service) dispatchMarkSent(ctx context.Context, deliveries []domain.Delivery) {
-	for _, d := range deliveries {
+	sent := make([]domain.Delivery, len(deliveries))
+	for i, d := range deliveries {
 		d.Status = domain.DeliverySent
 		d.UpdatedAt = s.now()
-		if err := s.Store.UpdateDeliveryStatus(ctx, d); err != nil {
-			s.log().WarnContext(ctx, "delivery sent but not marked", "delivery", d.ID, "error", err)
-		}
+		sent[i] = d
+	}
+	if err := s.Store.MarkDeliveriesSent(ctx, sent); err != nil {
+		s.log().WarnContext(ctx, "deliveries sent but not all marked", "count", len(sent), "error", err)
 	}
 }
 

@@ -118,7 +118,12 @@ func programName(recorded string) string {
 // InvitingOrganization is the name, in lang, of the organization an
 // invitation comes from (its own, else its first role's); "" when the
 // registry names neither.
-func (s *Service) InvitingOrganization(inv domain.Invitation, roles []domain.Role, lang string) string {
+func (s *Service) InvitingOrganization(ctx context.Context, inv domain.Invitation, roles []domain.Role, lang string) string {
+	return invitingOrganization(s.OrganizationChoices(ctx), inv, roles, lang)
+}
+
+// invitingOrganization is InvitingOrganization among orgs.
+func invitingOrganization(orgs []domain.Organization, inv domain.Invitation, roles []domain.Role, lang string) string {
 	guid := inv.OrganizationGUID
 	for _, r := range roles {
 		if guid == "" {
@@ -127,7 +132,7 @@ func (s *Service) InvitingOrganization(inv domain.Invitation, roles []domain.Rol
 	}
 	// Only a name: an organization the registry does not name is left
 	// out (the text then says "you have been invited"), never its GUID.
-	o, known := domain.OrganizationOf(s.OrganizationChoices(), guid)
+	o, known := domain.OrganizationOf(orgs, guid)
 	if guid == "" || !known {
 		return ""
 	}

@@ -63,50 +63,35 @@ func (s *Service) StartReconcile(ctx context.Context, p *auth.Principal, in Reco
 	if err != nil {
 		return "", err
 	}
-	st, ok := s.Store.(jobRunStore)
-	if !ok {
-		return "", domain.Unavailablef("reconcile jobs are not available here")
-	}
 	id := newIdentifier()
-	name, started := domain.ReconcileJobName(id), s.now()
-	if err := st.PutJobRun(ctx, domain.JobRun{Name: name, StartedAt: started}); err != nil {
+	name := domain.ReconcileJobName(id)
+	if err := s.queueJobRun(ctx, name); err != nil {
 		return "", err
 	}
 	s.log().InfoContext(ctx, "reconcile started", "sp", in.SPID, "dryRun", in.DryRun, "job", id, "caller", p.Kind)
 	if bg, ok := s.Reconciler.(domain.BackgroundReconciler); ok {
 		if err := bg.StartReconcile(ctx, id, in.SPID, opts); err != nil {
-			s.RecordJobRun(ctx, name, started, nil, err)
+			s.RecordJobRun(ctx, name, s.now(), nil, err)
 			return "", err
 		}
 		return id, nil
 	}
 	go func() {
-		ctx := context.WithoutCancel(ctx)
-		rep, err := s.Reconciler.Reconcile(ctx, in.SPID, opts)
-		s.RecordJobRun(ctx, name, started, rep, err)
+		_, _ = s.RunReconcileJob(context.WithoutCancel(ctx), id, func(ctx context.Context) (any, error) {
+			return s.Reconciler.Reconcile(ctx, in.SPID, opts)
+		})
 	}()
 	return id, nil
 }
 
 // ReconcileJob is the state of an on-demand reconcile run (super users
-// only): running while FinishedAt is zero; its Summary is the report as
-// JSON, or the error. NotFound for an unknown id.
+// only, domain.JobRun.Status); its Summary is the report as JSON, or the
+// error. NotFound for an unknown id.
 func (s *Service) ReconcileJob(ctx context.Context, p *auth.Principal, id string) (domain.JobRun, error) {
 	if err := requireSuperUser(p); err != nil {
 		return domain.JobRun{}, err
 	}
-	st, ok := s.Store.(jobRunStore)
-	if !ok || id == "" {
-		return domain.JobRun{}, domain.NotFoundf("no reconcile job %q", id)
-	}
-	runs, err := st.GetJobRuns(ctx, []string{domain.ReconcileJobName(id)})
-	if err != nil {
-		return domain.JobRun{}, err
-	}
-	if len(runs) == 0 {
-		return domain.JobRun{}, domain.NotFoundf("no reconcile job %q", id)
-	}
-	return runs[0], nil
+	return s.jobRun(ctx, domain.ReconcileJobName(id), id)
 }
 
 // ReconcileSPs is the scheduled reconcile job: every SP in turn, with the

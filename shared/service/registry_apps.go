@@ -157,7 +157,7 @@ func (s *Service) saveApplication(ctx context.Context, p *auth.Principal, in App
 	if err != nil {
 		return in, err
 	}
-	s.registryChanged(ch)
+	s.registryChanged(ctx, p, ch)
 	return saved, nil
 }
 
@@ -183,7 +183,7 @@ func (s *Service) DeleteApplication(ctx context.Context, p *auth.Principal, mana
 	if err := ra.Store.DeleteApplication(ctx, manageID, ch); err != nil {
 		return err
 	}
-	s.registryChanged(ch)
+	s.registryChanged(ctx, p, ch)
 	return nil
 }
 
@@ -206,12 +206,13 @@ func (s *Service) RegistryChanges(ctx context.Context, p *auth.Principal, limit 
 // registryChanged makes the change visible in this process at once and
 // logs it (names of fields, never values; who made it is in the change's
 // record, not in the log: it may be a person's e-mail address).
-func (s *Service) registryChanged(ch config.Change) {
+func (s *Service) registryChanged(ctx context.Context, p *auth.Principal, ch config.Change) {
 	if s.RegistryAdmin != nil && s.RegistryAdmin.Invalidate != nil {
 		s.RegistryAdmin.Invalidate()
 	}
 	s.log().Info("registry changed", "kind", ch.Kind, "id", ch.ID, "action", ch.Action,
 		"fields", ch.Fields, "secretChanged", ch.SecretChanged)
+	s.recordRegistryChange(ctx, p, ch)
 }
 
 func quote(s string) string { return `"` + s + `"` }

@@ -255,7 +255,7 @@ func (s *Service) saveConnection(ctx context.Context, p *auth.Principal, in Conn
 	if err := ra.Store.SaveConnection(ctx, doc, old == nil, ch); err != nil {
 		return ConnectionView{}, err
 	}
-	s.registryChanged(ch)
+	s.registryChanged(ctx, p, ch)
 	return s.GetConnection(ctx, p, doc.ID)
 }
 
@@ -289,7 +289,7 @@ func (s *Service) DeleteConnection(ctx context.Context, p *auth.Principal, id st
 			s.log().Error("secret of a deleted connection not deleted", "sp", id, "error", err)
 		}
 	}
-	s.registryChanged(ch)
+	s.registryChanged(ctx, p, ch)
 	return nil
 }
 

@@ -73,6 +73,7 @@ func (s *Service) ImportRegistry(ctx context.Context, p *auth.Principal, doc con
 		ra.Invalidate()
 	}
 	s.log().Info("registry imported", "by", p.LogID(), "applications", res.Applications, "connections", res.Connections)
+	s.recordRegistryImport(ctx, p, res)
 	return res, nil
 }
 

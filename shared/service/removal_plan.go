@@ -13,13 +13,19 @@ import (
 // A membership writes itself, its audit entry, an access-ended e-mail, its
 // organization item and that organization's count, its role's member
 // counter, and one group removal per SP of its role. A user's deletion
-// writes the user, its sub item, up to 16 search words, its count, an
+// writes the user, its sub item, its search items (up to 16 words, the
+// first letters of its words and 2 whole identifiers), its count, an
 // institution admin's organization item and count, and one user deletion
 // per SP.
 const (
 	transactionWrites  = 99 // DynamoDB's 100 less the update of the user's role summary
 	membershipWrites   = 6
-	userDeletionWrites = 21
+	searchItemsBound   = 34
+	userDeletionWrites = 5 + searchItemsBound
+	// typicalSearchItems are a person's search items (a few names and an
+	// address): the expiry groups several users' removals by it, and a
+	// group that turns out too large is applied one user at a time.
+	typicalSearchItems = 12
 )
 
 // membershipRemoval is the removal of some of one user's memberships.
@@ -54,6 +60,30 @@ type membershipRemoval struct {
 // for the next, and repeating one removes nothing twice.
 func (s *Service) removeMemberships(ctx context.Context, r membershipRemoval) (removalResult, error) {
 	var res removalResult
+	plan, err := s.planRemoval(ctx, r)
+	if err != nil {
+		return res, err
+	}
+	for _, step := range plan {
+		if err := s.applyRemoval(ctx, step.removal); err != nil {
+			return res, err
+		}
+		res.add(step.removal)
+	}
+	return res, nil
+}
+
+// plannedRemoval is one transaction of a membership removal and an upper
+// bound of its writes.
+type plannedRemoval struct {
+	removal domain.Removal
+	writes  int
+}
+
+// planRemoval splits a membership removal into its transactions, in the
+// order they must be applied (the user's own part last), leaving out empty
+// ones.
+func (s *Service) planRemoval(ctx context.Context, r membershipRemoval) ([]plannedRemoval, error) {
 	var sps spSet
 	costs := make([]int, len(r.memberships))
 	for i, ur := range r.memberships {
@@ -80,19 +110,23 @@ func (s *Service) removeMemberships(ctx context.Context, r membershipRemoval) (r
 	if r.leaveSPs || r.deleteUser {
 		var err error
 		if deletions, err = s.userDeleteDeliveries(ctx, r.user, &sps); err != nil {
-			return res, err
+			return nil, err
 		}
 		finalCost = userDeletionWrites + len(deletions)
 	}
 	chunks := splitRemoval(costs, finalCost)
+	var plan []plannedRemoval
 	for i, chunk := range chunks {
 		var removal domain.Removal
-		for _, ur := range r.memberships[chunk.from:chunk.to] {
+		writes := 1 // the user's role summary
+		for j, ur := range r.memberships[chunk.from:chunk.to] {
 			if err := s.addMembershipRemoval(ctx, &removal, r, ur); err != nil {
-				return res, err
+				return nil, err
 			}
+			writes += costs[chunk.from+j]
 		}
 		if i == len(chunks)-1 {
+			writes += finalCost
 			removal.Deliveries = append(removal.Deliveries, deletions...)
 			if r.deleteUser {
 				removal.DeleteUser = &r.user
@@ -103,14 +137,9 @@ func (s *Service) removeMemberships(ctx context.Context, r membershipRemoval) (r
 		if len(removal.UserRoles) == 0 && len(removal.Deliveries) == 0 && removal.DeleteUser == nil {
 			continue
 		}
-		if err := s.applyRemoval(ctx, removal); err != nil {
-			return res, err
-		}
-		res.memberships += len(removal.UserRoles)
-		res.mails = append(res.mails, removal.Mails...)
-		res.userDeleted = removal.DeleteUser != nil
+		plan = append(plan, plannedRemoval{removal: removal, writes: writes})
 	}
-	return res, nil
+	return plan, nil
 }
 
 // removalResult is what removeMemberships did, also when it failed half-way.
@@ -118,6 +147,13 @@ type removalResult struct {
 	memberships int                   // removed
 	mails       []domain.MailDelivery // queued, for sending after the change
 	userDeleted bool
+}
+
+// add counts an applied removal.
+func (res *removalResult) add(r domain.Removal) {
+	res.memberships += len(r.UserRoles)
+	res.mails = append(res.mails, r.Mails...)
+	res.userDeleted = res.userDeleted || r.DeleteUser != nil
 }
 
 // addMembershipRemoval adds one membership's part to a removal.

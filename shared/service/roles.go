@@ -83,6 +83,7 @@ func (s *Service) CreateRole(ctx context.Context, p *auth.Principal, in RoleInpu
 	}
 	role.Version = 1
 	s.dispatch(ctx, deliveries)
+	s.recordRoleChange(ctx, p, role, domain.AuditRoleCreated)
 	return role, nil
 }
 

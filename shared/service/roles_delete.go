@@ -58,6 +58,7 @@ func (s *Service) DeleteRole(ctx context.Context, p *auth.Principal, id int64) e
 			return err
 		}
 		s.dispatch(ctx, deliveries)
+		s.recordRoleChange(ctx, p, role, domain.AuditRoleDeleted)
 	}
 	if err := s.removeMembershipsOfDeletedRole(ctx, p, role); err != nil {
 		return err

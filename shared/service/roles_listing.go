@@ -11,39 +11,120 @@ import (
 )
 
 // ListRoles is R1: the roles a caller may see (auth.RoleListScopeOf), as a
-// page. With force (the reference's default) every role of the scope is in
-// one page, as the reference's clients expect; without it the page request
-// applies: query matches word prefixes of name and description,
-// case-insensitively, sorted by name (or id, description) in either
-// direction. Roles are few (hundreds): the scope is read whole (one or two
-// Query pages, independent of the number of users), and only the roles on
-// the page get their memberships counted (one COUNT query each).
+// page. The query matches word prefixes of name and description,
+// case-insensitively, sorted by name (or id, description, createdAt,
+// userRoleCount) in either direction. With force (the reference's default)
+// the query and sort are ignored and the page is by name, of up to
+// RoleForcedPageSize roles: every role of a scope that size in one page, as
+// the reference's clients expect, and a bounded page of a larger one
+// (pageNumber pages on; totalElements tells how many there are).
+//
+// A page costs what one page costs however many roles the scope holds: the
+// store's sorted listings (Store.ListRolesPage, which counts the page's
+// members) for super users and an organization, plus the few roles a
+// caller holds outside it (read by id, counted, merged in memory).
+// Before the store's listings are complete (index repair), the scope is
+// read whole as before.
 func (s *Service) ListRoles(ctx context.Context, p *auth.Principal, req domain.PageRequest, force bool) (domain.Page[domain.Role], domain.PageRequest, error) {
 	if p == nil {
 		return domain.Page[domain.Role]{}, req, domain.Unauthenticatedf("authentication required")
 	}
-	roles, err := s.rolesInScope(ctx, p)
+	if force {
+		req = domain.PageRequest{Number: max(req.Number, 0), Size: RoleForcedPageSize, Sort: "name"}
+	}
+	scope := auth.RoleListScopeOf(p)
+	var page domain.Page[domain.Role]
+	indexed := false
+	var err error
+	switch scope {
+	case auth.RolesAll:
+		page, indexed, err = s.Store.ListRolesPage(ctx, domain.RoleListQuery{Page: req})
+	case auth.RolesOfOrganization:
+		page, indexed, err = s.organizationRolesPage(ctx, p, req)
+	case auth.RolesHeld:
+	default:
+		return domain.Page[domain.Role]{}, req, domain.Forbiddenf("no roles to list: at least INVITER on a role is needed")
+	}
 	if err != nil {
 		return domain.Page[domain.Role]{}, req, err
 	}
-	if force {
-		req = domain.PageRequest{Size: max(len(roles), 1), Sort: "name"}
-	} else {
-		roles = filterRoles(roles, req.Query)
-		if req.Sort == "userRoleCount" {
-			if err := s.countMembers(ctx, roles); err != nil {
-				return domain.Page[domain.Role]{}, req, err
+	if !indexed {
+		if page, err = s.rolesPageInMemory(ctx, p, req); err != nil {
+			return domain.Page[domain.Role]{}, req, err
+		}
+		if err := s.countMembers(ctx, page.Items); err != nil {
+			return domain.Page[domain.Role]{}, req, err
+		}
+	}
+	return page, req, nil
+}
+
+// RoleForcedPageSize is the page of R1 with force: every role of a scope
+// of up to this many, a bounded page of a larger one.
+var RoleForcedPageSize = 1000
+
+// organizationRolesPage is a page of an organization's roles from the
+// store's listing, with the roles the caller holds (at least INVITER) in
+// other organizations merged in: the store is asked for the first
+// offset+size roles of its listing, the held ones that match are added,
+// and the window is cut from the union.
+func (s *Service) organizationRolesPage(ctx context.Context, p *auth.Principal, req domain.PageRequest) (domain.Page[domain.Role], bool, error) {
+	q := domain.RoleListQuery{OrganizationGUID: p.OrganizationGUID, Page: req}
+	var held []int64
+	for id, a := range p.Memberships {
+		if a.AtLeast(domain.Inviter) {
+			held = append(held, id)
+		}
+	}
+	var others []domain.Role
+	if len(held) > 0 {
+		roles, err := s.Store.GetRoles(ctx, held)
+		if err != nil {
+			return domain.Page[domain.Role]{}, false, err
+		}
+		for _, r := range roles {
+			if r.OrganizationGUID != p.OrganizationGUID {
+				others = append(others, r)
 			}
 		}
-		sortRoles(roles, req.Sort, req.Descending)
+		others = filterRoles(others, req.Query)
 	}
-	total := int64(len(roles))
+	if len(others) == 0 {
+		return s.Store.ListRolesPage(ctx, q)
+	}
+	q.Page.Number, q.Page.Size = 0, req.Offset()+req.Size
+	page, indexed, err := s.Store.ListRolesPage(ctx, q)
+	if err != nil || !indexed {
+		return page, indexed, err
+	}
+	if err := s.countMembers(ctx, others); err != nil {
+		return domain.Page[domain.Role]{}, true, err
+	}
+	union := append(page.Items, others...)
+	sortRoles(union, req.Sort, req.Descending)
+	from := min(req.Offset(), len(union))
+	return domain.Page[domain.Role]{Items: slices.Clone(union[from:min(from+req.Size, len(union))]),
+		Total: page.Total + int64(len(others))}, true, nil
+}
+
+// rolesPageInMemory reads every role of the caller's scope and cuts the
+// page in memory: the roles a caller holds, and every scope before the
+// store's listings are complete.
+func (s *Service) rolesPageInMemory(ctx context.Context, p *auth.Principal, req domain.PageRequest) (domain.Page[domain.Role], error) {
+	roles, err := s.rolesInScope(ctx, p)
+	if err != nil {
+		return domain.Page[domain.Role]{}, err
+	}
+	roles = filterRoles(roles, req.Query)
+	if req.Sort == domain.RoleSortUserRoleCount {
+		if err := s.countMembers(ctx, roles); err != nil {
+			return domain.Page[domain.Role]{}, err
+		}
+	}
+	sortRoles(roles, req.Sort, req.Descending)
 	from := min(req.Offset(), len(roles))
-	page := slices.Clone(roles[from:min(from+req.Size, len(roles))])
-	if err := s.countMembers(ctx, page); err != nil {
-		return domain.Page[domain.Role]{}, req, err
-	}
-	return domain.Page[domain.Role]{Items: page, Total: total}, req, nil
+	return domain.Page[domain.Role]{Items: slices.Clone(roles[from:min(from+req.Size, len(roles))]),
+		Total: int64(len(roles))}, nil
 }
 
 func (s *Service) rolesInScope(ctx context.Context, p *auth.Principal) ([]domain.Role, error) {
@@ -113,26 +194,20 @@ func filterRoles(roles []domain.Role, query string) []domain.Role {
 }
 
 // RoleSorts are the sort keys of R1 besides the default "name".
-// userRoleCount (the reference client's) counts the members of every role in
-// scope, one COUNT query each.
-var RoleSorts = []string{"id", "description", "createdAt", "userRoleCount"}
+// userRoleCount (the reference client's) is answered for up to the store's
+// bound of roles (the scope, or the roles a query names).
+var RoleSorts = []string{"id", "description", "createdAt", domain.RoleSortUserRoleCount}
 
+// sortRoles orders as the store's listings do (domain.RoleSortKey), or by
+// member count then id.
 func sortRoles(roles []domain.Role, by string, descending bool) {
 	slices.SortStableFunc(roles, func(a, b domain.Role) int {
 		var c int
-		switch by {
-		case "id":
-			c = cmp.Compare(a.ID, b.ID)
-		case "description":
-			c = cmp.Compare(strings.ToLower(a.Description), strings.ToLower(b.Description))
-		case "createdAt":
-			c = a.Auditable.CreatedAt.Compare(b.Auditable.CreatedAt)
-		case "userRoleCount":
-			c = cmp.Compare(a.UserRoleCount, b.UserRoleCount)
-		default:
-			c = cmp.Compare(domain.NormalizedRoleName(a.Name), domain.NormalizedRoleName(b.Name))
+		if by == domain.RoleSortUserRoleCount {
+			c = cmp.Or(cmp.Compare(a.UserRoleCount, b.UserRoleCount), cmp.Compare(a.ID, b.ID))
+		} else {
+			c = strings.Compare(domain.RoleSortKey(a, by), domain.RoleSortKey(b, by))
 		}
-		c = cmp.Or(c, cmp.Compare(a.ID, b.ID))
 		if descending {
 			return -c
 		}

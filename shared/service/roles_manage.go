@@ -68,6 +68,7 @@ func (s *Service) UpdateRole(ctx context.Context, p *auth.Principal, id int64, i
 	}
 	updated.Version++
 	s.dispatch(ctx, deliveries)
+	s.recordRoleUpdate(ctx, p, stored, updated)
 	if n, err := s.Store.CountUserRolesOfRole(ctx, id); err == nil {
 		updated.UserRoleCount = n
 	}

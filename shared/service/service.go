@@ -63,6 +63,9 @@ type Service struct {
 	// ReconcileMaxDeleteShare is the default guard of reconcile runs (0:
 	// domain.DefaultMaxDeleteShare).
 	ReconcileMaxDeleteShare float64
+	// Jobs starts on-demand jobs in a function that has the time for them
+	// (the jobs function in AWS); nil: they run in this process.
+	Jobs domain.JobStarter
 	// InvitationsPerDay bounds the invitations one inviter creates in a day
 	// (UTC): 0 is DefaultInvitationsPerDay, negative no limit.
 	InvitationsPerDay int

@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go/middleware"
 
+	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/dynamo"
 	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
@@ -274,12 +275,14 @@ func (f *truthFixture) bruteSearch(org, query string, page domain.PageRequest) a
 	if hits == nil {
 		words := truthSplit(query)
 		// The store reads the people of one word of two or more letters
-		// at a time; a query all of whose words name more than the bound
+		// at a time (of the first letter when the query has only
+		// letters); a query all of whose words name more than the bound
 		// (in the whole table) must be narrowed, unless the organization
 		// itself is within the bound.
 		selective := len(scope) <= f.bound && org != ""
-		for _, w := range words {
-			if len([]rune(w)) < 2 {
+		onlyLetters := !slices.ContainsFunc(words, func(w string) bool { return len([]rune(w)) >= 2 })
+		for i, w := range words {
+			if len([]rune(w)) < 2 && !(onlyLetters && i == 0) {
 				continue
 			}
 			named := 0
@@ -342,6 +345,8 @@ func (f *truthFixture) kinds() []truthKind {
 		search("user/two-words", "", mid.name, p10),
 		search("user/name-and-number", "", fmt.Sprintf("%s %d", strings.Fields(mid.name)[0], mid.id/10), p10),
 		search("user/one-common-word", "", "anna", p10),
+		// A letter: every word starting with it (a family name's initial).
+		search("user/one-letter", "", string([]rune(strings.ToLower(strings.Fields(mid.name)[len(strings.Fields(mid.name))-1]))[:1]), p10),
 		search("user/org-two-words", org, last.name, domain.PageRequest{Size: 10, Number: 1}),
 		search("user/listing-page-3", "", "", domain.PageRequest{Size: 10, Number: 3}),
 		search("user/org-listing", org, "", p10),
@@ -362,6 +367,7 @@ func (f *truthFixture) kinds() []truthKind {
 			return a
 		},
 		want: pageOf(byName, rolePage, func(r domain.Role) int64 { return r.ID })})
+	kinds = append(kinds, f.roleKinds()...)
 	members := make([]truthUser, 0, len(f.bigMembers))
 	for _, uid := range f.bigMembers {
 		members = append(members, f.users[uid-1])
@@ -384,4 +390,77 @@ func (f *truthFixture) kinds() []truthKind {
 		},
 		want: pageOf(members, memberPage, func(u truthUser) int64 { return u.id })})
 	return kinds
+}
+
+// roleKinds are the role listings and searches (R1, the console's role
+// list) beside the list by name: an organization's page in another order,
+// a search by a role's number, and one by the word every role shares,
+// each against the roles in memory.
+func (f *truthFixture) roleKinds() []truthKind {
+	orgAdmin := &auth.Principal{Kind: auth.KindPerson, OrganizationGUID: "org-0", Name: "bench-admin",
+		User: &domain.User{ID: -1, InstitutionAdmin: true}}
+	listing := func(p *auth.Principal, page domain.PageRequest) func() answer {
+		return func() answer {
+			got, _, err := f.svc.ListRoles(context.Background(), p, page, false)
+			if _, broad := domain.IsSearchTooBroad(err); broad {
+				return answer{narrow: true}
+			}
+			if err != nil {
+				return answer{err: err.Error()}
+			}
+			a := answer{total: got.Total, ids: []int64{}}
+			for _, r := range got.Items {
+				a.ids = append(a.ids, r.ID)
+			}
+			return a
+		}
+	}
+	brute := func(org string, page domain.PageRequest) answer {
+		words := truthSplit(page.Query)
+		var scope, hits []domain.Role
+		for _, r := range f.roles {
+			if org == "" || r.OrganizationGUID == org {
+				scope = append(scope, r)
+			}
+		}
+		selective := len(words) == 0 || len(scope) <= dynamo.DefaultRoleListingBound
+		for _, w := range words {
+			named := 0
+			for _, r := range scope {
+				if slices.ContainsFunc(truthSplit(r.Name+" "+r.Description), func(x string) bool { return strings.HasPrefix(x, w) }) {
+					named++
+				}
+			}
+			selective = selective || named <= dynamo.DefaultRoleListingBound
+		}
+		if !selective {
+			return answer{narrow: true}
+		}
+		for _, r := range scope {
+			rw := truthSplit(r.Name + " " + r.Description)
+			if !slices.ContainsFunc(words, func(w string) bool {
+				return !slices.ContainsFunc(rw, func(x string) bool { return strings.HasPrefix(x, w) })
+			}) {
+				hits = append(hits, r)
+			}
+		}
+		slices.SortFunc(hits, func(a, b domain.Role) int {
+			c := strings.Compare(domain.RoleSortKey(a, page.Sort), domain.RoleSortKey(b, page.Sort))
+			if page.Descending {
+				return -c
+			}
+			return c
+		})
+		return pageOf(hits, page, func(r domain.Role) int64 { return r.ID })
+	}
+	kind := func(name string, p *auth.Principal, org string, page domain.PageRequest) truthKind {
+		return truthKind{name: name, ask: listing(p, page), want: brute(org, page)}
+	}
+	number := fmt.Sprintf("%06d", len(f.roles)/2+1)
+	return []truthKind{
+		kind("role/org-list-by-id-desc-page-2", orgAdmin, "org-0", domain.PageRequest{Size: 10, Number: 1, Sort: "id", Descending: true}),
+		kind("role/search-by-number", benchAdmin, "", domain.PageRequest{Size: 10, Query: number}),
+		kind("role/org-search-by-number", orgAdmin, "org-0", domain.PageRequest{Size: 10, Query: "course " + number}),
+		kind("role/search-common-word", benchAdmin, "", domain.PageRequest{Size: 10, Number: 1, Query: "course"}),
+	}
 }

@@ -40,17 +40,8 @@ var (
 // Seed data are not provisioned: the roles have no applications and no
 // SCIM deliveries are written or sent.
 func (s *Service) PerformanceSeed(ctx context.Context, p *auth.Principal, numberOfRoles, numberOfUsers int) (SeedResult, error) {
-	switch {
-	case p == nil:
-		return SeedResult{}, domain.Unauthenticatedf("authentication required")
-	case !p.SuperUser:
-		return SeedResult{}, domain.Forbiddenf("super users only")
-	case !s.Session.PerformanceSeedAllowed:
-		return SeedResult{}, domain.Forbiddenf("the performance seed is not enabled in this installation")
-	case numberOfRoles < 1 || numberOfRoles > maxSeedRoles:
-		return SeedResult{}, domain.Invalidf("numberOfRole must be from 1 to %d", maxSeedRoles)
-	case numberOfUsers < 0 || numberOfUsers > maxSeedUsers:
-		return SeedResult{}, domain.Invalidf("numberOfUsers must be from 0 to %d", maxSeedUsers)
+	if err := s.checkSeed(p, numberOfRoles, numberOfUsers); err != nil {
+		return SeedResult{}, err
 	}
 	firstRole, err := s.Store.NextIDs(ctx, "role", numberOfRoles)
 	if err != nil {
@@ -96,4 +87,21 @@ func (s *Service) PerformanceSeed(ctx context.Context, p *auth.Principal, number
 		return SeedResult{}, err
 	}
 	return SeedResult{Roles: numberOfRoles, Users: numberOfUsers, UserRoles: numberOfUsers, FirstRole: firstRole, FirstUser: firstUser}, nil
+}
+
+// checkSeed is who may seed, and the bounds of its sizes.
+func (s *Service) checkSeed(p *auth.Principal, numberOfRoles, numberOfUsers int) error {
+	switch {
+	case p == nil:
+		return domain.Unauthenticatedf("authentication required")
+	case !p.SuperUser:
+		return domain.Forbiddenf("super users only")
+	case !s.Session.PerformanceSeedAllowed:
+		return domain.Forbiddenf("the performance seed is not enabled in this installation")
+	case numberOfRoles < 1 || numberOfRoles > maxSeedRoles:
+		return domain.Invalidf("numberOfRole must be from 1 to %d", maxSeedRoles)
+	case numberOfUsers < 0 || numberOfUsers > maxSeedUsers:
+		return domain.Invalidf("numberOfUsers must be from 0 to %d", maxSeedUsers)
+	}
+	return nil
 }

@@ -25,7 +25,8 @@ import (
 var consoleTemplateFiles embed.FS
 
 // consolePageNames are the templates under templates/console/.
-var consolePageNames = []string{"roles", "role", "roleform", "roledelete", "invite", "invited", "people", "person", "operations", "home", "audit", "tokens", "applications", "connection", "registryform", "registrydelete", "admins"}
+var consolePageNames = []string{"roles", "role", "roleform", "roledelete", "invite", "invited", "people", "person", "operations", "home", "audit", "tokens", "applications", "connection", "registryform", "registrydelete", "admins",
+	"organizations", "organization", "reconcile"}
 
 // addConsoleTemplates parses the console pages onto the layout, each as
 // "console/<name>", once at start-up.
@@ -73,6 +74,12 @@ func (p *Pages) consoleRoutes() []route {
 		{"GET /console/operations", http.HandlerFunc(p.consoleOperations)},           // dead letters (super users)
 		{"POST /console/operations/replay", http.HandlerFunc(p.consoleReplay)},       // replay dead letters
 		{"POST /console/operations/discard", http.HandlerFunc(p.consoleDiscard)},     // discard dead letters
+
+		// A reconcile of one SP started from the operations page (a job),
+		// and its state and counts.
+		{"POST /console/operations/reconcile", http.HandlerFunc(p.consoleReconcileStart)},
+		{"GET /console/operations/reconcile/{id}", http.HandlerFunc(p.consoleReconcileJob)},
+
 		{"GET /console/audit", http.HandlerFunc(p.consoleAudit)},
 		{"POST /console/audit", http.HandlerFunc(p.consoleAudit)},                    // filtered: the person's words stay out of the address                                  // audit log: person, role, action, period
 		{"GET /console/tokens", http.HandlerFunc(p.consoleTokens)},                   // API tokens
@@ -93,6 +100,10 @@ func (p *Pages) consoleRoutes() []route {
 		{"GET /console/connections/{id}/delete", http.HandlerFunc(p.consoleConnectionDelete)},    // confirm, or why not (an application uses it)
 		{"POST /console/connections/{id}/delete", http.HandlerFunc(p.consoleConnectionDelete)},   //
 		{"POST /console/connections/{id}/test", http.HandlerFunc(p.consoleConnectionTest)},       // runs the SCIM probe, shows its report
+		{"GET /console/organizations", http.HandlerFunc(p.consoleOrganizations)},                 // organizations and their names (super users; console_organizations.go)
+		{"POST /console/organizations", http.HandlerFunc(p.consoleOrganizationCreate)},           // name a new organization
+		{"GET /console/organizations/{guid}/edit", http.HandlerFunc(p.consoleOrganizationEdit)},  // rename an organization
+		{"POST /console/organizations/{guid}/edit", http.HandlerFunc(p.consoleOrganizationEdit)}, //
 	}
 }
 
@@ -163,6 +174,7 @@ func (p *Pages) consoleBase(r *http.Request, pr *auth.Principal, lang, titleKey,
 	if pr.SuperUser {
 		add("console.nav.operations", "/console/operations", "operations")
 		add("console.nav.audit", "/console/audit", "audit")
+		add("console.nav.organizations", "/console/organizations", "organizations")
 	}
 	if service.MayAdministerTokens(pr) {
 		add("console.nav.tokens", "/console/tokens", "tokens")
@@ -179,7 +191,8 @@ func (p *Pages) consoleBase(r *http.Request, pr *auth.Principal, lang, titleKey,
 // flashKeys are the "done" messages a redirect after a form may name.
 var flashKeys = map[string]bool{"created": true, "updated": true, "deleted": true, "extended": true, "removed": true,
 	"resent": true, "withdrawn": true, "badDate": true, "replayed": true, "discarded": true, "tokenDeleted": true, "connectionSaved": true,
-	"applicationSaved": true, "applicationDeleted": true, "connectionDeleted": true, "adminRemoved": true}
+	"applicationSaved": true, "applicationDeleted": true, "connectionDeleted": true, "adminRemoved": true,
+	"organizationSaved": true}
 
 // refuse answers a use case's error: 403 and 404 as pages, anything else
 // as a server error. (Invalid input is shown on its form, never here.)

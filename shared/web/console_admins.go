@@ -27,10 +27,13 @@ type adminsPage struct {
 	consolePage
 	Super        bool   // may choose the organization
 	Organization string // empty: a super user has not chosen yet
-	Admins       []adminRow
-	Managers     []managerRow
-	Email        string
-	EmailError   string
+	// OrganizationName names Organization; Choice is a super user's list.
+	OrganizationName string
+	Choice           orgField
+	Admins           []adminRow
+	Managers         []managerRow
+	Email            string
+	EmailError       string
 }
 
 // Name is the person's name, else their e-mail address; Address is the
@@ -79,7 +82,11 @@ func (p *Pages) renderAdmins(w http.ResponseWriter, r *http.Request, pr *auth.Pr
 	}
 	page := adminsPage{consolePage: p.consoleBase(r, pr, lang, "console.admins.title", "admins"), Super: pr.SuperUser,
 		Organization: org, Email: email, EmailError: emailError}
+	if pr.SuperUser {
+		page.Choice = p.organizationField(r.Context(), lang, "org", "org", "console.admins.organization", org)
+	}
 	if org != "" {
+		page.OrganizationName = p.cfg.Service.OrganizationName(r.Context(), org, lang)
 		admins, err := p.cfg.Service.InstitutionAdmins(r.Context(), pr, org)
 		if err != nil {
 			p.refuse(w, r, err)

@@ -56,6 +56,10 @@ func (p *Pages) consoleApplications(w http.ResponseWriter, r *http.Request) {
 		if lang == "nl" && a.OrganizationNameNL != "" {
 			org = a.OrganizationNameNL
 		}
+		if a.OrganizationGUID != "" {
+			// The organization's one name, as every page shows it.
+			org = p.cfg.Service.OrganizationName(r.Context(), a.OrganizationGUID, lang)
+		}
 		var cs []string
 		for _, id := range a.Provisionings {
 			if n := names[id]; n != "" {

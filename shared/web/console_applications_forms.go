@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -121,7 +122,7 @@ func (f registryFormPage) value(name string) string {
 
 // --- Applications ---
 
-func (p *Pages) applicationFields(lang string, pr *auth.Principal, a config.ApplicationDoc, create bool, conns []service.ConnectionView) []formField {
+func (p *Pages) applicationFields(ctx context.Context, lang string, pr *auth.Principal, a config.ApplicationDoc, create bool, conns []service.ConnectionView) []formField {
 	_, all, _ := pr.RegistryScope()
 	fields := []formField{
 		{Name: "manageId", Type: "text", Value: a.ManageID, Required: true, ReadOnly: !create, Hint: i18n.T(lang, "console.reg.hint.manageId")},
@@ -132,7 +133,7 @@ func (p *Pages) applicationFields(lang string, pr *auth.Principal, a config.Appl
 		{Name: "organizationNameNl", Type: "text", Value: a.OrganizationNameNL},
 		{Name: "logoUrl", Type: "url", Value: a.LogoURL},
 		{Name: "landingPage", Type: "url", Value: a.LandingPage, Required: true},
-		{Name: "organizationGUID", Type: "text", Value: a.OrganizationGUID, ReadOnly: !all, Hint: i18n.T(lang, "console.reg.hint.organizationGUID")},
+		p.organizationFormField(ctx, lang, all, a.OrganizationGUID),
 	}
 	links := formField{Name: "provisionings", Type: "checkboxes"}
 	for _, c := range conns {
@@ -216,11 +217,11 @@ func (p *Pages) consoleApplicationForm(w http.ResponseWriter, r *http.Request) {
 			back(w, r, "/console/applications", "applicationSaved")
 			return
 		}
-		page.Fields = p.applicationFields(lang, pr, in, create, conns)
+		page.Fields = p.applicationFields(r.Context(), lang, pr, in, create, conns)
 		p.formRefusal(w, r, lang, err, &page, "manageId")
 		return
 	}
-	page.Fields = p.applicationFields(lang, pr, a, create, conns)
+	page.Fields = p.applicationFields(r.Context(), lang, pr, a, create, conns)
 	p.render(w, r, http.StatusOK, "console/registryform", page)
 }
 
@@ -278,7 +279,7 @@ func (p *Pages) consoleApplicationDelete(w http.ResponseWriter, r *http.Request)
 
 // --- SCIM connections ---
 
-func (p *Pages) connectionFields(lang string, pr *auth.Principal, c config.ProvisioningDoc, create bool) []formField {
+func (p *Pages) connectionFields(ctx context.Context, lang string, pr *auth.Principal, c config.ProvisioningDoc, create bool) []formField {
 	_, all, _ := pr.RegistryScope()
 	num := func(n float64) string {
 		if n == 0 {
@@ -304,7 +305,7 @@ func (p *Pages) connectionFields(lang string, pr *auth.Principal, c config.Provi
 		{Name: "ratePerSecond", Type: "text", Value: num(c.RatePerSecond), Hint: i18n.T(lang, "console.reg.hint.ratePerSecond")},
 		{Name: "timeoutSeconds", Type: "text", Value: num(float64(c.TimeoutSeconds)), Hint: i18n.T(lang, "console.reg.hint.timeoutSeconds")},
 		{Name: "maxPatchMembers", Type: "text", Value: num(float64(c.MaxPatchMembers)), Hint: i18n.T(lang, "console.reg.hint.maxPatchMembers")},
-		{Name: "organizationGUID", Type: "text", Value: c.OrganizationGUID, ReadOnly: !all, Hint: i18n.T(lang, "console.reg.hint.organizationGUID")},
+		p.organizationFormField(ctx, lang, all, c.OrganizationGUID),
 	}
 	if create {
 		fields[9].Hint = i18n.T(lang, "console.reg.hint.secretNew")
@@ -407,7 +408,7 @@ func (p *Pages) consoleConnectionForm(w http.ResponseWriter, r *http.Request) {
 			back(w, r, "/console/connections/"+url.PathEscape(doc.ID), "connectionSaved")
 			return
 		}
-		page.Fields = p.connectionFields(lang, pr, doc, create)
+		page.Fields = p.connectionFields(r.Context(), lang, pr, doc, create)
 		for i, f := range page.Fields { // numbers as typed, not as read
 			if f.Name == "ratePerSecond" || f.Name == "timeoutSeconds" || f.Name == "maxPatchMembers" {
 				page.Fields[i].Value = strings.TrimSpace(r.PostFormValue(f.Name))
@@ -416,7 +417,7 @@ func (p *Pages) consoleConnectionForm(w http.ResponseWriter, r *http.Request) {
 		p.formRefusal(w, r, lang, err, &page, "id")
 		return
 	}
-	page.Fields = p.connectionFields(lang, pr, c, create)
+	page.Fields = p.connectionFields(r.Context(), lang, pr, c, create)
 	p.render(w, r, http.StatusOK, "console/registryform", page)
 }
 

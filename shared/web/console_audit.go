@@ -91,8 +91,11 @@ func (p *Pages) consoleAudit(w http.ResponseWriter, r *http.Request) {
 		if e.Authority != "" {
 			row.Authority = i18n.T(lang, "console.authority."+string(e.Authority))
 		}
-		if e.SP != "" {
+		switch {
+		case e.SP != "":
 			row.Detail = p.cfg.Service.SPName(e.SP)
+		case e.Subject != "":
+			row.Detail = auditSubject(lang, e)
 		}
 		if strings.HasPrefix(row.Action, "console.") {
 			row.Action = string(e.Action)
@@ -109,4 +112,16 @@ func auditBy(lang, createdBy string) string {
 		return i18n.T(lang, "console.audit.byService")
 	}
 	return createdBy
+}
+
+// auditSubject says what a change of a role, invitation, registry item or
+// organization was about, in the page's language.
+func auditSubject(lang string, e domain.AuditEntry) string {
+	switch e.Action {
+	case domain.AuditRoleRenamed:
+		return i18n.T(lang, "console.audit.formerly", e.Subject)
+	case domain.AuditInvitationCreated, domain.AuditInvitationResent, domain.AuditInvitationDeleted:
+		return i18n.T(lang, "console.audit.invitation", e.Subject)
+	}
+	return e.Subject
 }

@@ -27,18 +27,21 @@ type roleFormPage struct {
 	ACR          string
 	InviterName  string
 	Organization string
-	// ShowOrganization: super users choose the organization, from
-	// Organizations (those the registry names) or by typing its GUID.
+	// ShowOrganization: super users choose the organization from a list
+	// of names (OrganizationSelect).
 	ShowOrganization bool
-	Organizations    []orgChoice
+	organizations    orgField
 	// ShowApplications: whether the person may change applications.
 	ShowApplications bool
 	Applications     []appChoice
 	Errors           map[string]string
 }
 
-// orgChoice is an organization offered by name; Value is its GUID.
-type orgChoice struct{ Value, Label string }
+// OrganizationSelect is the organization list with what was chosen and
+// what is wrong with it.
+func (f roleFormPage) OrganizationSelect() orgField {
+	return f.organizations.with(f.Organization, f.Errors["organization"])
+}
 
 type appChoice struct {
 	Index       int
@@ -55,9 +58,8 @@ func (p *Pages) roleForm(r *http.Request, pr *auth.Principal, lang, titleKey str
 		Override: role.OverrideSettingsAllowed, ACR: role.RequestedAuthnContext, InviterName: role.InviterDisplayName,
 		Organization: role.OrganizationGUID, ShowOrganization: pr.SuperUser, ShowApplications: mayApps, Errors: map[string]string{}}
 	if f.ShowOrganization {
-		for _, o := range p.cfg.Service.OrganizationChoices() {
-			f.Organizations = append(f.Organizations, orgChoice{Value: o.GUID, Label: o.DisplayName(lang)})
-		}
+		f.organizations = p.organizationField(r.Context(), lang, "organization", "organization", "console.role.organization", "")
+		f.organizations.Help, f.organizations.Required = i18n.T(lang, "console.roleform.organizationHelp"), true
 	}
 	if role.DefaultExpiryDays > 0 {
 		f.Days = strconv.Itoa(role.DefaultExpiryDays)

@@ -40,9 +40,13 @@ func (p *Pages) consoleRoles(w http.ResponseWriter, r *http.Request) {
 	}
 	st := listStateOf(r, roleSorts)
 	res, _, err := p.cfg.Service.ListRoles(r.Context(), pr, st.request(), false)
-	if err != nil {
+	bound, broad := domain.IsSearchTooBroad(err)
+	if err != nil && !broad {
 		p.refuse(w, r, err)
 		return
+	}
+	if broad {
+		st.SearchError = i18n.T(lang, "console.roles.tooBroad", bound)
 	}
 	page := rolesPage{consolePage: p.consoleBase(r, pr, lang, "console.roles.title", "roles"), List: st,
 		Headers: []sortHeader{st.header(lang, "console.roles.name", "name"), st.header(lang, "console.roles.description", "description"),
@@ -136,7 +140,7 @@ func (p *Pages) consoleRole(w http.ResponseWriter, r *http.Request) {
 	for _, u := range role.ApplicationUsages {
 		page.Apps = append(page.Apps, firstNonEmpty(u.Application.Name, u.Application.ManageID))
 	}
-	page.Details = roleDetails(lang, role, p.cfg.Service.OrganizationName(role.OrganizationGUID, lang))
+	page.Details = roleDetails(lang, role, p.cfg.Service.OrganizationName(r.Context(), role.OrganizationGUID, lang))
 	for _, st := range view.Group {
 		page.Group = append(page.Group, p.statusView(lang, pr, st))
 	}

@@ -106,6 +106,10 @@ func consoleTenantRules() map[string]consoleTenantRule {
 		"GET /console/operations":          cSuperOnly,
 		"POST /console/operations/replay":  cSuperOnly,
 		"POST /console/operations/discard": cSuperOnly,
+
+		"POST /console/operations/reconcile":     cSuperOnly,
+		"GET /console/operations/reconcile/{id}": cSuperOnly,
+
 		"GET /console/audit":               cObject("role", "manager", 200).withPath("/console/audit?role={obj}"),
 		"POST /console/audit":              cObject("role", "manager", 200).withForm("role={obj}"),
 		"GET /console/tokens":              cListing("instAdmin"),
@@ -128,6 +132,12 @@ func consoleTenantRules() map[string]consoleTenantRule {
 		"GET /console/connections/{id}/delete":  cObject("connection", "instAdmin", 200).using("spareConnection"),
 		"POST /console/connections/{id}/delete": cObject("connection", "instAdmin", 303).using("spareConnection"),
 		"POST /console/connections/{id}/test":   cObject("connection", "instAdmin", 200),
+		// Organizations' names are every organization's to read: only
+		// super users set them.
+		"GET /console/organizations":              cSuperOnly,
+		"POST /console/organizations":             cSuperOnly,
+		"GET /console/organizations/{guid}/edit":  cSuperOnly,
+		"POST /console/organizations/{guid}/edit": cSuperOnly,
 	}
 }
 

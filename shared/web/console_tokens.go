@@ -17,9 +17,11 @@ type tokensPage struct {
 	Description      string
 	Organization     string
 	ShowOrganization bool
-	Super            bool
-	NewToken         *copyLink // the created token's value, shown once
-	Errors           map[string]string
+	// OrganizationSelect is a super user's list of organizations.
+	OrganizationSelect orgField
+	Super              bool
+	NewToken           *copyLink // the created token's value, shown once
+	Errors             map[string]string
 }
 
 type tokenRow struct {
@@ -37,13 +39,21 @@ func (p *Pages) tokensPage(r *http.Request, w http.ResponseWriter, lang string) 
 		p.refuse(w, r, err)
 		return page, false
 	}
+	var orgs []domain.Organization
+	if len(toks) > 0 {
+		orgs = p.cfg.Service.OrganizationChoices(r.Context())
+	}
 	for _, t := range toks {
-		row := tokenRow{ID: t.ID, Description: t.Description, Organization: t.OrganizationGUID, Created: i18n.Date(lang, t.CreatedAt), Owner: t.Owner,
+		org, _ := domain.OrganizationOf(orgs, t.OrganizationGUID)
+		row := tokenRow{ID: t.ID, Description: t.Description, Organization: org.DisplayName(lang), Created: i18n.Date(lang, t.CreatedAt), Owner: t.Owner,
 			Kind: i18n.T(lang, "console.tokens.org")}
 		if t.SuperUserToken {
 			row.Kind = i18n.T(lang, "console.tokens.super")
 		}
 		page.Tokens = append(page.Tokens, row)
+	}
+	if page.ShowOrganization {
+		page.OrganizationSelect = p.organizationField(r.Context(), lang, "organization", "organization", "console.role.organization", "")
 	}
 	return page, true
 }
@@ -102,6 +112,7 @@ func (p *Pages) consoleTokenCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(errs) > 0 {
 		page.Description, page.Organization = in.Description, in.OrganizationGUID
+		page.OrganizationSelect = page.OrganizationSelect.with(in.OrganizationGUID, errs["organization"])
 		status = http.StatusBadRequest
 	}
 	p.render(w, r, status, "console/tokens", page)

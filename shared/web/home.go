@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"math"
 	"net/http"
 	"strconv"
@@ -48,7 +49,7 @@ func (p *Pages) home(w http.ResponseWriter, r *http.Request) {
 		p.serverError(w, r, err)
 		return
 	}
-	views, _ := p.accessViews(lang, access, nil)
+	views, _ := p.accessViews(r.Context(), lang, access, nil)
 	p.render(w, r, http.StatusOK, "home", homePage{basePage: p.base(r, lang, "home.title"), Access: views})
 }
 
@@ -71,10 +72,10 @@ func (p *Pages) welcome(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	lang := visitOf(r).language("")
-	views, pending := p.accessViews(lang, access, wanted)
+	views, pending := p.accessViews(r.Context(), lang, access, wanted)
 	page := welcomePage{basePage: p.base(r, lang, "welcome.title"), Access: views, Pending: pending}
 	if org := r.URL.Query().Get("admin"); org != "" && principal.User != nil && principal.User.InstitutionAdmin && principal.User.OrganizationGUID == org {
-		page.Admin = p.cfg.Service.OrganizationName(org, lang)
+		page.Admin = p.cfg.Service.OrganizationName(r.Context(), org, lang)
 		page.Access, page.Pending, pending = nil, false, false
 	}
 	page.Refresh = pending
@@ -83,8 +84,9 @@ func (p *Pages) welcome(w http.ResponseWriter, r *http.Request) {
 
 // accessViews words the memberships (those of wanted roles when wanted is
 // not nil) and reports whether any application is still being set up.
-func (p *Pages) accessViews(lang string, access []service.Access, wanted map[int64]bool) ([]accessView, bool) {
+func (p *Pages) accessViews(ctx context.Context, lang string, access []service.Access, wanted map[int64]bool) ([]accessView, bool) {
 	now := p.now()
+	orgs := p.cfg.Service.OrganizationChoices(ctx)
 	var out []accessView
 	pending := false
 	for _, a := range access {
@@ -93,7 +95,7 @@ func (p *Pages) accessViews(lang string, access []service.Access, wanted map[int
 		}
 		av := accessView{Role: a.Role.Name, Authority: i18n.Authority(lang, string(a.UserRole.Authority)), Ends: endsText(lang, a.UserRole.EndDate, now)}
 		for _, app := range a.Applications {
-			reg := app.Application
+			reg := namedByOrganization(orgs, app.Application)
 			reg.Name = firstNonEmpty(app.Name, reg.Name)
 			view := applicationView(lang, reg, app.LandingPage)
 			view.Status = string(app.Status)

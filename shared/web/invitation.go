@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -72,7 +73,7 @@ func (p *Pages) showInvitation(w http.ResponseWriter, r *http.Request, hash stri
 		page := statePage{basePage: p.base(r, lang, "state.expired.title"), State: stateExpired,
 			Body:    i18n.T(lang, "state.expired.body"),
 			Actions: []action{{Label: i18n.T(lang, "state.home"), Href: "/"}}}
-		if inviter := p.inviter(link, lang); inviter != "" {
+		if inviter := p.inviter(r.Context(), link, lang); inviter != "" {
 			page.Body = i18n.T(lang, "state.expired.bodyBy", inviter)
 		}
 		p.render(w, r, http.StatusGone, "state", page)
@@ -81,18 +82,18 @@ func (p *Pages) showInvitation(w http.ResponseWriter, r *http.Request, hash stri
 		p.problem(w, r, http.StatusConflict, lang, stateAccepted, "/")
 		return
 	}
-	page := invitationPage{basePage: p.base(r, lang, "inv.title"), Roles: rolesView(lang, link.Roles)}
+	page := invitationPage{basePage: p.base(r, lang, "inv.title"), Roles: rolesView(lang, rolesNamedByOrganization(p.cfg.Service.OrganizationChoices(r.Context()), link.Roles))}
 	page.SignInURL = signInURL(r.URL.RequestURI(), link.RequiredACR)
 	inv := link.Invitation
 	authority := i18n.Authority(lang, string(inv.IntendedAuthority))
 	page.Intro = i18n.T(lang, "inv.invited", authority)
 	page.MessageHeading = i18n.T(lang, "inv.messageAnon")
-	if inviter := p.inviter(link, lang); inviter != "" {
+	if inviter := p.inviter(r.Context(), link, lang); inviter != "" {
 		page.Intro = i18n.T(lang, "inv.invitedBy", inviter, authority)
 		page.MessageHeading = i18n.T(lang, "inv.message", inviter)
 	}
 	if len(link.Roles) == 0 && inv.OrganizationGUID != "" {
-		page.Organization = p.cfg.Service.OrganizationName(inv.OrganizationGUID, lang)
+		page.Organization = p.cfg.Service.OrganizationName(r.Context(), inv.OrganizationGUID, lang)
 	}
 	page.Message = inv.Message
 	page.Expires = i18n.T(lang, "inv.expires", i18n.Date(lang, inv.ExpiryDate))
@@ -127,8 +128,8 @@ func (p *Pages) showInvitation(w http.ResponseWriter, r *http.Request, hash stri
 
 // inviter names who invites: a person or a program, else the
 // organization the invitation comes from.
-func (p *Pages) inviter(link service.InvitationLink, lang string) string {
-	return firstNonEmpty(link.Inviter, p.cfg.Service.InvitingOrganization(link.Invitation, link.Roles, lang))
+func (p *Pages) inviter(ctx context.Context, link service.InvitationLink, lang string) string {
+	return firstNonEmpty(link.Inviter, p.cfg.Service.InvitingOrganization(ctx, link.Invitation, link.Roles, lang))
 }
 
 // accept is the Accept button: the service creates the memberships with

@@ -127,7 +127,7 @@ func (p *Pages) Handler() http.Handler {
 			p.cfg.Logger.Warn("public base URL is not a trusted origin", "error", err)
 		}
 	}
-	return middleware.Wrap(p.internalError, securityHeaders(p.originGuard(cop.Handler(p.withVisit(mux)))))
+	return middleware.Wrap(p.internalError, securityHeaders(p.originGuard(cop.Handler(answerOptions(mux, p.withVisit(mux))))))
 }
 
 // Mounts are the path patterns the pages answer, for a server that mounts

@@ -32,25 +32,46 @@ type ReconcileRequest struct {
 	MaxDeleteShare float64 `json:"maxDeleteShare,omitempty"`
 }
 
-// invokedReconciler runs a reconcile in the reconcile function and waits
-// for its report. The API functions may not read SP credentials; the
-// reconcile function may (RECONCILE_FUNCTION_NAME names it). It calls the
-// Lambda Invoke API directly, signed with the SDK's SigV4 signer, so that
-// the service needs no further SDK module for one call.
-type invokedReconciler struct {
+// invoker calls the Lambda Invoke API of one function, signed with the
+// SDK's SigV4 signer, so that the service needs no further SDK module for
+// one call.
+type invoker struct {
 	cfg      aws.Config
 	function string
 	hc       *http.Client
 }
 
+// invokedReconciler runs a reconcile in the reconcile function and waits
+// for its report. The API functions may not read SP credentials; the
+// reconcile function may (RECONCILE_FUNCTION_NAME names it).
+type invokedReconciler struct{ invoker }
+
+// invokedJobs starts on-demand jobs in the jobs function
+// (JOBS_FUNCTION_NAME), whose time limit fits them.
+type invokedJobs struct{ invoker }
+
+// StartJob invokes the jobs function asynchronously (Lambda queues the
+// event and answers 202). Lambda may deliver the event more than once;
+// the job's claim makes the second run do nothing.
+func (j invokedJobs) StartJob(ctx context.Context, req domain.JobRequest) error {
+	resp, out, err := j.invoke(ctx, "job", req, true)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusAccepted {
+		return functionError("jobs", resp, out)
+	}
+	return nil
+}
+
 func (r invokedReconciler) Reconcile(ctx context.Context, spID string, opts domain.ReconcileOptions) (domain.ReconcileReport, error) {
 	var rep domain.ReconcileReport
-	resp, out, err := r.invoke(ctx, ReconcileRequest{SP: spID, DryRun: opts.DryRun, MaxDeleteShare: opts.MaxDeleteShare}, false)
+	resp, out, err := r.invoke(ctx, "reconcile", ReconcileRequest{SP: spID, DryRun: opts.DryRun, MaxDeleteShare: opts.MaxDeleteShare}, false)
 	if err != nil {
 		return rep, err
 	}
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("X-Amz-Function-Error") != "" {
-		return rep, functionError(resp, out)
+		return rep, functionError("reconcile", resp, out)
 	}
 	if err := json.Unmarshal(out, &rep); err != nil {
 		return rep, fmt.Errorf("reconcile: decode report: %w", err)
@@ -61,28 +82,29 @@ func (r invokedReconciler) Reconcile(ctx context.Context, spID string, opts doma
 // StartReconcile invokes the reconcile function asynchronously (Lambda
 // queues the event and answers 202), for a run longer than a request.
 func (r invokedReconciler) StartReconcile(ctx context.Context, jobID, spID string, opts domain.ReconcileOptions) error {
-	resp, out, err := r.invoke(ctx, ReconcileRequest{JobID: jobID, SP: spID, DryRun: opts.DryRun, MaxDeleteShare: opts.MaxDeleteShare}, true)
+	resp, out, err := r.invoke(ctx, "reconcile", ReconcileRequest{JobID: jobID, SP: spID, DryRun: opts.DryRun, MaxDeleteShare: opts.MaxDeleteShare}, true)
 	if err != nil {
 		return err
 	}
 	if resp.StatusCode != http.StatusAccepted {
-		return functionError(resp, out)
+		return functionError("reconcile", resp, out)
 	}
 	return nil
 }
 
-func functionError(resp *http.Response, out []byte) error {
+func functionError(name string, resp *http.Response, out []byte) error {
 	var fe struct {
 		ErrorMessage string `json:"errorMessage"`
 		Message      string `json:"message"`
 	}
 	_ = json.Unmarshal(out, &fe)
-	return domain.Unavailablef("the reconcile function failed (%d): %s", resp.StatusCode, fe.ErrorMessage+fe.Message)
+	return domain.Unavailablef("the %s function failed (%d): %s", name, resp.StatusCode, fe.ErrorMessage+fe.Message)
 }
 
-// invoke calls Lambda's Invoke API, synchronously or as an event.
-func (r invokedReconciler) invoke(ctx context.Context, detail ReconcileRequest, async bool) (*http.Response, []byte, error) {
-	body, err := json.Marshal(map[string]any{"detail-type": "reconcile", "detail": detail})
+// invoke calls Lambda's Invoke API, synchronously or as an event, with an
+// EventBridge-shaped event of detail.
+func (r invoker) invoke(ctx context.Context, detailType string, detail any, async bool) (*http.Response, []byte, error) {
+	body, err := json.Marshal(map[string]any{"detail-type": detailType, "detail": detail})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -98,7 +120,7 @@ func (r invokedReconciler) invoke(ctx context.Context, detail ReconcileRequest, 
 	}
 	creds, err := r.cfg.Credentials.Retrieve(ctx)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reconcile: AWS credentials: %w", err)
+		return nil, nil, fmt.Errorf("invoke %s: AWS credentials: %w", r.function, err)
 	}
 	sum := sha256.Sum256(body)
 	if err := v4.NewSigner().SignHTTP(ctx, creds, req, hex.EncodeToString(sum[:]), "lambda", r.cfg.Region, time.Now()); err != nil {
@@ -106,7 +128,7 @@ func (r invokedReconciler) invoke(ctx context.Context, detail ReconcileRequest, 
 	}
 	resp, err := r.hc.Do(req)
 	if err != nil {
-		return nil, nil, domain.Unavailablef("the reconcile function did not answer: %v", err)
+		return nil, nil, domain.Unavailablef("the %s function did not answer: %v", r.function, err)
 	}
 	defer resp.Body.Close()
 	out, err := io.ReadAll(io.LimitReader(resp.Body, 6<<20))

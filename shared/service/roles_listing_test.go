@@ -1,0 +1,120 @@
+package service_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/service"
+)
+
+// TestListRolesPagesOfEachScope: R1's pages for a super user, an
+// institution admin who also holds roles of another organization, and an
+// inviter are the pages of a brute-force listing of what each may see, in
+// each order; with force, a scope larger than RoleForcedPageSize comes in
+// pages of that size whose union is the scope.
+func TestListRolesPagesOfEachScope(t *testing.T) {
+	s, _ := newService(t)
+	var roles []domain.Role
+	for i := range int64(40) {
+		id := 1 + i
+		org := []string{"org-a", "org-b"}[i%2]
+		name := fmt.Sprintf("%s %s %d", []string{"Lab", "Library", "Physics", "Data"}[i%4], []string{"guests", "staff", "visitors"}[i%3], id)
+		roles = append(roles, domain.Role{ID: id, Name: name, ShortName: domain.ShortNameOf(name), Description: "for " + name,
+			OrganizationGUID: org, Auditable: domain.Auditable{CreatedAt: now.Add(-time1h(i % 4))}})
+	}
+	if err := s.Store.Seed(context.Background(), domain.Seed{Roles: roles}); err != nil {
+		t.Fatal(err)
+	}
+	if _, indexed, err := s.Store.ListRolesPage(context.Background(), domain.RoleListQuery{Page: domain.PageRequest{Size: 1}}); err != nil || !indexed {
+		t.Fatalf("the seeded roles are not listed from the index: %v", err)
+	}
+	admin := &auth.Principal{Kind: auth.KindPerson, OrganizationGUID: "org-a", User: &domain.User{ID: 9, InstitutionAdmin: true},
+		Memberships: map[int64]domain.Authority{2: domain.Inviter, 4: domain.Guest, 6: domain.Manager}}
+	inviter := &auth.Principal{Kind: auth.KindPerson, User: &domain.User{ID: 8},
+		Memberships: map[int64]domain.Authority{3: domain.Inviter, 11: domain.Manager, 12: domain.Guest}}
+	visible := func(p *auth.Principal) []domain.Role {
+		return slices.DeleteFunc(slices.Clone(roles), func(r domain.Role) bool { return !auth.CanSeeRole(p, r) })
+	}
+	brute := func(p *auth.Principal, req domain.PageRequest) ([]int64, int64) {
+		var match []domain.Role
+		for _, r := range visible(p) {
+			words := strings.Fields(strings.ToLower(r.Name + " " + r.Description))
+			ok := true
+			for _, q := range strings.Fields(strings.ToLower(req.Query)) {
+				ok = ok && slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, q) })
+			}
+			if ok {
+				match = append(match, r)
+			}
+		}
+		slices.SortFunc(match, func(a, b domain.Role) int {
+			c := strings.Compare(domain.RoleSortKey(a, req.Sort), domain.RoleSortKey(b, req.Sort))
+			if req.Descending {
+				return -c
+			}
+			return c
+		})
+		var ids []int64
+		for i := req.Offset(); i < min(req.Offset()+req.Size, len(match)); i++ {
+			ids = append(ids, match[i].ID)
+		}
+		return ids, int64(len(match))
+	}
+	callers := map[string]*auth.Principal{"super": root, "admin": admin, "inviter": inviter}
+	requests := []domain.PageRequest{
+		{Size: 5},
+		{Size: 5, Number: 1},
+		{Size: 4, Number: 2, Sort: "description", Descending: true},
+		{Size: 6, Sort: "createdAt"},
+		{Size: 3, Number: 1, Sort: "id", Descending: true},
+		{Size: 5, Query: "lib"},
+		{Size: 5, Query: "physics staff", Sort: "name", Descending: true},
+	}
+	for name, p := range callers {
+		for _, req := range requests {
+			page, _, err := s.ListRoles(context.Background(), p, req, false)
+			if err != nil {
+				t.Fatalf("%s %+v: %v", name, req, err)
+			}
+			wantIDs, wantTotal := brute(p, req)
+			var got []int64
+			for _, r := range page.Items {
+				got = append(got, r.ID)
+			}
+			if !slices.Equal(got, wantIDs) || page.Total != wantTotal {
+				t.Errorf("%s %+v: %v of %d, want %v of %d", name, req, got, page.Total, wantIDs, wantTotal)
+			}
+		}
+	}
+
+	// force: pages of RoleForcedPageSize by name, the whole scope in all.
+	defer func(size int) { service.RoleForcedPageSize = size }(service.RoleForcedPageSize)
+	service.RoleForcedPageSize = 7
+	for name, p := range callers {
+		want, total := brute(p, domain.PageRequest{Size: len(roles)})
+		var got []int64
+		for number := 0; number < 10; number++ {
+			page, req, err := s.ListRoles(context.Background(), p, domain.PageRequest{Number: number, Query: "ignored"}, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(page.Items) > 7 || req.Size != 7 || page.Total != total {
+				t.Fatalf("%s forced page %d: %d roles of %d, page size %d", name, number, len(page.Items), page.Total, req.Size)
+			}
+			for _, r := range page.Items {
+				got = append(got, r.ID)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: forced pages %v, want %v", name, got, want)
+		}
+	}
+}
+
+func time1h(n int64) time.Duration { return time.Duration(n) * time.Hour }
