@@ -27,6 +27,7 @@ type Store interface {
 	MaintenanceStore
 	DateRepairStore
 	IndexRepairStore
+	JobRunStore
 	CRMStore
 	RoleListingStore
 	UserSearchStore
