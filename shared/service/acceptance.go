@@ -19,7 +19,8 @@ type AcceptResult struct {
 // Accept turns an open invitation into memberships of the authenticated
 // person (I1). At each SP of the roles' applications where the user is not
 // known yet, the user is created first; then each membership is added.
-// It reads validate → user → grant → deliveries → save → dispatch.
+// It reads validate → user → grant → commit (commitGrant: deliveries, save,
+// dispatch).
 func (s *Service) Accept(ctx context.Context, p *auth.Principal, secret string, invitationID int64) (AcceptResult, error) {
 	inv, err := s.invitationOfLink(ctx, p, secret, invitationID)
 	if err != nil {
