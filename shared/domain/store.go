@@ -6,7 +6,9 @@ import (
 )
 
 // Store is the service's persistence port. Every method is one GetItem,
-// Query or transaction on the single table (see shared/dynamo/DATAMODEL.md).
+// Query or transaction on the single table (see shared/dynamo/DATAMODEL.md),
+// but the super users' date repair (DateRepairStore), which reads the whole
+// table.
 // Each method's comment names the domain errors it returns: KindNotFound
 // for an absent item, KindConflict for a taken id or name,
 // ErrVersionConflict (of KindConflict) when a version check or a concurrent
@@ -23,6 +25,9 @@ type Store interface {
 	MailStore
 	MemberStore
 	MaintenanceStore
+	DateRepairStore
+	IndexRepairStore
+	JobRunStore
 	CRMStore
 	RoleListingStore
 	UserSearchStore
@@ -125,6 +130,10 @@ type InvitationStore interface {
 	// ListOpenInvitationsOfRole returns the open invitations to a role. No
 	// domain error (none: empty).
 	ListOpenInvitationsOfRole(ctx context.Context, roleID int64) ([]Invitation, error)
+	// ListInvitationsOfRole returns every invitation that grants a role,
+	// in any state (open, expired until purged, accepted), by id. No
+	// domain error (none: empty).
+	ListInvitationsOfRole(ctx context.Context, roleID int64) ([]Invitation, error)
 	// SaveAcceptance applies an acceptance atomically. KindConflict when the
 	// invitation was accepted meanwhile, or a new user (id or sub) or new
 	// membership exists already; KindGone when the invitation is no longer
@@ -190,6 +199,14 @@ type ProvisioningStore interface {
 	// ListLinks returns the links of a user or group at every SP. No domain
 	// error (none: empty).
 	ListLinks(ctx context.Context, kind ResourceKind, localID int64) ([]SPLink, error)
+	// GetLinksOf reads the links of many users or groups to the given SPs
+	// at once (a page of a role's members at its SPs); links that do not
+	// exist are left out. No domain error.
+	GetLinksOf(ctx context.Context, kind ResourceKind, localIDs []int64, spIDs []string) ([]SPLink, error)
+	// GetDeliverySubjects reads the users, roles, memberships and links a
+	// batch of deliveries is about, at once; absent items are left out. No
+	// domain error.
+	GetDeliverySubjects(ctx context.Context, q SubjectsQuery) (DeliverySubjects, error)
 	// RecordOutcomes records at once what a batch of deliveries came to (see
 	// Outcomes). KindInvalid for a replayed delivery, a status that is not
 	// final, an audit entry without its delivery id, or a link of a kind

@@ -86,11 +86,10 @@ func (p *Provisioner) startBatch(ctx context.Context, records []events.SQSMessag
 			q.UserRoles = append(q.UserRoles, domain.UserRoleKey{UserID: d.UserID, RoleID: d.RoleID})
 		}
 	}
-	reader, ok := p.Store.(SubjectsReader)
-	if !ok {
+	if len(q.Links) == 0 { // no delivery names a user or role: nothing to read
 		return context.WithValue(ctx, batchKey{}, b), b
 	}
-	got, err := reader.GetDeliverySubjects(ctx, q)
+	got, err := p.Store.GetDeliverySubjects(ctx, q)
 	if err != nil {
 		p.log().WarnContext(ctx, "batch read failed; each delivery reads for itself", "error", err)
 		return context.WithValue(ctx, batchKey{}, b), b

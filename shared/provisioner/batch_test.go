@@ -11,7 +11,6 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/edu-invite/invite/shared/domain"
-	"github.com/edu-invite/invite/shared/provisioner"
 	"github.com/edu-invite/invite/shared/scim"
 	"github.com/edu-invite/invite/shared/sqs"
 )
@@ -56,7 +55,7 @@ func (s *countingStore) GetLink(ctx context.Context, kind domain.ResourceKind, l
 
 func (s *countingStore) GetDeliverySubjects(ctx context.Context, q domain.SubjectsQuery) (domain.DeliverySubjects, error) {
 	s.count("GetDeliverySubjects")
-	return s.Store.(provisioner.SubjectsReader).GetDeliverySubjects(ctx, q)
+	return s.Store.GetDeliverySubjects(ctx, q)
 }
 
 func (s *countingStore) RecordOutcomes(ctx context.Context, o domain.Outcomes) error {

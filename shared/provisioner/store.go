@@ -54,13 +54,9 @@ type Store interface {
 	// ListUserRolesOfUser returns a user's memberships (healing a lost
 	// user re-adds them to their groups). No domain error (none: empty).
 	ListUserRolesOfUser(ctx context.Context, userID int64) ([]domain.UserRole, error)
-}
 
-// SubjectsReader is the optional part of a Store that reads what a batch of
-// deliveries is about in one request (see batch); without it each delivery
-// reads for itself.
-type SubjectsReader interface {
 	// GetDeliverySubjects reads the users, roles, memberships and links
-	// named; absent items are left out. No domain error.
+	// that a batch of deliveries is about in one request (see batch);
+	// absent items are left out. No domain error.
 	GetDeliverySubjects(ctx context.Context, q domain.SubjectsQuery) (domain.DeliverySubjects, error)
 }

@@ -19,7 +19,8 @@ type AcceptResult struct {
 // Accept turns an open invitation into memberships of the authenticated
 // person (I1). At each SP of the roles' applications where the user is not
 // known yet, the user is created first; then each membership is added.
-// It reads validate → user → grant → deliveries → save → dispatch.
+// It reads validate → user → grant → commit (commitGrant: deliveries, save,
+// dispatch).
 func (s *Service) Accept(ctx context.Context, p *auth.Principal, secret string, invitationID int64) (AcceptResult, error) {
 	inv, err := s.invitationOfLink(ctx, p, secret, invitationID)
 	if err != nil {
@@ -33,28 +34,25 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, secret string, 
 	if err != nil {
 		return AcceptResult{}, err
 	}
-	g, err := s.grant(ctx, p, inv, user, isNew, now)
+	g, roles, err := s.grant(ctx, p, inv, user, isNew, now)
 	if err != nil {
-		return AcceptResult{}, err
-	}
-	if g.acc.Deliveries, err = s.acceptanceDeliveries(ctx, user, isNew, g.provisioned); err != nil {
 		return AcceptResult{}, err
 	}
 	if !isNew && inv.InternalPlaceholderIdentifier != "" && user.InternalPlaceholderIdentifier == inv.InternalPlaceholderIdentifier {
 		// The placeholder is the user's externalId at every SP (ExternalIDAt),
 		// at creation and from now on: SPs that know the user already hear it now.
-		updates, err := s.userUpdateDeliveries(ctx, user.ID, nil)
-		if err != nil {
+		if g.followUps, err = s.userUpdateDeliveries(ctx, user.ID, nil); err != nil {
 			return AcceptResult{}, err
 		}
-		g.acc.Deliveries = append(g.acc.Deliveries, updates...)
 	}
-	if err := s.Store.SaveAcceptance(ctx, g.acc); err != nil {
+	acc, err := s.commitGrant(ctx, p, g)
+	if err != nil {
 		return AcceptResult{}, err
 	}
-	s.dispatch(ctx, g.acc.Deliveries)
-	s.linkCRMContact(ctx, g.acc.Invitation, user)
-	return g.result, nil
+	result := AcceptResult{User: user, Roles: roles}
+	result.UserRoles = append(append(result.UserRoles, acc.UpdatedUserRoles...), acc.NewUserRoles...)
+	s.linkCRMContact(ctx, acc.Invitation, user)
+	return result, nil
 }
 
 // invitationOfLink finds the invitation of the link's secret for a
@@ -99,40 +97,29 @@ func mayAccept(inv domain.Invitation, person auth.Person, now time.Time) error {
 	return nil
 }
 
-// acceptanceGrant is what accepting grants: the acceptance to save, what
-// the person is told, and the roles whose membership reaches their
-// applications now (UserRole.Provisioned).
-type acceptanceGrant struct {
-	acc         domain.Acceptance
-	result      AcceptResult
-	provisioned []domain.Role
-}
-
 // grant makes or extends a membership of user in each role of inv, with
-// its audit entry, and marks inv accepted at now.
-func (s *Service) grant(ctx context.Context, p *auth.Principal, inv domain.Invitation, user domain.User, isNew bool, now time.Time) (acceptanceGrant, error) {
+// its audit entry, and marks inv accepted at now. It also returns the roles
+// of inv by id.
+func (s *Service) grant(ctx context.Context, p *auth.Principal, inv domain.Invitation, user domain.User, isNew bool, now time.Time) (pendingGrant, map[int64]domain.Role, error) {
 	roles, err := s.Store.GetRoles(ctx, inv.RoleIDs)
 	if err != nil {
-		return acceptanceGrant{}, err
+		return pendingGrant{}, nil, err
 	}
 	// The authentication context the roles ask for holds on every path
 	// (pages and API alike); nothing is written before this point.
 	if required := requiredContext(inv, roles); !s.Contexts.Satisfies(p.Person.ACR, required) {
-		return acceptanceGrant{}, &auth.InsufficientAuthentication{ACRValues: required}
+		return pendingGrant{}, nil, &auth.InsufficientAuthentication{ACRValues: required}
 	}
 	existing, err := s.membershipsByRole(ctx, user.ID, isNew)
 	if err != nil {
-		return acceptanceGrant{}, err
+		return pendingGrant{}, nil, err
 	}
 	acceptedAt := now
 	inv.Status, inv.AcceptedAt = domain.InvitationAccepted, &acceptedAt
-	g := acceptanceGrant{
-		acc:    domain.Acceptance{User: user, NewUser: isNew, Invitation: inv},
-		result: AcceptResult{User: user, Roles: map[int64]domain.Role{}},
-	}
-	var fresh []domain.Role // the roles of new memberships
+	g := pendingGrant{acc: domain.Acceptance{User: user, NewUser: isNew, Invitation: inv}}
+	byID := map[int64]domain.Role{}
 	for _, role := range roles {
-		g.result.Roles[role.ID] = role
+		byID[role.ID] = role
 		endDate := membershipEnd(inv, role, now)
 		if ur, ok := existing[role.ID]; ok {
 			wasProvisioned := ur.Provisioned()
@@ -142,28 +129,17 @@ func (s *Service) grant(ctx context.Context, p *auth.Principal, inv domain.Invit
 			}
 			g.acc.UpdatedUserRoles = append(g.acc.UpdatedUserRoles, ur)
 			g.acc.Audit = append(g.acc.Audit, s.auditEntry(ctx, p, ur, role, user.Email, domain.AuditUpdate))
-			g.result.UserRoles = append(g.result.UserRoles, ur)
 			continue
 		}
 		ur := domain.UserRole{UserID: user.ID, RoleID: role.ID, Inviter: inv.InviterName, EndDate: endDate, CreatedAt: now,
 			GuestRoleIncluded: inv.GuestRoleIncluded, Authority: inv.IntendedAuthority, Language: inv.Language}
 		g.acc.NewUserRoles = append(g.acc.NewUserRoles, ur)
-		fresh = append(fresh, role)
+		g.fresh = append(g.fresh, role)
 		if ur.Provisioned() {
 			g.provisioned = append(g.provisioned, role)
 		}
 	}
-	if err := s.assignIDs(ctx, &g.acc); err != nil {
-		return acceptanceGrant{}, err
-	}
-	for i, ur := range g.acc.NewUserRoles {
-		g.acc.Audit = append(g.acc.Audit, s.auditEntry(ctx, p, ur, fresh[i], user.Email, domain.AuditAdd))
-		g.result.UserRoles = append(g.result.UserRoles, ur)
-	}
-	if err := s.assignAuditIDs(ctx, g.acc.Audit); err != nil {
-		return acceptanceGrant{}, err
-	}
-	return g, nil
+	return g, byID, nil
 }
 
 // membershipsByRole are the user's memberships by role id (none for a new

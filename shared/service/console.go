@@ -109,12 +109,6 @@ func (s *Service) SPName(id string) string {
 	return id
 }
 
-// linkBatch is the optional one-request read of many resources' links
-// (shared/dynamo has it); without it each member is read on its own.
-type linkBatch interface {
-	GetLinksOf(ctx context.Context, kind domain.ResourceKind, localIDs []int64, spIDs []string) ([]domain.SPLink, error)
-}
-
 // MembersProvisioning is where each member of a role stands at each SP of
 // the role, by user id: pending where nothing was delivered yet. The
 // caller must be allowed to see the role's members.
@@ -131,22 +125,12 @@ func (s *Service) MembersProvisioning(ctx context.Context, p *auth.Principal, ro
 		ids[i] = m.User.ID
 	}
 	byUser := map[int64][]domain.SPLink{}
-	if b, ok := s.Store.(linkBatch); ok {
-		links, err := b.GetLinksOf(ctx, domain.ResourceUser, ids, spIDs)
-		if err != nil {
-			return nil, err
-		}
-		for _, l := range links {
-			byUser[l.LocalID] = append(byUser[l.LocalID], l)
-		}
-	} else {
-		for _, id := range ids {
-			links, err := s.Store.ListLinks(ctx, domain.ResourceUser, id)
-			if err != nil {
-				return nil, err
-			}
-			byUser[id] = links
-		}
+	links, err := s.Store.GetLinksOf(ctx, domain.ResourceUser, ids, spIDs)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range links {
+		byUser[l.LocalID] = append(byUser[l.LocalID], l)
 	}
 	gl, err := s.Store.ListLinks(ctx, domain.ResourceGroup, role.ID)
 	if err != nil {
@@ -283,12 +267,6 @@ func (s *Service) PersonAudit(ctx context.Context, p *auth.Principal, userID int
 // shows, by the name of their Lambda.
 var ScheduledJobs = []string{"expiry", "cleanup", "outbox-sweep", "reconcile"}
 
-// jobRunStore is the optional store of job runs (shared/dynamo has it).
-type jobRunStore interface {
-	PutJobRun(ctx context.Context, r domain.JobRun) error
-	GetJobRuns(ctx context.Context, names []string) ([]domain.JobRun, error)
-}
-
 // RecordJobRun stores how a scheduled job's run went. A failure to record
 // is logged, never the job's failure.
 func (s *Service) RecordJobRun(ctx context.Context, name string, started time.Time, result any, runErr error) {
@@ -298,10 +276,6 @@ func (s *Service) RecordJobRun(ctx context.Context, name string, started time.Ti
 // finishJobRun records the outcome of a run: an on-demand run keeps when
 // it was queued and started.
 func (s *Service) finishJobRun(ctx context.Context, run domain.JobRun, result any, runErr error) {
-	st, ok := s.Store.(jobRunStore)
-	if !ok {
-		return
-	}
 	if run.StartedAt.IsZero() {
 		run.StartedAt = s.now()
 	}
@@ -321,7 +295,7 @@ func (s *Service) finishJobRun(ctx context.Context, run domain.JobRun, result an
 	if len(run.Summary) > limit {
 		run.Summary = run.Summary[:limit]
 	}
-	if err := st.PutJobRun(ctx, run); err != nil {
+	if err := s.Store.PutJobRun(ctx, run); err != nil {
 		s.log().WarnContext(ctx, "job run not recorded", "job", run.Name, "error", err)
 	}
 }
@@ -334,14 +308,12 @@ func (s *Service) JobRuns(ctx context.Context, p *auth.Principal) ([]domain.JobR
 		return nil, err
 	}
 	byName := map[string]domain.JobRun{}
-	if st, ok := s.Store.(jobRunStore); ok {
-		runs, err := st.GetJobRuns(ctx, ScheduledJobs)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range runs {
-			byName[r.Name] = r
-		}
+	runs, err := s.Store.GetJobRuns(ctx, ScheduledJobs)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range runs {
+		byName[r.Name] = r
 	}
 	out := make([]domain.JobRun, len(ScheduledJobs))
 	for i, n := range ScheduledJobs {

@@ -14,12 +14,6 @@ import (
 // (open, expired, accepted) and a person's invitations. The API's I5 stays
 // the open invitations only.
 
-// roleInvitationHistory is the optional listing of a role's invitations in
-// every state (shared/dynamo has it); without it only open ones are shown.
-type roleInvitationHistory interface {
-	ListInvitationsOfRole(ctx context.Context, roleID int64) ([]domain.Invitation, error)
-}
-
 // RoleInvitationHistory is every invitation to a role that is still kept
 // (open, expired until purged, accepted), newest first, for whoever may read
 // the role's invitations (as RoleInvitations).
@@ -34,19 +28,12 @@ func (s *Service) RoleInvitationHistory(ctx context.Context, p *auth.Principal, 
 	if !mayReadInvitationsOf(p, role) {
 		return nil, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the invitations of role %d", roleID))
 	}
-	invs, err := s.invitationsOfRole(ctx, roleID)
+	invs, err := s.Store.ListInvitationsOfRole(ctx, roleID)
 	if err != nil {
 		return nil, err
 	}
 	sort.SliceStable(invs, func(i, j int) bool { return invs[i].ID > invs[j].ID })
 	return s.withRoles(ctx, invs)
-}
-
-func (s *Service) invitationsOfRole(ctx context.Context, roleID int64) ([]domain.Invitation, error) {
-	if h, ok := s.Store.(roleInvitationHistory); ok {
-		return h.ListInvitationsOfRole(ctx, roleID)
-	}
-	return s.Store.ListOpenInvitationsOfRole(ctx, roleID)
 }
 
 // PersonInvitations are the invitations sent to a person's e-mail address
@@ -72,7 +59,7 @@ func (s *Service) PersonInvitations(ctx context.Context, p *auth.Principal, pers
 		if !mayReadInvitationsOf(p, r) {
 			continue
 		}
-		invs, err := s.invitationsOfRole(ctx, r.ID)
+		invs, err := s.Store.ListInvitationsOfRole(ctx, r.ID)
 		if err != nil {
 			return nil, err
 		}

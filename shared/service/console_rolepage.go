@@ -31,20 +31,6 @@ type RolePageView struct {
 	Invitations []InvitationWithRoles
 }
 
-// roleViewer is the optional one-read role page of the store (shared/dynamo:
-// three requests from the role's members index); ok is false for a role
-// whose index is not complete.
-type roleViewer interface {
-	RoleView(ctx context.Context, roleID int64, after string, size int, spIDsOf func(domain.Role) []string) (domain.RoleView, bool, error)
-}
-
-// memberRows is the optional read of a role with its members as the
-// lists show them (shared/dynamo: the role and the members index in two
-// requests); listed is false for a role whose index is not complete.
-type memberRows interface {
-	MemberRowsOfRole(ctx context.Context, roleID int64, limit int) (role domain.Role, members []domain.Member, more, listed bool, err error)
-}
-
 // fallbackToken marks a page token of the in-memory paging of a role whose
 // members index is not complete: "@" and the offset.
 const fallbackToken = "@"
@@ -56,8 +42,8 @@ func (s *Service) RolePage(ctx context.Context, p *auth.Principal, roleID int64,
 	if p == nil {
 		return RolePageView{}, domain.Unauthenticatedf("authentication required")
 	}
-	if v, ok := s.Store.(roleViewer); ok && !strings.HasPrefix(after, fallbackToken) {
-		view, ok, err := v.RoleView(ctx, roleID, after, RolePageSize, s.spIDsOfRole)
+	if !strings.HasPrefix(after, fallbackToken) {
+		view, ok, err := s.Store.RoleView(ctx, roleID, after, RolePageSize, s.spIDsOfRole)
 		if err != nil {
 			return RolePageView{}, err
 		}
@@ -165,22 +151,20 @@ func (s *Service) memberRowsOfRole(ctx context.Context, p *auth.Principal, roleI
 	if p == nil {
 		return domain.Role{}, nil, domain.Unauthenticatedf("authentication required")
 	}
-	if rs, ok := s.Store.(memberRows); ok {
-		role, members, more, listed, err := rs.MemberRowsOfRole(ctx, roleID, limit)
-		if err != nil {
-			return domain.Role{}, nil, err
-		}
-		if listed {
-			if !p.CanSeeMembers(role) {
-				return domain.Role{}, nil, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the members of role %d", roleID))
-			}
-			if more {
-				return domain.Role{}, nil, domain.Invalidf("role %d has more than %d members, more than one request lists", roleID, limit)
-			}
-			return role, members, nil
-		}
+	role, members, more, listed, err := s.Store.MemberRowsOfRole(ctx, roleID, limit)
+	if err != nil {
+		return domain.Role{}, nil, err
 	}
-	return s.MembersOfRole(ctx, p, roleID)
+	if !listed {
+		return s.MembersOfRole(ctx, p, roleID)
+	}
+	if !p.CanSeeMembers(role) {
+		return domain.Role{}, nil, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the members of role %d", roleID))
+	}
+	if more {
+		return domain.Role{}, nil, domain.Invalidf("role %d has more than %d members, more than one request lists", roleID, limit)
+	}
+	return role, members, nil
 }
 
 // groupStatuses is a role's group at each of spIDs: pending where nothing

@@ -14,13 +14,18 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// olderStore is the store without its members index reads, as for a role
-// of older data: RoleView and MemberRowsOfRole are shadowed by methods of
-// another signature, so the service takes its older path.
+// olderStore is the store as for a role of older data, whose members
+// index is not complete: RoleView and MemberRowsOfRole say so, and the
+// service takes its older path.
 type olderStore struct{ *dynamo.Store }
 
-func (olderStore) RoleView()         {}
-func (olderStore) MemberRowsOfRole() {}
+func (olderStore) RoleView(context.Context, int64, string, int, func(domain.Role) []string) (domain.RoleView, bool, error) {
+	return domain.RoleView{}, false, nil
+}
+
+func (olderStore) MemberRowsOfRole(context.Context, int64, int) (domain.Role, []domain.Member, bool, bool, error) {
+	return domain.Role{}, nil, false, false, nil
+}
 
 // rolePageRows walks every page of a role's page and answers its members
 // as "name <email> authority: sp=status, …" and the view of the first page.

@@ -163,24 +163,12 @@ func (s *Service) crmGrant(ctx context.Context, p *auth.Principal, user domain.U
 	inv.Version = 1
 	acceptedAt := now
 	inv.Status, inv.AcceptedAt = domain.InvitationAccepted, &acceptedAt
-	acc := domain.Acceptance{Invitation: inv, User: user, NewUser: isNew}
+	g := pendingGrant{acc: domain.Acceptance{Invitation: inv, User: user, NewUser: isNew}, fresh: roles, provisioned: roles}
 	for _, role := range roles {
-		acc.NewUserRoles = append(acc.NewUserRoles, domain.UserRole{UserID: user.ID, RoleID: role.ID, Inviter: p.Name,
+		g.acc.NewUserRoles = append(g.acc.NewUserRoles, domain.UserRole{UserID: user.ID, RoleID: role.ID, Inviter: p.Name,
 			EndDate: membershipEnd(inv, role, now), CreatedAt: now, Authority: domain.Guest, Language: domain.English})
 	}
-	if err := s.assignIDs(ctx, &acc); err != nil {
-		return err
-	}
-	for i, ur := range acc.NewUserRoles {
-		acc.Audit = append(acc.Audit, s.auditEntry(ctx, p, ur, roles[i], user.Email, domain.AuditAdd))
-	}
-	if err := s.assignAuditIDs(ctx, acc.Audit); err != nil {
-		return err
-	}
-	if acc.Deliveries, err = s.acceptanceDeliveries(ctx, user, isNew, roles); err != nil {
-		return err
-	}
-	if err := s.Store.SaveAcceptance(ctx, acc); err != nil {
+	if _, err := s.commitGrant(ctx, p, g); err != nil {
 		// Withdraw the invitation nobody can accept (its secret is gone),
 		// so that it does not read as a pending CRM invitation.
 		open := inv
@@ -190,6 +178,5 @@ func (s *Service) crmGrant(ctx context.Context, p *auth.Principal, user domain.U
 		}
 		return err
 	}
-	s.dispatch(ctx, acc.Deliveries)
 	return nil
 }

@@ -22,21 +22,12 @@ type JobInput struct {
 	Cursor string
 }
 
-// jobClaimStore claims a queued on-demand job run for one runner
-// (shared/dynamo has it).
-type jobClaimStore interface {
-	// ClaimJobRun marks the queued run called name as started at now,
-	// with a conditional write: false when it is unknown or another
-	// runner (a retried invocation) has claimed it.
-	ClaimJobRun(ctx context.Context, name string, now time.Time) (domain.JobRun, bool, error)
-}
-
 // StartJob checks and queues an on-demand job and returns its id at once:
 // the work may take longer than a request. With Jobs set (the API in AWS)
 // the jobs function runs it; otherwise it runs in this process. Job reads
 // its state. Errors: Forbidden for callers other than super users (and a
 // seed this installation does not allow), Invalid for a kind or size out
-// of bounds, Unavailable when jobs cannot be recorded here.
+// of bounds.
 func (s *Service) StartJob(ctx context.Context, p *auth.Principal, in JobInput) (string, error) {
 	if err := requireSuperUser(p); err != nil {
 		return "", err
@@ -73,11 +64,7 @@ func (s *Service) StartJob(ctx context.Context, p *auth.Principal, in JobInput) 
 // queueJobRun writes the queued run of an on-demand job, which a runner
 // claims.
 func (s *Service) queueJobRun(ctx context.Context, name string) error {
-	st, ok := s.Store.(jobRunStore)
-	if !ok {
-		return domain.Unavailablef("jobs are not available here")
-	}
-	return st.PutJobRun(ctx, domain.JobRun{Name: name, QueuedAt: s.now()})
+	return s.Store.PutJobRun(ctx, domain.JobRun{Name: name, QueuedAt: s.now()})
 }
 
 // RunJob runs a queued on-demand job and records its outcome. A job
@@ -107,11 +94,7 @@ func (s *Service) runClaimed(ctx context.Context, name string, work func(context
 
 // claimJobRun claims the queued run called name for this runner.
 func (s *Service) claimJobRun(ctx context.Context, name string) (domain.JobRun, bool, error) {
-	st, ok := s.Store.(jobClaimStore)
-	if !ok {
-		return domain.JobRun{}, false, domain.Unavailablef("jobs are not available here")
-	}
-	run, claimed, err := st.ClaimJobRun(ctx, name, s.now())
+	run, claimed, err := s.Store.ClaimJobRun(ctx, name, s.now())
 	if err == nil && !claimed {
 		s.log().InfoContext(ctx, "job already claimed; not run again", "job", name)
 	}
@@ -198,11 +181,10 @@ func (s *Service) Job(ctx context.Context, p *auth.Principal, id string) (domain
 
 // jobRun reads one on-demand run; NotFound when there is none.
 func (s *Service) jobRun(ctx context.Context, name, id string) (domain.JobRun, error) {
-	st, ok := s.Store.(jobRunStore)
-	if !ok || id == "" {
+	if id == "" {
 		return domain.JobRun{}, domain.NotFoundf("no job %q", id)
 	}
-	runs, err := st.GetJobRuns(ctx, []string{name})
+	runs, err := s.Store.GetJobRuns(ctx, []string{name})
 	if err != nil {
 		return domain.JobRun{}, err
 	}

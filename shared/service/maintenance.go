@@ -193,11 +193,7 @@ func (s *Service) RepairDates(ctx context.Context, p *auth.Principal, apply bool
 	if err := requireSuperUser(p); err != nil {
 		return nil, err
 	}
-	rs, ok := s.Store.(domain.DateRepairStore)
-	if !ok {
-		return nil, domain.Unavailablef("this store cannot repair dates")
-	}
-	repairs, err := rs.RepairDates(ctx, apply)
+	repairs, err := s.Store.RepairDates(ctx, apply)
 	if err == nil && apply {
 		s.log().InfoContext(ctx, "stored dates repaired", "items", len(repairs), "by", p.LogID())
 	}

@@ -15,11 +15,7 @@ func (s *Service) RepairIndexes(ctx context.Context, p *auth.Principal, cursor s
 	if err := requireSuperUser(p); err != nil {
 		return domain.IndexRepair{}, err
 	}
-	rs, ok := s.Store.(domain.IndexRepairStore)
-	if !ok {
-		return domain.IndexRepair{}, domain.Unavailablef("this store cannot repair its indexes")
-	}
-	res, err := rs.RepairIndexes(ctx, cursor, limit)
+	res, err := s.Store.RepairIndexes(ctx, cursor, limit)
 	if err == nil && (res.RoleCountsRepaired+res.WordItemsWritten+res.SummariesWritten > 0 || res.Done) {
 		s.log().InfoContext(ctx, "indexes repaired", "roles", res.Roles, "roleCounts", res.RoleCountsRepaired, "users", res.Users,
 			"wordItems", res.WordItemsWritten, "roleSummaries", res.SummariesWritten, "done", res.Done, "by", p.Name)

@@ -105,44 +105,31 @@ func (s *Service) ProvisionUserRoles(ctx context.Context, p *auth.Principal, in 
 	}
 
 	result := ProvisionedUser{User: user, Roles: map[int64]domain.Role{}}
-	acc := domain.Acceptance{User: user, NewUser: isNew}
-	var fresh []domain.Role
+	g := pendingGrant{acc: domain.Acceptance{User: user, NewUser: isNew}}
 	for _, role := range roles {
 		result.Roles[role.ID] = role
 		if _, held := existing[role.ID]; held {
 			continue
 		}
-		acc.NewUserRoles = append(acc.NewUserRoles, domain.UserRole{UserID: user.ID, RoleID: role.ID, Inviter: p.Name,
+		ur := domain.UserRole{UserID: user.ID, RoleID: role.ID, Inviter: p.Name,
 			EndDate: membershipEnd(domain.Invitation{}, role, now), CreatedAt: now, GuestRoleIncluded: in.GuestRoleIncluded,
-			Authority: intended, Language: domain.English})
-		fresh = append(fresh, role)
-	}
-	var provisioned []domain.Role // only guests reach the applications
-	for i, ur := range acc.NewUserRoles {
-		if ur.Provisioned() {
-			provisioned = append(provisioned, fresh[i])
+			Authority: intended, Language: domain.English}
+		g.acc.NewUserRoles = append(g.acc.NewUserRoles, ur)
+		g.fresh = append(g.fresh, role)
+		if ur.Provisioned() { // only guests reach the applications
+			g.provisioned = append(g.provisioned, role)
 		}
 	}
-	if len(fresh) > 0 {
-		if err := s.assignIDs(ctx, &acc); err != nil {
+	var added []domain.UserRole
+	if len(g.fresh) > 0 {
+		acc, err := s.commitGrant(ctx, p, g)
+		if err != nil {
 			return ProvisionedUser{}, err
 		}
-		for i, ur := range acc.NewUserRoles {
-			acc.Audit = append(acc.Audit, s.auditEntry(ctx, p, ur, fresh[i], user.Email, domain.AuditAdd))
-		}
-		if err := s.assignAuditIDs(ctx, acc.Audit); err != nil {
-			return ProvisionedUser{}, err
-		}
-		if acc.Deliveries, err = s.acceptanceDeliveries(ctx, user, isNew, provisioned); err != nil {
-			return ProvisionedUser{}, err
-		}
-		if err := s.Store.SaveAcceptance(ctx, acc); err != nil {
-			return ProvisionedUser{}, err
-		}
+		added = acc.NewUserRoles
 		if !isNew {
 			result.User.Version++
 		}
-		s.dispatch(ctx, acc.Deliveries)
 	}
 	if isNew {
 		result.User.Version = 1
@@ -150,7 +137,7 @@ func (s *Service) ProvisionUserRoles(ctx context.Context, p *auth.Principal, in 
 	for _, ur := range existing {
 		result.UserRoles = append(result.UserRoles, ur)
 	}
-	for _, ur := range acc.NewUserRoles {
+	for _, ur := range added {
 		ur.Version = 1
 		result.UserRoles = append(result.UserRoles, ur)
 	}
