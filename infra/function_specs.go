@@ -161,11 +161,14 @@ var functionSpecs = []functionSpec{
 		// The console invites (e-mail) and manages the registry's SCIM
 		// connections, their credentials and their "test connection".
 		Name: "web", Kind: apiFunction, TimeoutSeconds: invitingTimeoutSeconds, MemoryMB: defaultMemoryMB,
-		// The only function with sessions.
+		// The only function with sessions. The console's token page
+		// generates a value and persists it in one request, through the
+		// pending token item as the API's two steps do.
 		Table: tableAccess{
 			Reads: []string{partitionSPLink, partitionJobRun},
 			Writes: kinds(membershipItems, roleItems, []string{partitionInvitation, partitionInvitationQuota, partitionMail,
-				partitionCRM, partitionRegistry, partitionRegistryChange, partitionToken, partitionTokenID, partitionSession, partitionOrganization}, []string{partitionAuthFailure}),
+				partitionCRM, partitionRegistry, partitionRegistryChange, partitionToken, partitionTokenID, partitionPendingToken, partitionSession,
+				partitionOrganization}, []string{partitionAuthFailure}),
 			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexPersonSessions, indexAllTokens, indexAudit,
 				indexSPLinks, indexOutbox, indexDeadLetters, indexMailbox}),
 		},
