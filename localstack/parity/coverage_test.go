@@ -17,32 +17,33 @@ import (
 // through the real function with its template role, and a read or write
 // of an item kind the role does not name fails the test (noDenials).
 
-// coverageApp is the application the scenarios' roles use.
-const coverageApp = "zz-coverage-app"
-
-// ensureCoverageApp saves the application from the console (the registry
-// is written by the web and system functions only).
-func ensureCoverageApp(t *testing.T) {
+// ensureCoverageApp saves an application of the organization from the
+// console (the registry is written by the web and system functions only)
+// and answers its manage id: a role names applications of its own
+// organization.
+func ensureCoverageApp(t *testing.T, org string) string {
 	t.Helper()
+	app := "zz-coverage-" + org
 	admin := newBrowser(t)
 	admin.signIn(superUser, "/console")
 	// Named to come last in the console's role form, whose other tests
 	// tick its first application.
-	code, page, _ := admin.post("/console/applications/new", url.Values{"manageId": {coverageApp}, "manageType": {"OIDC10_RP"},
+	code, page, _ := admin.post("/console/applications/new", url.Values{"manageId": {app}, "manageType": {"OIDC10_RP"},
 		"name": {"Zz coverage app"}, "nameNl": {"Zz coverage app"}, "organizationName": {"Parity"}, "organizationNameNl": {"Parity"},
-		"landingPage": {"https://coverage.parity.example.org"}, "organizationGUID": {"org-parity"}})
-	if code != http.StatusOK && !strings.Contains(page, "already") {
+		"landingPage": {"https://coverage.parity.example.org"}, "organizationGUID": {org}})
+	if code != http.StatusOK {
 		t.Fatalf("save the application: %d %.800s", code, textOf(page))
 	}
+	return app
 }
 
 // apiRole creates a role of the organization through the API and answers
 // its id.
 func apiRole(t *testing.T, api *apiClient, name, org, extra string) string {
 	t.Helper()
-	ensureCoverageApp(t)
+	app := ensureCoverageApp(t, org)
 	body := `{"name":"` + name + `","description":"` + name + ` of the coverage test","organizationGUID":"` + org + `","defaultExpiryDays":30,` +
-		`"applicationUsages":[{"landingPage":"https://coverage.parity.example.org","application":{"manageId":"` + coverageApp + `"}}]` + extra + `}`
+		`"applicationUsages":[{"landingPage":"https://coverage.parity.example.org","application":{"manageId":"` + app + `"}}]` + extra + `}`
 	id := idOf(api.call(http.MethodPost, "/api/v1/roles", body, http.StatusCreated))
 	if id == "" {
 		t.Fatalf("role %s created without an id", name)
@@ -109,7 +110,7 @@ func TestConsoleTokensAdminsOrganizationsPages(t *testing.T) {
 	admin.signIn(superUser, "/console")
 
 	code, page, _ := admin.post("/console/tokens", url.Values{"description": {"coverage token"}, "organization": {"org-parity"}})
-	if code != http.StatusOK || !strings.Contains(page, "coverage token") {
+	if code != http.StatusCreated || !strings.Contains(page, "coverage token") {
 		t.Fatalf("create a token: %d %.800s", code, textOf(page))
 	}
 	code, page = admin.get("/console/tokens")
@@ -228,7 +229,7 @@ func TestRoleListingsThroughCreateRenameDelete(t *testing.T) {
 		t.Errorf("console role list sorted: %d %.800s", code, textOf(page))
 	}
 	code, page, at := admin.post("/console/roles/new", url.Values{"name": {"Console Heron"}, "description": {"made in the console"},
-		"days": {"30"}, "organization": {"org-parity"}})
+		"days": {"30"}, "organization": {"org-parity"}, "app0": {"on"}, "landing0": {"https://coverage.parity.example.org"}})
 	consoleID := regexp.MustCompile(`^/console/roles/(\d+)$`).FindStringSubmatch(at.Path)
 	if code != http.StatusOK || consoleID == nil {
 		t.Fatalf("create a role in the console: %d at %s: %.800s", code, at, textOf(page))
