@@ -166,9 +166,9 @@ func TestConsoleTokensAdminsOrganizationsPages(t *testing.T) {
 	}
 }
 
-// TestLoginAttributesSyncThroughTokens: a person's first call with an
-// access token makes the user, a later one with other attributes updates
-// it, through the users and tokens functions.
+// TestLoginAttributesSyncThroughTokens: a person's call with an access
+// token whose attributes differ from the stored ones updates the user (and
+// queues its SCIM updates), in the users, tokens and roles functions.
 func TestLoginAttributesSyncThroughTokens(t *testing.T) {
 	noDenials(t)
 	const eppn = "sync@parity.example.org"
@@ -188,9 +188,13 @@ func TestLoginAttributesSyncThroughTokens(t *testing.T) {
 		}
 		return u.GivenName
 	}
+	// The person exists (a login syncs an existing user; it makes none).
+	roleID := apiRole(t, "Sync role", "org-parity")
+	superUserAPI(t).call(http.MethodPost, "/api/v1/user_roles/user_role_provisioning",
+		`{"roleIdentifiers":[`+roleID+`],"sub":"urn:collab:person:`+eppn+`","email":"`+eppn+`","givenName":"Zero","familyName":"Sync"}`, http.StatusCreated)
 	mint("First").call(http.MethodGet, "/api/v1/users/me", "", http.StatusOK)
 	if got := givenName(); got != "First" {
-		t.Fatalf("the first call made a user named %q", got)
+		t.Fatalf("after a call to the users function the user is named %q, want First", got)
 	}
 	// The tokens function syncs the changed name (and refuses a person who
 	// administers no tokens).
