@@ -202,8 +202,8 @@ func TestLoginAttributesSyncThroughTokens(t *testing.T) {
 	if got := givenName(); got != "Second" {
 		t.Errorf("after a call to the tokens function the user is named %q, want the token's Second", got)
 	}
-	// And the roles function, the same.
-	mint("Third").call(http.MethodGet, "/api/v1/roles", "", http.StatusOK)
+	// And the roles function, the same (a guest lists no roles).
+	mint("Third").call(http.MethodGet, "/api/v1/roles", "", http.StatusForbidden)
 	if got := givenName(); got != "Third" {
 		t.Errorf("after a call to the roles function the user is named %q, want Third", got)
 	}
