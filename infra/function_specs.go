@@ -163,12 +163,14 @@ var functionSpecs = []functionSpec{
 		Name: "web", Kind: apiFunction, TimeoutSeconds: invitingTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		// The only function with sessions. The console's token page
 		// generates a value and persists it in one request, through the
-		// pending token item as the API's two steps do.
+		// pending token item as the API's two steps do. It reads every job's
+		// run (the operations page) and queues on-demand reconcile jobs
+		// (reconcile#<job id>), which the reconcile function runs.
 		Table: tableAccess{
 			Reads: []string{partitionSPLink, partitionJobRun},
 			Writes: kinds(membershipItems, roleItems, []string{partitionInvitation, partitionInvitationQuota, partitionMail,
 				partitionCRM, partitionRegistry, partitionRegistryChange, partitionToken, partitionTokenID, partitionPendingToken, partitionSession,
-				partitionOrganization}, []string{partitionAuthFailure}),
+				partitionOrganization, partitionJobRun + "reconcile#"}, []string{partitionAuthFailure}),
 			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexPersonSessions, indexAllTokens, indexAudit,
 				indexSPLinks, indexOutbox, indexDeadLetters, indexMailbox}),
 		},
