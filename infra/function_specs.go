@@ -163,10 +163,10 @@ var functionSpecs = []functionSpec{
 		Name: "web", Kind: apiFunction, TimeoutSeconds: invitingTimeoutSeconds, MemoryMB: defaultMemoryMB,
 		// The only function with sessions. The console's token page
 		// generates a value and persists it in one request, through the
-		// pending token item as the API's two steps do. It reads every job's
-		// run (the operations page) and queues on-demand reconcile jobs
-		// (reconcile#<job id>), which the reconcile function runs.
+		// pending token item as the API's two steps do.
 		Table: tableAccess{
+			// Job runs: the operations page shows them; a reconcile started
+			// from the console is queued as its own job item.
 			Reads: []string{partitionSPLink, partitionJobRun},
 			Writes: kinds(membershipItems, roleItems, []string{partitionInvitation, partitionInvitationQuota, partitionMail,
 				partitionCRM, partitionRegistry, partitionRegistryChange, partitionToken, partitionTokenID, partitionPendingToken, partitionSession,
@@ -258,7 +258,7 @@ var functionSpecs = []functionSpec{
 			Writes: kinds(membershipItems, roleItems, []string{partitionInvitation, partitionMail, partitionToken,
 				partitionTokenID, partitionJobRun}),
 			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexSPLinks, indexOutbox, indexMailbox,
-				indexAllTokens, indexExpiringMemberships, indexExpiringInvitations, indexExpiringTokens}),
+				indexExpiringMemberships, indexExpiringInvitations, indexExpiringTokens}),
 		},
 		ScansTable: true, SendsToQueue: true, SendsMail: true, NeedsPublicURL: true, Seeds: true,
 	},

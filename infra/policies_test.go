@@ -188,7 +188,7 @@ var (
 		keysOf("DELIVERY#*", "MAIL#*", "JOB#outbox-sweep*"))
 	jobsTable = tableGrants(
 		patterns(keysOf("SPLINK#*", "CRMORG#*", "REGISTRY", "ORGANIZATIONS"), pMembership, pRoles, keysOf("INV#*", "MAIL#*", "TOKEN#*", "TOKENID#*", "JOB#*")),
-		patterns(iPeople, iInvitation, keysOf("SP#*", "OUTBOX#*", "MAILBOX#*", "TOKENS", "EXPIRES#*", "INVEXPIRES#*", "TOKENEXPIRES#*")),
+		patterns(iPeople, iInvitation, keysOf("SP#*", "OUTBOX#*", "MAILBOX#*", "EXPIRES#*", "INVEXPIRES#*", "TOKENEXPIRES#*")),
 		patterns(pMembership, pRoles, keysOf("INV#*", "MAIL#*", "TOKEN#*", "TOKENID#*", "JOB#*")))
 	mailEventsTable = tableGrants(keysOf("REGISTRY", "MAIL#*"), nil, keysOf("MAIL#*"))
 )

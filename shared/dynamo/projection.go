@@ -23,7 +23,10 @@ import (
 //   - the organization items of users (USER#<id>/ORG#<guid>) and their
 //     counters (COUNT#orgusers#…);
 //   - the copy of the user on each membership (members index, gsi4);
-//   - the copy of an invitation on each of its role links (INV#…/ROLE#…).
+//   - the copy of an invitation on each of its role links (INV#…/ROLE#…);
+//   - the listing items of roles (RoleListing, RoleWord), the role counts
+//     of each scope (COUNT#roles#…) and ROLELISTING/READY
+//     (roleListingWrites, roles_sortindex.go).
 //
 // The membership item carries its user's copy, so membership writes are
 // part of the projection too (with their version conditions); the user,
@@ -42,7 +45,9 @@ const (
 	invitationChanged                        // accepted, resent, renewed, repaired: its role links follow
 	invitationDeleted                        // withdrawn or purged: its role links go
 	membershipRelisted                       // the copy of its user on a membership is stale (user given)
-	roleCreated                              // a new role: its member counter, exact at 0
+	roleCreated                              // a new role: its member counter, exact at 0, and its listing items
+	roleChanged                              // a role renamed, described or moved (roleBefore → role): its listing items
+	roleDeleted                              // a role deleted: its listing items go (its member counter stays)
 )
 
 // change is one thing that happened to the source items.
@@ -52,7 +57,8 @@ type change struct {
 	before     domain.User // userChanged: as stored before
 	userRole   domain.UserRole
 	invitation domain.Invitation
-	roleID     int64 // roleCreated
+	role       domain.Role // role*: the role (roleChanged: as written)
+	roleBefore domain.Role // roleChanged: as stored before
 }
 
 func addedMembership(ur domain.UserRole, u domain.User) change {
@@ -73,7 +79,11 @@ func changedUser(before, after domain.User) change {
 	return change{kind: userChanged, before: before, user: after}
 }
 func deletedUser(u domain.User) change { return change{kind: userDeleted, user: u} }
-func createdRole(roleID int64) change  { return change{kind: roleCreated, roleID: roleID} }
+func createdRole(r domain.Role) change { return change{kind: roleCreated, role: r} }
+func changedRole(before, after domain.Role) change {
+	return change{kind: roleChanged, roleBefore: before, role: after}
+}
+func deletedRole(r domain.Role) change { return change{kind: roleDeleted, role: r} }
 func relistedMembership(ur domain.UserRole, u domain.User) change {
 	return change{kind: membershipRelisted, userRole: ur, user: u}
 }
@@ -97,6 +107,8 @@ const (
 	copyWords
 	copyOrganization
 	copyCounter // a counter written whole (a new role\'s)
+	copyRoleListing
+	copyRoleListingReady // ROLELISTING/READY, which the index repair writes last
 )
 
 // derivedWrite is one Put or Delete of the projection, with the condition
@@ -247,9 +259,21 @@ func projectChanges(st projectionState, changes ...change) projection {
 		case membershipRelisted:
 			ur.Listing = domain.ListingOf(c.user)
 			p.relist = append(p.relist, ur)
-		case roleCreated:
-			for _, rec := range newRoleMemberCountRecords(c.roleID, nil) {
-				linkWrites = append(linkWrites, derivedWrite{copy: copyCounter, put: rec})
+		case roleCreated, roleChanged, roleDeleted:
+			before, after := &c.roleBefore, &c.role
+			switch c.kind {
+			case roleCreated:
+				before = nil
+				for _, rec := range newRoleMemberCountRecords(c.role.ID, nil) {
+					linkWrites = append(linkWrites, derivedWrite{copy: copyCounter, put: rec})
+				}
+			case roleDeleted:
+				before, after = &c.role, nil
+			}
+			writes, scopes := roleListingWrites(before, after)
+			linkWrites = append(linkWrites, writes...)
+			for _, sc := range scopes {
+				count(sc.key, sc.entity, sc.n)
 			}
 		case invitationCreated, invitationChanged:
 			for _, roleID := range distinctIDs(c.invitation.RoleIDs) {

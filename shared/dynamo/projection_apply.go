@@ -23,10 +23,11 @@ func (p *projection) takeSummary(userID int64) *roleSummaryChange {
 }
 
 // applyChanges adds the projection of changes that need nothing stored
-// (an invitation's links, a new role's counter) to t.
+// (an invitation's links, a role's counter and listing items) to t.
 func (t *txn) applyChanges(changes ...change) {
 	for _, c := range changes {
-		if k := c.kind; k != invitationCreated && k != invitationChanged && k != invitationDeleted && k != roleCreated {
+		if k := c.kind; k != invitationCreated && k != invitationChanged && k != invitationDeleted &&
+			k != roleCreated && k != roleChanged && k != roleDeleted {
 			t.fail(fmt.Errorf("change %d needs stored state: readProjectionState first", k))
 			return
 		}

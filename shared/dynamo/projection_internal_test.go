@@ -73,6 +73,12 @@ func keyOf(record any) itemKey {
 		return rec.itemKey
 	case userWordRecord:
 		return rec.itemKey
+	case roleListingRecord:
+		return rec.itemKey
+	case roleWordRecord:
+		return rec.itemKey
+	case roleReadyRecord:
+		return rec.itemKey
 	}
 	return itemKey{PK: fmt.Sprintf("%T", record)}
 }
@@ -105,6 +111,18 @@ func TestProjectChanges(t *testing.T) {
 			st.entries[r] = newRoleSummaryRecord(ur(r))
 		}
 		return st
+	}
+	physics := domain.Role{ID: 7, Name: "Physics", Description: "Quantum lab", OrganizationGUID: "org-1", Auditable: domain.Auditable{CreatedAt: now}, Version: 1}
+	renamedRole := physics
+	renamedRole.Name = "Applied physics"
+	moved := physics
+	moved.OrganizationGUID = "org-2"
+	otherApps := physics
+	otherApps.ApplicationUsages = []domain.ApplicationUsage{{Application: domain.Application{ManageID: "app-9"}}}
+	first := physics
+	first.ID, first.OrganizationGUID = 1, ""
+	wordKey := func(org, word string, roleID int64) string {
+		return fmt.Sprintf("RWORD#%s#%s %s#%019d", org, word[:1], word, roleID)
 	}
 	inv := domain.Invitation{ID: 5, RoleIDs: []int64{1, 2, 1}, Status: domain.InvitationOpen, CreatedAt: now, ExpiryDate: now}
 
@@ -172,9 +190,42 @@ func TestProjectChanges(t *testing.T) {
 		changes: []change{deletedInvitation(inv)},
 		want:    []string{"del INV#5 ROLE#1", "del INV#5 ROLE#2"},
 	}, {
-		name:    "a new role has its counter, exact at zero",
-		changes: []change{createdRole(7)},
-		want:    []string{"put COUNT#members#7#0 COUNT", "put COUNT#members#7#1 COUNT", "put COUNT#members#7#2 COUNT", "put COUNT#members#7#3 COUNT"},
+		name:    "a new role of an organization has its counter, exact at zero, and is listed in all and in its organization",
+		changes: []change{createdRole(physics)},
+		want: []string{"put COUNT#members#7#0 COUNT", "put COUNT#members#7#1 COUNT", "put COUNT#members#7#2 COUNT", "put COUNT#members#7#3 COUNT",
+			"put ROLE#7 LIST#ALL", "put ROLE#7 LIST#ORG#org-1",
+			"put " + wordKey("org-1", "lab", 7), "put " + wordKey("org-1", "physics", 7), "put " + wordKey("org-1", "quantum", 7),
+			"count COUNT#roles#ALL +1", "count COUNT#roles#ORG#org-1 +1"},
+	}, {
+		name:    "the first role of a table, of no organization: listed in all, and the listings are ready",
+		changes: []change{createdRole(first)},
+		want: []string{"put COUNT#members#1#0 COUNT", "put COUNT#members#1#1 COUNT", "put COUNT#members#1#2 COUNT", "put COUNT#members#1#3 COUNT",
+			"put ROLE#1 LIST#ALL",
+			"put " + wordKey("", "lab", 1), "put " + wordKey("", "physics", 1), "put " + wordKey("", "quantum", 1),
+			"put ROLELISTING READY", "count COUNT#roles#ALL +1"},
+	}, {
+		name:    "a renamed role: its listing and word items again (they carry the words), one more word, no count",
+		changes: []change{changedRole(physics, renamedRole)},
+		want: []string{"put ROLE#7 LIST#ALL", "put ROLE#7 LIST#ORG#org-1",
+			"put " + wordKey("org-1", "applied", 7), "put " + wordKey("org-1", "lab", 7), "put " + wordKey("org-1", "physics", 7), "put " + wordKey("org-1", "quantum", 7)},
+	}, {
+		name:    "a role moved to another organization leaves one scope for another; its listing in all stays",
+		changes: []change{changedRole(physics, moved)},
+		want: []string{"del ROLE#7 LIST#ORG#org-1",
+			"del " + wordKey("org-1", "lab", 7), "del " + wordKey("org-1", "physics", 7), "del " + wordKey("org-1", "quantum", 7),
+			"put ROLE#7 LIST#ORG#org-2",
+			"put " + wordKey("org-2", "lab", 7), "put " + wordKey("org-2", "physics", 7), "put " + wordKey("org-2", "quantum", 7),
+			"count COUNT#roles#ORG#org-1 -1", "count COUNT#roles#ORG#org-2 +1"},
+	}, {
+		name:    "a role change nothing listed shows (its applications) writes no listing item",
+		changes: []change{changedRole(physics, otherApps)},
+		want:    nil,
+	}, {
+		name:    "a deleted role takes its listing items and leaves its scopes; its member counter stays",
+		changes: []change{deletedRole(physics)},
+		want: []string{"del ROLE#7 LIST#ALL", "del ROLE#7 LIST#ORG#org-1",
+			"del " + wordKey("org-1", "lab", 7), "del " + wordKey("org-1", "physics", 7), "del " + wordKey("org-1", "quantum", 7),
+			"count COUNT#roles#ALL -1", "count COUNT#roles#ORG#org-1 -1"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := newProjectionState()

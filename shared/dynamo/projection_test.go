@@ -1,6 +1,7 @@
 package dynamo_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -147,14 +148,17 @@ func writtenThroughTheStore(t *testing.T, s *dynamo.Store) (roleIDs, userIDs []i
 // TestRepairsChangeNothingWrittenByTheProjection: every derived copy the
 // writes keep is what the repairs would make of it, so on a table written
 // only through the store (the projection step) the date repair, the index
-// repair, the members index rebuild, the member recount and the
-// organization rebuild write nothing: every item is the same afterwards.
+// repair (with the role listings' items, role counts and ready item), the
+// members index rebuild, the member recount and the organization rebuild
+// write nothing: every item is the same afterwards. No role listing item is
+// left over from a rename, move or deletion.
 func TestRepairsChangeNothingWrittenByTheProjection(t *testing.T) {
 	client, table := dynamotest.NewClient(t)
 	raw := rawTable{Client: client, table: table}
 	s := dynamo.New(client, table, func() time.Time { return testNow })
 	roleIDs, userIDs := writtenThroughTheStore(t, s)
 	before := tableItems(t, raw)
+	checkRoleListingsFollowRoles(t, s, before)
 
 	repairs, err := s.RepairDates(ctx(t), true)
 	must(t, err)
@@ -351,6 +355,7 @@ func TestRepairsChangeNothingAfterRandomWrites(t *testing.T) {
 		}
 	}
 	before := tableItems(t, raw)
+	checkRoleListingsFollowRoles(t, s, before)
 	res := repairAll(t, s, 7)
 	if res.RoleCountsRepaired != 0 || res.MembersIndexesBuilt != 0 || res.SummariesWritten != 0 || res.WordItemsWritten != 0 {
 		t.Errorf("seed %d: the index repair repaired something: %+v", seed, res)
@@ -371,6 +376,64 @@ func TestRepairsChangeNothingAfterRandomWrites(t *testing.T) {
 	for _, it := range after {
 		if !slices.Contains(before, it) {
 			t.Errorf("seed %d: written by a repair: %s", seed, it)
+		}
+	}
+}
+
+// checkRoleListingsFollowRoles fails for a role listing or word item the
+// projection left behind: of a role that is gone, in a scope or word
+// partition of an organization the role left, or carrying words other than
+// those of its role's listing in all (a word no longer the role's). The
+// index repair only puts a role's current items, so the comparisons above
+// cannot see such leftovers.
+func checkRoleListingsFollowRoles(t *testing.T, s *dynamo.Store, items []string) {
+	t.Helper()
+	type listed struct {
+		PK, SK, Entity string
+		RoleID         int64
+		Words          []string
+	}
+	var all []listed
+	wordsInAll := map[int64]string{}
+	for _, it := range items {
+		var m map[string]any
+		must(t, json.Unmarshal([]byte(it), &m))
+		entity, _ := m["entity"].(string)
+		if entity != "RoleListing" && entity != "RoleWord" {
+			continue
+		}
+		l := listed{PK: fmt.Sprint(m["pk"]), SK: fmt.Sprint(m["sk"]), Entity: entity, RoleID: int64(m["roleId"].(float64))}
+		if ws, ok := m["words"].([]any); ok {
+			for _, w := range ws {
+				l.Words = append(l.Words, fmt.Sprint(w))
+			}
+		}
+		all = append(all, l)
+		if l.SK == "LIST#ALL" {
+			wordsInAll[l.RoleID] = strings.Join(l.Words, " ")
+		}
+	}
+	if len(all) == 0 {
+		t.Fatal("no role listing items: the writes did not list their roles")
+	}
+	for _, l := range all {
+		r, err := s.GetRole(ctx(t), l.RoleID)
+		if err != nil {
+			t.Errorf("%s %s %s is of role %d: %v", l.Entity, l.PK, l.SK, l.RoleID, err)
+			continue
+		}
+		var inScope bool
+		if l.Entity == "RoleListing" {
+			inScope = l.SK == "LIST#ALL" || (r.OrganizationGUID != "" && l.SK == "LIST#ORG#"+r.OrganizationGUID)
+		} else {
+			word, _, _ := strings.Cut(l.SK, "#")
+			inScope = strings.HasPrefix(l.PK, "RWORD#"+r.OrganizationGUID+"#") && slices.Contains(l.Words, word)
+		}
+		if !inScope {
+			t.Errorf("%s %s %s is not where role %d (organization %q) is listed", l.Entity, l.PK, l.SK, r.ID, r.OrganizationGUID)
+		}
+		if got, want := strings.Join(l.Words, " "), wordsInAll[l.RoleID]; got != want {
+			t.Errorf("%s %s %s carries the words %q, role %d's listing %q", l.Entity, l.PK, l.SK, got, r.ID, want)
 		}
 	}
 }

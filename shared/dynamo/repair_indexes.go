@@ -27,6 +27,8 @@ import (
 //   - a role whose members index is not complete: RebuildMembersIndexOfRole;
 //   - every role: the links of its invitations no longer open, moved to
 //     the history keys (repairHistoryLinks);
+//   - a role marked organizationsPending (a move whose members were not
+//     all rebuilt): its members' organization items (finishRoleMove);
 //   - every role: its listing items (repairRoleListings), and after the
 //     last role the count of roles per scope and the item that says the
 //     listings are complete (finishRoleListings);
@@ -52,7 +54,7 @@ func (s *Store) RepairIndexes(ctx context.Context, cursor string, limit int) (do
 	if err != nil {
 		return domain.IndexRepair{}, err
 	}
-	project(in, "id", "membersListed")
+	project(in, "id", "membersListed", attrOrganizationsPending, "version")
 	in.TableName, in.Limit = aws.String(s.table), aws.Int32(int32(limit))
 	if len(start) > 1 {
 		in.ExclusiveStartKey = make(item, len(start))
@@ -66,10 +68,13 @@ func (s *Store) RepairIndexes(ctx context.Context, cursor string, limit int) (do
 	}
 	ids := make([]int64, 0, len(out.Items))
 	var unlisted []int64
+	moved := map[int64]int64{} // roles whose move is not finished, at their version
 	for _, it := range out.Items {
 		var rec struct {
 			ID            int64 `dynamodbav:"id"`
 			MembersListed bool  `dynamodbav:"membersListed"`
+			Pending       bool  `dynamodbav:"organizationsPending"`
+			Version       int64 `dynamodbav:"version"`
 		}
 		if err := unmarshal(it, &rec); err != nil {
 			return domain.IndexRepair{}, err
@@ -77,6 +82,9 @@ func (s *Store) RepairIndexes(ctx context.Context, cursor string, limit int) (do
 		ids = append(ids, rec.ID)
 		if !rec.MembersListed {
 			unlisted = append(unlisted, rec.ID)
+		}
+		if rec.Pending {
+			moved[rec.ID] = rec.Version
 		}
 	}
 	var res domain.IndexRepair
@@ -91,6 +99,11 @@ func (s *Store) RepairIndexes(ctx context.Context, cursor string, limit int) (do
 		}
 		if err == nil && len(out.LastEvaluatedKey) == 0 {
 			err = s.finishRoleListings(ctx)
+		}
+		for _, roleID := range ids {
+			if version, ok := moved[roleID]; ok && err == nil {
+				err = s.finishRoleMove(ctx, roleID, version)
+			}
 		}
 		for _, roleID := range unlisted {
 			if err != nil {

@@ -22,29 +22,49 @@ func (s *Store) CreateRole(ctx context.Context, r domain.Role, deliveries []doma
 	for _, manageID := range r.ManageIDs() {
 		t.put(newAppLinkRecord(r, manageID))
 	}
-	t.applyChanges(createdRole(r.ID))
-	t.writeRoleListing(nil, &r)
+	t.applyChanges(createdRole(r))
 	t.putDeliveries(deliveries)
 	return t.commit(ctx)
 }
 
 // UpdateRole replaces the role if its stored version is r.Version. It reads
 // the stored role first to learn the old name and applications; the version
-// condition makes the read and the write one consistent step.
+// condition makes the read and the write one consistent step. A role moved
+// to another organization (or whose earlier move was not finished) then
+// has its members' organization items rebuilt (roles_move.go).
 func (s *Store) UpdateRole(ctx context.Context, r domain.Role, deliveries []domain.Delivery) error {
-	if err := checkRole(r); err != nil {
+	pending, err := s.updateRole(ctx, r, deliveries)
+	if err != nil || !pending {
 		return err
 	}
-	stored, listed, err := s.getRoleRecord(ctx, r.ID)
+	return s.finishRoleMove(ctx, r.ID, r.Version+1)
+}
+
+// updateRole is UpdateRole's transaction; pending: the role is marked
+// organizationsPending, its members' organization items are to rebuild.
+func (s *Store) updateRole(ctx context.Context, r domain.Role, deliveries []domain.Delivery) (pending bool, err error) {
+	if err := checkRole(r); err != nil {
+		return false, err
+	}
+	var rec roleRecord
+	found, err := s.getItem(ctx, roleKey(r.ID), &rec)
 	if err != nil {
-		return err
+		return false, err
+	}
+	if !found {
+		return false, roleNotFound(r.ID)
+	}
+	stored, err := rec.domain()
+	if err != nil {
+		return false, err
 	}
 	if stored.Version != r.Version {
-		return domain.ErrVersionConflict
+		return false, domain.ErrVersionConflict
 	}
 	t := s.newTxn()
 	role := newRoleRecord(r, r.Version+1)
-	role.MembersListed = listed
+	role.MembersListed = rec.MembersListed
+	role.OrganizationsPending = rec.OrganizationsPending || stored.OrganizationGUID != r.OrganizationGUID
 	t.putVersion(role, r.Version, s.versionFailure(roleKey(r.ID), roleNotFound(r.ID)))
 	if domain.NormalizedRoleName(stored.Name) != domain.NormalizedRoleName(r.Name) {
 		t.delete(roleNameKey(stored.Name), nil, nil)
@@ -62,16 +82,12 @@ func (s *Store) UpdateRole(ctx context.Context, r domain.Role, deliveries []doma
 			t.put(newAppLinkRecord(r, manageID))
 		}
 	}
-	t.writeRoleListing(&stored, &r)
+	t.applyChanges(changedRole(stored, r))
 	t.putDeliveries(deliveries)
 	if err := t.commit(ctx); err != nil {
-		return err
+		return false, err
 	}
-	if stored.OrganizationGUID != r.OrganizationGUID {
-		// The members now belong to the new organization, not the old one.
-		return s.rebuildMembersOfRole(ctx, r.ID)
-	}
-	return nil
+	return role.OrganizationsPending, nil
 }
 
 // DeleteRole removes the role if its stored version is r.Version, with its
@@ -91,7 +107,7 @@ func (s *Store) DeleteRole(ctx context.Context, r domain.Role, deliveries []doma
 	for _, manageID := range stored.ManageIDs() {
 		t.delete(appLinkKey(manageID, r.ID), nil, nil)
 	}
-	t.writeRoleListing(&stored, nil)
+	t.applyChanges(deletedRole(stored))
 	t.put(newRoleDeletionRecord(stored)) // until its memberships are gone
 	// The member counter stays: the role's memberships are deleted after
 	// it (in pages of 25), each transaction taking its count down to 0.

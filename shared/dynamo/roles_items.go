@@ -38,8 +38,12 @@ type roleRecord struct {
 	// MembersListed says that every membership of the role carries its
 	// user's copy, so its members index (gsi4) is complete: set by
 	// CreateRole, the seed and RebuildMembersIndexOfRole, kept by UpdateRole.
-	MembersListed bool  `dynamodbav:"membersListed,omitempty"`
-	Version       int64 `dynamodbav:"version"`
+	MembersListed bool `dynamodbav:"membersListed,omitempty"`
+	// OrganizationsPending says that the role moved to another
+	// organization and its members' organization items may not follow yet
+	// (roles_move.go).
+	OrganizationsPending bool  `dynamodbav:"organizationsPending,omitempty"`
+	Version              int64 `dynamodbav:"version"`
 }
 
 // applicationUsageRecord keeps the whole application as it was configured

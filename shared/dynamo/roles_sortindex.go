@@ -5,16 +5,13 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/edu-invite/invite/shared/domain"
 )
 
 // The role listing indexes (read by roles_listing_page.go): derived items
 // that let a page of roles cost what one page costs, however many roles
-// there are. roleListingItems builds them from a role; writeRoleListing
-// puts them in a transaction beside the role. Per role:
+// there are. roleListingItems builds them from a role; the projection step
+// (roleListingWrites) derives their writes from a role's changes. Per role:
 //
 //   - one RoleListing item per scope it is listed in (every role: ALL; a
 //     role of an organization: ORG#<guid> too), pk ROLE#<id>, sk
@@ -182,53 +179,49 @@ func roleListingItems(r domain.Role) map[itemKey]any {
 	return items
 }
 
-// writeRoleListing adds to t the writes that take a role's listing items
-// from stored (nil: a new role) to next (nil: a deleted role): deletes of
-// the items next no longer has, puts of the new or changed ones, and the
-// scope counts of the scopes the role enters or leaves.
-func (t *txn) writeRoleListing(stored, next *domain.Role) {
-	before, after := map[itemKey]any{}, map[itemKey]any{}
+// roleListingWrites are the projection's writes (projection.go) that take
+// a role's listing items from before (nil: a new role) to after (nil: a
+// deleted role): deletes of the items after no longer has, puts of the new
+// or changed ones, and the scope counts of the scopes the role enters or
+// leaves. The creation of role 1 also writes the ready item.
+func roleListingWrites(before, after *domain.Role) ([]derivedWrite, []counterAdd) {
+	old, now := map[itemKey]any{}, map[itemKey]any{}
 	var scopesBefore, scopesAfter []string
-	if stored != nil {
-		before, scopesBefore = roleListingItems(*stored), roleScopesOf(*stored)
+	if before != nil {
+		old, scopesBefore = roleListingItems(*before), roleScopesOf(*before)
 	}
-	if next != nil {
-		after, scopesAfter = roleListingItems(*next), roleScopesOf(*next)
+	if after != nil {
+		now, scopesAfter = roleListingItems(*after), roleScopesOf(*after)
 	}
-	for _, key := range sortedKeys(before) {
-		if _, kept := after[key]; !kept {
-			t.delete(key, nil, nil)
+	var writes []derivedWrite
+	for _, key := range sortedKeys(old) {
+		if _, kept := now[key]; !kept {
+			key := key
+			writes = append(writes, derivedWrite{copy: copyRoleListing, del: &key})
 		}
 	}
-	for _, key := range sortedKeys(after) {
-		if old, ok := before[key]; !ok || !reflect.DeepEqual(old, after[key]) {
-			t.put(after[key])
+	for _, key := range sortedKeys(now) {
+		if prev, ok := old[key]; !ok || !reflect.DeepEqual(prev, now[key]) {
+			writes = append(writes, derivedWrite{copy: copyRoleListing, put: now[key]})
 		}
 	}
+	var counts []counterAdd
 	for _, scope := range scopesBefore {
 		if !slices.Contains(scopesAfter, scope) {
-			t.countRoles(scope, -1)
+			counts = append(counts, counterAdd{key: roleCountKey(scope), entity: entityRoleCount, n: -1})
 		}
 	}
 	for _, scope := range scopesAfter {
 		if !slices.Contains(scopesBefore, scope) {
-			t.countRoles(scope, 1)
+			counts = append(counts, counterAdd{key: roleCountKey(scope), entity: entityRoleCount, n: 1})
 		}
 	}
-	if stored == nil && next != nil && next.ID == 1 {
+	if before == nil && after != nil && after.ID == 1 {
 		// The first role of a table: no role of an older version lacks its items.
-		t.put(roleReadyRecord{itemKey: roleListingReadyKey, Entity: entityRoleReady})
+		writes = append(writes, derivedWrite{copy: copyRoleListingReady,
+			put: roleReadyRecord{itemKey: roleListingReadyKey, Entity: entityRoleReady}})
 	}
-}
-
-func (t *txn) countRoles(scope string, n int64) {
-	upd, err := countUpdate(roleCountKey(scope), n, entityRoleCount)
-	if err != nil {
-		t.fail(err)
-		return
-	}
-	upd.TableName = aws.String(t.store.table)
-	t.add(types.TransactWriteItem{Update: upd}, nil)
+	return writes, counts
 }
 
 func sortedKeys(m map[itemKey]any) []itemKey {
@@ -252,18 +245,4 @@ func sortedKeys(m map[itemKey]any) []itemKey {
 		return 0
 	})
 	return keys
-}
-
-// seedRoleListing are a seeded role's listing items; counts gets one more
-// role per scope it is listed in.
-func seedRoleListing(r domain.Role, counts map[string]int64) []any {
-	items := roleListingItems(r)
-	out := make([]any, 0, len(items))
-	for _, key := range sortedKeys(items) {
-		out = append(out, items[key])
-	}
-	for _, scope := range roleScopesOf(r) {
-		counts[scope]++
-	}
-	return out
 }

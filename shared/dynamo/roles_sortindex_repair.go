@@ -7,7 +7,8 @@ import (
 )
 
 // repairRoleListings writes the listing items (roles_sortindex.go) of a
-// page of roles of the index repair, as roleListingItems makes them: a
+// page of roles of the index repair, as the projection of their creation
+// makes them: a
 // role of an older version has none, and one updated since has only those
 // its update changed. Items that are already right are written unchanged.
 func (s *Store) repairRoleListings(ctx context.Context, roleIDs []int64) error {
@@ -17,7 +18,14 @@ func (s *Store) repairRoleListings(ctx context.Context, roleIDs []int64) error {
 	}
 	var records []any
 	for _, r := range roles {
-		records = append(records, seedRoleListing(r, map[string]int64{})...)
+		// The projection of the role's creation, without its member
+		// counter (the recount's) and the ready item (written last).
+		for _, w := range projectChanges(projectionState{}, createdRole(r)).only(copyRoleListing, "").writes {
+			if w.err != nil {
+				return w.err
+			}
+			records = append(records, w.put)
+		}
 	}
 	return s.batchPutAll(ctx, records)
 }

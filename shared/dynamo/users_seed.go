@@ -3,7 +3,6 @@ package dynamo
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
@@ -25,13 +24,13 @@ const batchWriteLimit = 25
 // deliveries are written: seed data are never provisioned.
 func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 	var records []any
-	roleCounts := map[string]int64{}
 	users := make(map[int64]domain.User, len(seed.Users)) // every membership's user is seeded (checked below)
 	for _, u := range seed.Users {
 		users[u.ID] = u
 	}
 	st := newProjectionState()
 	seededShards := map[itemKey]*roleMemberCountRecord{} // the counters of seeded roles are written whole, exact
+	changes := make([]change, 0, len(seed.Roles)+len(seed.Users)+len(seed.UserRoles))
 	for _, r := range seed.Roles {
 		if err := checkRole(r); err != nil {
 			return err
@@ -42,19 +41,11 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 		for _, manageID := range r.ManageIDs() {
 			records = append(records, newAppLinkRecord(r, manageID))
 		}
-		for _, rec := range newRoleMemberCountRecords(r.ID, nil) {
-			seededShards[rec.itemKey] = &rec
-			records = append(records, &rec)
-		}
 		st.roleOrgs[r.ID] = r.OrganizationGUID
-		records = append(records, seedRoleListing(r, roleCounts)...)
+		// Its member counter, listing items and role counts (and, for role
+		// 1, a fresh table's ready item) are the projection's, as for CreateRole.
+		changes = append(changes, createdRole(r))
 	}
-	if slices.ContainsFunc(seed.Roles, func(r domain.Role) bool { return r.ID == 1 }) {
-		// Role 1 in the seed: a fresh table, where no role of an older
-		// version lacks its listing items (as for CreateRole).
-		records = append(records, roleReadyRecord{itemKey: roleListingReadyKey, Entity: entityRoleReady})
-	}
-	changes := make([]change, 0, len(seed.Users)+len(seed.UserRoles))
 	for _, u := range seed.Users {
 		changes = append(changes, createdUser(u))
 	}
@@ -81,7 +72,10 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 		if w.err != nil {
 			return w.err
 		}
-		if w.put != nil {
+		if rec, ok := w.put.(roleMemberCountRecord); ok {
+			seededShards[rec.itemKey] = &rec
+			records = append(records, &rec)
+		} else if w.put != nil {
 			records = append(records, w.put)
 		}
 	}
@@ -98,11 +92,6 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 	}
 	for _, c := range adds {
 		if err := s.addToCount(ctx, c.key, c.n, c.entity); err != nil {
-			return err
-		}
-	}
-	for scope, n := range roleCounts {
-		if err := s.addToCount(ctx, roleCountKey(scope), n, entityRoleCount); err != nil {
 			return err
 		}
 	}
