@@ -161,13 +161,16 @@ var functionSpecs = []functionSpec{
 		// The console invites (e-mail) and manages the registry's SCIM
 		// connections, their credentials and their "test connection".
 		Name: "web", Kind: apiFunction, TimeoutSeconds: invitingTimeoutSeconds, MemoryMB: defaultMemoryMB,
-		// The only function with sessions.
+		// The only function with sessions. The console's token page
+		// generates a value and persists it in one request, through the
+		// pending token item as the API's two steps do.
 		Table: tableAccess{
 			// Job runs: the operations page shows them; a reconcile started
 			// from the console is queued as its own job item.
 			Reads: []string{partitionSPLink, partitionJobRun},
 			Writes: kinds(membershipItems, roleItems, []string{partitionInvitation, partitionInvitationQuota, partitionMail,
-				partitionCRM, partitionRegistry, partitionRegistryChange, partitionToken, partitionTokenID, partitionSession, partitionOrganization, partitionJobRun + "reconcile#"}, []string{partitionAuthFailure}),
+				partitionCRM, partitionRegistry, partitionRegistryChange, partitionToken, partitionTokenID, partitionPendingToken, partitionSession,
+				partitionOrganization, partitionJobRun + "reconcile#"}, []string{partitionAuthFailure}),
 			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexPersonSessions, indexAllTokens, indexAudit,
 				indexSPLinks, indexOutbox, indexDeadLetters, indexMailbox}),
 		},

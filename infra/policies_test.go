@@ -163,9 +163,9 @@ var (
 		patterns(iPeople, iInvitation, keysOf("SP#*", "OUTBOX#*", "DLQ#*", "MAILBOX#*", "AUDIT", "TOKENS", "EXPIRES#*", "INVEXPIRES#*", "TOKENEXPIRES#*", "CRMORGS")),
 		patterns(patterns(pMembership, pRoles, keysOf("INV#*", "MAIL#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "JOB#*", "ORGANIZATIONS")), keysOf("AUTHFAIL#*")))
 	webTable = tableGrants(
-		patterns(patterns(keysOf("SPLINK#*", "JOB#*"), pMembership, pRoles, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "SESSION#*", "ORGANIZATIONS", "JOB#reconcile#*")), keysOf("AUTHFAIL#*")),
+		patterns(patterns(keysOf("SPLINK#*", "JOB#*"), pMembership, pRoles, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "TOKENPENDING#*", "SESSION#*", "ORGANIZATIONS", "JOB#reconcile#*")), keysOf("AUTHFAIL#*")),
 		patterns(iPeople, iInvitation, keysOf("PERSONSESSIONS#*", "TOKENS", "AUDIT", "SP#*", "OUTBOX#*", "DLQ#*", "MAILBOX#*")),
-		patterns(patterns(pMembership, pRoles, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "SESSION#*", "ORGANIZATIONS", "JOB#reconcile#*")), keysOf("AUTHFAIL#*")))
+		patterns(patterns(pMembership, pRoles, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "TOKENPENDING#*", "SESSION#*", "ORGANIZATIONS", "JOB#reconcile#*")), keysOf("AUTHFAIL#*")))
 	provisionerTable = tableGrants(
 		keysOf("USER#*", "ROLE#*", "REGISTRY", "SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*", "SPGUARD#*"),
 		keysOf("SP#*", "ROLE#*", "UR#*"),

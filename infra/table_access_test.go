@@ -63,8 +63,10 @@ func TestSensitiveItemKinds(t *testing.T) {
 		{"TOKEN#*", "read", []string{"cleanup", "crm", "invitations", "jobs", "roles", "system", "tokens", "users", "web"}},
 		{"TOKEN#*", "write", []string{"cleanup", "jobs", "system", "tokens", "web"}},
 		{"TOKENID#*", "write", []string{"cleanup", "jobs", "system", "tokens", "web"}},
-		{"TOKENPENDING#*", "read", []string{"tokens"}},
-		{"TOKENPENDING#*", "write", []string{"tokens"}},
+		// Pending token values: the token routes' two steps, and the
+		// console's token page that takes both in one request.
+		{"TOKENPENDING#*", "read", []string{"tokens", "web"}},
+		{"TOKENPENDING#*", "write", []string{"tokens", "web"}},
 		{"TOKENS", "query", []string{"system", "tokens", "web"}},
 		{"REGISTRY", "write", []string{"system", "web"}},
 		{"REGISTRYAUDIT", "read", []string{"system", "web"}},
