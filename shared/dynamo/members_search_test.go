@@ -1,0 +1,158 @@
+package dynamo_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/dynamo"
+)
+
+// memberKinds cycles the memberships of seeded roles: mostly guests, some
+// managers with and without the guest role, an inviter.
+var memberKinds = []struct {
+	authority domain.Authority
+	guestRole bool
+}{
+	{domain.Guest, false}, {domain.Guest, false}, {domain.Manager, false}, {domain.Guest, false},
+	{domain.Manager, true}, {domain.Guest, false}, {domain.Inviter, false},
+}
+
+// seedMembers seeds n members (user ids from first) into role roleID;
+// some share a name, one has none (listed by e-mail).
+func seedMembers(tb testing.TB, s *dynamo.Store, roleID, first int64, n int, withRole bool) []domain.UserRole {
+	tb.Helper()
+	seed := domain.Seed{}
+	if withRole {
+		seed.Roles = []domain.Role{role(roleID, fmt.Sprint("Members ", roleID))}
+	}
+	for i := range int64(n) {
+		uid := first + i
+		name := fmt.Sprintf("Person %03d", (uid*37)%101)
+		if uid%11 == 0 {
+			name = ""
+		}
+		k := memberKinds[uid%int64(len(memberKinds))]
+		seed.Users = append(seed.Users, domain.User{ID: uid, Sub: fmt.Sprint("sub-", uid), Name: name, Email: fmt.Sprint("m", uid, "@example.org")})
+		seed.UserRoles = append(seed.UserRoles, domain.UserRole{ID: uid, UserID: uid, RoleID: roleID, Authority: k.authority,
+			GuestRoleIncluded: k.guestRole, CreatedAt: testNow})
+	}
+	if err := s.Seed(tb.Context(), seed); err != nil {
+		tb.Fatal(err)
+	}
+	return seed.UserRoles
+}
+
+// bruteForceMembers is U9's side of a role by name, as the index orders
+// it: lower display name (else e-mail), then the user id as text.
+func bruteForceMembers(urs []domain.UserRole, guests, descending bool) []int64 {
+	type row struct {
+		key string
+		id  int64
+	}
+	var rows []row
+	for _, ur := range urs {
+		onSide := ur.Authority != domain.Guest // a manager with the guest role is on both
+		if guests {
+			onSide = ur.Authority == domain.Guest || ur.GuestRoleIncluded
+		}
+		if !onSide {
+			continue
+		}
+		name := fmt.Sprintf("Person %03d", (ur.UserID*37)%101)
+		if ur.UserID%11 == 0 {
+			name = fmt.Sprint("m", ur.UserID, "@example.org")
+		}
+		rows = append(rows, row{strings.ToLower(name) + "#" + fmt.Sprint(ur.UserID), ur.UserID})
+	}
+	slices.SortFunc(rows, func(a, b row) int { return strings.Compare(a.key, b.key) })
+	if descending {
+		slices.Reverse(rows)
+	}
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.id
+	}
+	return ids
+}
+
+func memberIDs(ms []domain.Member) []int64 {
+	ids := make([]int64, len(ms))
+	for i, m := range ms {
+		ids[i] = m.User.ID
+	}
+	return ids
+}
+
+// TestMembersPageOfRoleIsTrue: every page of either side, either way, is
+// the brute-force page, with the exact total.
+func TestMembersPageOfRoleIsTrue(t *testing.T) {
+	s, _, _ := itemCountingStore(t)
+	urs := seedMembers(t, s, 1, 1, 80, true)
+	for _, guests := range []bool{true, false} {
+		for _, desc := range []bool{false, true} {
+			want := bruteForceMembers(urs, guests, desc)
+			for _, size := range []int{7, 25} {
+				for number := 0; number*size <= len(want); number++ {
+					name := fmt.Sprintf("guests=%v desc=%v size %d page %d", guests, desc, size, number)
+					_, page, listed, err := s.MembersPageOfRole(ctx(t), 1, guests, desc, number*size, size)
+					must(t, err)
+					if !listed {
+						t.Fatalf("%s: not listed", name)
+					}
+					wantPage := want[min(number*size, len(want)):min(number*size+size, len(want))]
+					if got := memberIDs(page.Items); !slices.Equal(got, wantPage) {
+						t.Errorf("%s: %v, want %v", name, got, wantPage)
+					}
+					if page.Total != int64(len(want)) {
+						t.Errorf("%s: total %d, want %d", name, page.Total, len(want))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestMembersPageCostDoesNotGrowWithMembers: a page of a role's guests or
+// non-guests costs the same requests and items read with 40 members as
+// with 400.
+func TestMembersPageCostDoesNotGrowWithMembers(t *testing.T) {
+	s, counter, _ := itemCountingStore(t)
+	urs := seedMembers(t, s, 1, 1, 40, true)
+	type cost struct{ requests, items int64 }
+	pages := map[string]struct {
+		guests, desc bool
+		number, size int
+	}{
+		"guests, first page":     {true, false, 0, 5},
+		"guests, page 3, desc":   {true, true, 3, 5},
+		"non-guests, first page": {false, false, 0, 3},
+		"non-guests, page 2":     {false, true, 2, 3},
+	}
+	measure := func(name string) cost {
+		q := pages[name]
+		r0, i0 := counter.snapshot()
+		_, page, _, err := s.MembersPageOfRole(ctx(t), 1, q.guests, q.desc, q.number*q.size, q.size)
+		must(t, err)
+		r1, i1 := counter.snapshot()
+		want := bruteForceMembers(urs, q.guests, q.desc)
+		if got := memberIDs(page.Items); !slices.Equal(got, want[q.number*q.size:q.number*q.size+q.size]) || page.Total != int64(len(want)) {
+			t.Errorf("%s: %v (total %d), want %v (total %d)", name, got, page.Total, want[q.number*q.size:q.number*q.size+q.size], len(want))
+		}
+		return cost{r1 - r0, i1 - i0}
+	}
+	small := map[string]cost{}
+	for name := range pages {
+		small[name] = measure(name)
+	}
+	urs = append(urs, seedMembers(t, s, 1, 41, 360, false)...)
+	for name := range pages {
+		c := measure(name)
+		if c != small[name] {
+			t.Errorf("%s: %+v with 40 members, %+v with 400", name, small[name], c)
+		}
+		t.Logf("%s: %d requests, %d items", name, c.requests, c.items)
+	}
+}
