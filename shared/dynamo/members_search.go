@@ -29,9 +29,11 @@ func guestSideFilter(guests bool) expression.ConditionBuilder {
 // its members index, by name (descending: from the end), skipping offset
 // of them: the Query stops once offset+size members of that side are read,
 // so a page's cost grows with its position and with the other side's
-// members before it, never with the role's size. The total is one COUNT
-// Query of the index with the same filter (no items sent back: one request
-// per 1 MB of the role's index, some 2,000 members). The role is read
+// members before it, never with the role's size. The total is the side's
+// counter (one BatchGetItem of its shards, roles_members_count.go); only a
+// role of an older version, whose side counters are not exact until
+// RepairIndexes recounts it, is counted by a COUNT Query of the index with
+// the same filter (one request per 1 MB, some 2,000 members). The role is read
 // consistently in the same round trip. listed is false for a role whose
 // index is not complete (older data): then nothing else is read and the
 // caller reads the older way.
@@ -59,8 +61,17 @@ func (s *Store) MembersPageOfRole(ctx context.Context, roleID int64, guests, des
 		page.Total = int64(len(items))
 		return role, page, true, nil
 	}
-	page.Total, err = s.countMembersOfSide(ctx, roleID, guests)
-	return role, page, true, err
+	total, exact, err := s.countSideOfRole(ctx, roleID, guests)
+	if err != nil {
+		return domain.Role{}, domain.Page[domain.Member]{}, false, err
+	}
+	if !exact { // a role of an older version, until RepairIndexes recounts it
+		if total, err = s.countMembersOfSide(ctx, roleID, guests); err != nil {
+			return domain.Role{}, domain.Page[domain.Member]{}, false, err
+		}
+	}
+	page.Total = total
+	return role, page, true, nil
 }
 
 // sideQuery is a Query of the members of a role's index on one side.

@@ -42,7 +42,7 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 		for _, manageID := range r.ManageIDs() {
 			records = append(records, newAppLinkRecord(r, manageID))
 		}
-		for _, rec := range newRoleMemberCountRecords(r.ID, nil) {
+		for _, rec := range newRoleMemberCountRecords(r.ID) {
 			seededShards[rec.itemKey] = &rec
 			records = append(records, &rec)
 		}
