@@ -28,11 +28,11 @@ func newProjectionState() projectionState {
 
 // needs says which stored items the changes make the projection read.
 type needs struct {
-	orgs        []int64 // users whose organization items to read
-	newOrgs     []int64 // new users: no items yet
-	roles       []int64 // roles whose organization to read
-	summaries   []int64 // users whose summary to read
-	memberships []int64 // users whose memberships to read
+	orgs        []int64   // users whose organization items to read
+	newOrgs     []int64   // new users: no items yet
+	roles       []int64   // roles whose organization to read
+	summaries   []int64   // users whose summary to read
+	memberships []int64   // users whose memberships to read
 	changed     []itemKey // changed memberships to read as stored
 }
 
