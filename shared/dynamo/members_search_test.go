@@ -164,3 +164,59 @@ func TestMembersPageCostDoesNotGrowWithMembers(t *testing.T) {
 		t.Logf("%s: %d requests, %d items", name, c.requests, c.items)
 	}
 }
+
+// TestSideCountersFollowMembershipWrites: the totals of a role's guests
+// and non-guests (from their counters: pages of one) stay exact through
+// authority changes, the guest role added and taken away, deletions and
+// removals.
+func TestSideCountersFollowMembershipWrites(t *testing.T) {
+	s, _, _ := itemCountingStore(t)
+	urs := seedMembers(t, s, 1, 1, 21, true)
+	current := map[int64]domain.UserRole{}
+	for _, ur := range urs {
+		current[ur.UserID] = ur
+	}
+	check := func(step string) {
+		t.Helper()
+		var all []domain.UserRole
+		for _, ur := range current {
+			all = append(all, ur)
+		}
+		for _, guests := range []bool{true, false} {
+			_, page, _, err := s.MembersPageOfRole(ctx(t), 1, guests, false, 0, 1)
+			must(t, err)
+			if want := len(bruteForceMembers(all, guests, false)); page.Total != int64(want) {
+				t.Errorf("%s: guests=%v total %d, want %d", step, guests, page.Total, want)
+			}
+		}
+	}
+	check("seeded")
+	update := func(uid int64, authority domain.Authority, guestRole bool) {
+		t.Helper()
+		ur, err := s.GetUserRole(ctx(t), uid, 1)
+		must(t, err)
+		ur.Authority, ur.GuestRoleIncluded = authority, guestRole
+		must(t, s.UpdateUserRole(ctx(t), ur, nil, nil))
+		current[uid] = ur
+	}
+	update(1, domain.Manager, true) // a guest becomes a manager with the guest role: on both sides
+	check("guest to manager with guest role")
+	update(1, domain.Manager, false) // the guest role taken away
+	check("guest role taken away")
+	update(2, domain.Manager, false) // a manager becomes... (2 mod 7 = 2: a manager) an inviter
+	update(2, domain.Guest, false)   // and then a guest
+	check("manager to guest")
+	ur3, err := s.GetUserRole(ctx(t), 4, 1) // a manager with the guest role
+	must(t, err)
+	ur5, err := s.GetUserRole(ctx(t), 5, 1)
+	must(t, err)
+	must(t, s.DeleteUserRoles(ctx(t), []domain.UserRole{ur3, ur5}, nil, nil))
+	delete(current, 4)
+	delete(current, 5)
+	check("deleted")
+	ur6, err := s.GetUserRole(ctx(t), 6, 1) // an inviter
+	must(t, err)
+	must(t, s.ApplyRemoval(ctx(t), domain.Removal{UserRoles: []domain.UserRole{ur6}}))
+	delete(current, 6)
+	check("removed")
+}
