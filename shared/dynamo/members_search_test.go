@@ -6,6 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/dynamo"
 )
@@ -219,4 +223,39 @@ func TestSideCountersFollowMembershipWrites(t *testing.T) {
 	must(t, s.ApplyRemoval(ctx(t), domain.Removal{UserRoles: []domain.UserRole{ur6}}))
 	delete(current, 6)
 	check("removed")
+}
+
+// TestSideCountersOfOlderRoles: a role written before the side counters
+// existed is counted by a COUNT Query (exact, more requests) until the
+// index repair recounts it; then its pages cost what a page costs.
+func TestSideCountersOfOlderRoles(t *testing.T) {
+	s, counter, raw := itemCountingStore(t)
+	urs := seedMembers(t, s, 1, 1, 30, true)
+	for _, side := range []string{"guests", "others"} {
+		for shard := range 4 {
+			_, err := raw.DeleteItem(ctx(t), &dynamodb.DeleteItemInput{TableName: aws.String(raw.table), Key: map[string]types.AttributeValue{
+				"pk": &types.AttributeValueMemberS{Value: fmt.Sprint("COUNT#", side, "#1#", shard)}, "sk": &types.AttributeValueMemberS{Value: "COUNT"}},
+				ConditionExpression: aws.String("attribute_exists(pk)")})
+			must(t, err)
+		}
+	}
+	page := func(step string, guests bool) int64 {
+		t.Helper()
+		r0, _ := counter.snapshot()
+		_, p, _, err := s.MembersPageOfRole(ctx(t), 1, guests, false, 0, 2)
+		must(t, err)
+		r1, _ := counter.snapshot()
+		if want := len(bruteForceMembers(urs, guests, false)); p.Total != int64(want) {
+			t.Errorf("%s: guests=%v total %d, want %d", step, guests, p.Total, want)
+		}
+		return r1 - r0
+	}
+	before := page("older role", true) + page("older role", false)
+	if res := repairAll(t, s, 10); res.RoleCountsRepaired != 1 {
+		t.Fatalf("the repair recounted %d roles, want role 1", res.RoleCountsRepaired)
+	}
+	after := page("repaired", true) + page("repaired", false)
+	if after != 6 || before <= after {
+		t.Errorf("requests of two pages: %d before the repair, %d after; want 6 after, fewer than before", before, after)
+	}
 }
