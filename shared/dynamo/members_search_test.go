@@ -171,8 +171,8 @@ func TestMembersPageCostDoesNotGrowWithMembers(t *testing.T) {
 
 // TestSideCountersFollowMembershipWrites: the totals of a role's guests
 // and non-guests (from their counters: pages of one) stay exact through
-// authority changes, the guest role added and taken away, deletions and
-// removals.
+// authority changes, the guest role added and taken away, an acceptance
+// that raises a membership, deletions and removals.
 func TestSideCountersFollowMembershipWrites(t *testing.T) {
 	s, _, _ := itemCountingStore(t)
 	urs := seedMembers(t, s, 1, 1, 21, true)
@@ -218,6 +218,19 @@ func TestSideCountersFollowMembershipWrites(t *testing.T) {
 	delete(current, 4)
 	delete(current, 5)
 	check("deleted")
+	// An acceptance that raises a guest's membership to MANAGER (no guest role).
+	inv := invitation(900, "digest-900", 1)
+	inv.IntendedAuthority = domain.Manager
+	must(t, s.CreateInvitations(ctx(t), []domain.Invitation{inv}))
+	inv.Version, inv.Status = 1, domain.InvitationAccepted
+	u8, err := s.GetUser(ctx(t), 8)
+	must(t, err)
+	ur8, err := s.GetUserRole(ctx(t), 8, 1)
+	must(t, err)
+	ur8.Authority = domain.Manager
+	must(t, s.SaveAcceptance(ctx(t), domain.Acceptance{Invitation: inv, User: u8, UpdatedUserRoles: []domain.UserRole{ur8}}))
+	current[8] = ur8
+	check("upgraded by an acceptance")
 	ur6, err := s.GetUserRole(ctx(t), 6, 1) // an inviter
 	must(t, err)
 	must(t, s.ApplyRemoval(ctx(t), domain.Removal{UserRoles: []domain.UserRole{ur6}}))
