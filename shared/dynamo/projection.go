@@ -195,6 +195,9 @@ func projectChanges(st projectionState, changes ...change) projection {
 					return always(domain.Conflictf("user %d already has role %d", ur.UserID, ur.RoleID))
 				}})
 			count(roleMemberCountShardOf(ur), entityRoleMemberCount, 1)
+			for _, side := range sidesOf(ur) {
+				count(roleSideCountShardOf(ur, side), entityRoleMemberCount, 1)
+			}
 			if created[ur.UserID] {
 				p.firstRoles[ur.UserID] = append(p.firstRoles[ur.UserID], ur)
 			}
@@ -212,6 +215,17 @@ func projectChanges(st projectionState, changes ...change) projection {
 				ur.Listing = domain.ListingOf(c.user)
 			}
 			key := userRoleKey(ur.UserID, ur.RoleID)
+			if before, ok := st.stored[key]; ok {
+				// A change of authority or of the guest role moves it
+				// between the sides' counters (read at the version the
+				// write holds at: another version fails the write).
+				for _, side := range sidesOf(before) {
+					count(roleSideCountShardOf(before, side), entityRoleMemberCount, -1)
+				}
+				for _, side := range sidesOf(ur) {
+					count(roleSideCountShardOf(ur, side), entityRoleMemberCount, 1)
+				}
+			}
 			memberWrites = append(memberWrites, derivedWrite{copy: copyMembership, put: newUserRoleRecord(ur, ur.Version+1), cond: condPtr(versionIs(ur.Version)),
 				onFail: func(s *Store) failure { return s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)) }})
 			summary(ur.UserID, func(s *roleSummaryChange) {
@@ -225,6 +239,9 @@ func projectChanges(st projectionState, changes ...change) projection {
 			memberWrites = append(memberWrites, derivedWrite{copy: copyMembership, del: &key, cond: condPtr(versionIs(ur.Version)),
 				onFail: func(s *Store) failure { return s.versionFailure(key, userRoleNotFound(ur.UserID, ur.RoleID)) }})
 			count(roleMemberCountShardOf(ur), entityRoleMemberCount, -1)
+			for _, side := range sidesOf(ur) {
+				count(roleSideCountShardOf(ur, side), entityRoleMemberCount, -1)
+			}
 			summary(ur.UserID, func(s *roleSummaryChange) {
 				s.remove = append(s.remove, ur.RoleID)
 				s.count--
@@ -264,7 +281,7 @@ func projectChanges(st projectionState, changes ...change) projection {
 			switch c.kind {
 			case roleCreated:
 				before = nil
-				for _, rec := range newRoleMemberCountRecords(c.role.ID, nil) {
+				for _, rec := range newRoleMemberCountRecords(c.role.ID) {
 					linkWrites = append(linkWrites, derivedWrite{copy: copyCounter, put: rec})
 				}
 			case roleDeleted:

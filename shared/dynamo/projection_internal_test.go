@@ -137,7 +137,8 @@ func TestProjectChanges(t *testing.T) {
 		changes: []change{createdUser(marie), changedInvitation(inv), addedMembership(ur(1), marie), addedMembership(ur(2), marie)},
 		want: []string{"put? USER#10 UR#1", "put? USER#10 UR#2", "put INV#5 ROLE#1", "put INV#5 ROLE#2", "put? USER#10 ORG#org-1",
 			"words put 10 del 0", // 5 words, the address, 4 first letters
-			"count COUNT#users#10 +1", "count COUNT#members#1#2 +1", "count COUNT#members#2#2 +1", "count COUNT#orgusers#org-1#10 +1",
+			"count COUNT#users#10 +1", "count COUNT#members#1#2 +1", "count COUNT#guests#1#2 +1", "count COUNT#members#2#2 +1",
+			"count COUNT#guests#2#2 +1", "count COUNT#orgusers#org-1#10 +1",
 			"first roles of 10: 2"},
 	}, {
 		name: "a known user gets a role of the organization it belongs to",
@@ -148,7 +149,7 @@ func TestProjectChanges(t *testing.T) {
 		},
 		changes: []change{changedUser(marie, marie), addedMembership(ur(3), marie)},
 		want: []string{"put? USER#10 UR#3", "put? USER#10 ORG#org-1", "count COUNT#members#3#2 +1",
-			"summary 10 set [3] remove [] count +1"},
+			"count COUNT#guests#3#2 +1", "summary 10 set [3] remove [] count +1"},
 	}, {
 		name:    "a membership changes: the summary entry follows, the copy stays",
 		state:   func(st projectionState) { st.summaries[10] = summaryOf(1) },
@@ -163,14 +164,14 @@ func TestProjectChanges(t *testing.T) {
 		name:    "the last role of an organization is removed, the user stays",
 		state:   func(st projectionState) { st.orgs[10] = storedOrgs(1) },
 		changes: []change{removedMembership(ur(1))},
-		want: []string{"del? USER#10 UR#1", "del? USER#10 ORG#org-1", "count COUNT#members#1#2 -1", "count COUNT#orgusers#org-1#10 -1",
-			"summary 10 set [] remove [1] count -1"},
+		want: []string{"del? USER#10 UR#1", "del? USER#10 ORG#org-1", "count COUNT#members#1#2 -1", "count COUNT#guests#1#2 -1",
+			"count COUNT#orgusers#org-1#10 -1", "summary 10 set [] remove [1] count -1"},
 	}, {
 		name:    "the last membership ends and the user goes",
 		state:   func(st projectionState) { st.orgs[10] = storedOrgs(1) },
 		changes: []change{removedMembership(ur(1)), deletedUser(marie)},
 		want: []string{"del? USER#10 UR#1", "del? USER#10 ORG#org-1", "words put 0 del 10",
-			"count COUNT#members#1#2 -1", "count COUNT#users#10 -1", "count COUNT#orgusers#org-1#10 -1"},
+			"count COUNT#members#1#2 -1", "count COUNT#guests#1#2 -1", "count COUNT#users#10 -1", "count COUNT#orgusers#org-1#10 -1"},
 	}, {
 		name: "a rename moves the words, the organization listing and the copies not written anyway",
 		state: func(st projectionState) {
@@ -193,6 +194,8 @@ func TestProjectChanges(t *testing.T) {
 		name:    "a new role of an organization has its counter, exact at zero, and is listed in all and in its organization",
 		changes: []change{createdRole(physics)},
 		want: []string{"put COUNT#members#7#0 COUNT", "put COUNT#members#7#1 COUNT", "put COUNT#members#7#2 COUNT", "put COUNT#members#7#3 COUNT",
+			"put COUNT#guests#7#0 COUNT", "put COUNT#guests#7#1 COUNT", "put COUNT#guests#7#2 COUNT", "put COUNT#guests#7#3 COUNT",
+			"put COUNT#others#7#0 COUNT", "put COUNT#others#7#1 COUNT", "put COUNT#others#7#2 COUNT", "put COUNT#others#7#3 COUNT",
 			"put ROLE#7 LIST#ALL", "put ROLE#7 LIST#ORG#org-1",
 			"put " + wordKey("org-1", "lab", 7), "put " + wordKey("org-1", "physics", 7), "put " + wordKey("org-1", "quantum", 7),
 			"count COUNT#roles#ALL +1", "count COUNT#roles#ORG#org-1 +1"},
@@ -200,6 +203,8 @@ func TestProjectChanges(t *testing.T) {
 		name:    "the first role of a table, of no organization: listed in all, and the listings are ready",
 		changes: []change{createdRole(first)},
 		want: []string{"put COUNT#members#1#0 COUNT", "put COUNT#members#1#1 COUNT", "put COUNT#members#1#2 COUNT", "put COUNT#members#1#3 COUNT",
+			"put COUNT#guests#1#0 COUNT", "put COUNT#guests#1#1 COUNT", "put COUNT#guests#1#2 COUNT", "put COUNT#guests#1#3 COUNT",
+			"put COUNT#others#1#0 COUNT", "put COUNT#others#1#1 COUNT", "put COUNT#others#1#2 COUNT", "put COUNT#others#1#3 COUNT",
 			"put ROLE#1 LIST#ALL",
 			"put " + wordKey("", "lab", 1), "put " + wordKey("", "physics", 1), "put " + wordKey("", "quantum", 1),
 			"put ROLELISTING READY", "count COUNT#roles#ALL +1"},
@@ -226,6 +231,18 @@ func TestProjectChanges(t *testing.T) {
 		want: []string{"del ROLE#7 LIST#ALL", "del ROLE#7 LIST#ORG#org-1",
 			"del " + wordKey("org-1", "lab", 7), "del " + wordKey("org-1", "physics", 7), "del " + wordKey("org-1", "quantum", 7),
 			"count COUNT#roles#ALL -1", "count COUNT#roles#ORG#org-1 -1"},
+	}, {
+		name: "a guest made a manager with the guest role: on both sides now",
+		state: func(st projectionState) {
+			st.summaries[10] = summaryOf(1)
+			st.stored[userRoleKey(10, 1)] = ur(1)
+		},
+		changes: []change{changedMembership(func() domain.UserRole {
+			m := ur(1)
+			m.Authority, m.GuestRoleIncluded = domain.Manager, true
+			return m
+		}(), domain.User{})},
+		want: []string{"put? USER#10 UR#1", "count COUNT#others#1#2 +1", "summary 10 set [1] remove [] count +0"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := newProjectionState()

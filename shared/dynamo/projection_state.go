@@ -18,20 +18,22 @@ type projectionState struct {
 	roleOrgs    map[int64]string            // organization of each role a membership is added to
 	summaries   map[int64]userRolesState    // users whose role summary entries a change sets, as read
 	memberships map[int64][]domain.UserRole // users whose copy on their memberships changes: those memberships
+	stored      map[itemKey]domain.UserRole // changed memberships as stored (their side counters follow them)
 }
 
 func newProjectionState() projectionState {
 	return projectionState{orgs: map[int64]*userOrgs{}, roleOrgs: map[int64]string{},
-		summaries: map[int64]userRolesState{}, memberships: map[int64][]domain.UserRole{}}
+		summaries: map[int64]userRolesState{}, memberships: map[int64][]domain.UserRole{}, stored: map[itemKey]domain.UserRole{}}
 }
 
 // needs says which stored items the changes make the projection read.
 type needs struct {
-	orgs        []int64 // users whose organization items to read
-	newOrgs     []int64 // new users: no items yet
-	roles       []int64 // roles whose organization to read
-	summaries   []int64 // users whose summary to read
-	memberships []int64 // users whose memberships to read
+	orgs        []int64   // users whose organization items to read
+	newOrgs     []int64   // new users: no items yet
+	roles       []int64   // roles whose organization to read
+	summaries   []int64   // users whose summary to read
+	memberships []int64   // users whose memberships to read
+	changed     []itemKey // changed memberships to read as stored
 }
 
 func needsOf(changes []change) needs {
@@ -53,6 +55,9 @@ func needsOf(changes []change) needs {
 				n.summaries = appendNew(n.summaries, uid)
 			}
 		case membershipChanged:
+			if key := userRoleKey(uid, c.userRole.RoleID); !slices.Contains(n.changed, key) {
+				n.changed = append(n.changed, key)
+			}
 			if !created[uid] {
 				n.summaries = appendNew(n.summaries, uid)
 			}
@@ -124,6 +129,28 @@ func (s *Store) readProjectionState(ctx context.Context, st projectionState, cha
 			return st, err
 		}
 		st.summaries[uid] = summary
+	}
+	var changed []itemKey
+	for _, key := range n.changed {
+		if _, ok := st.stored[key]; !ok {
+			changed = append(changed, key)
+		}
+	}
+	if len(changed) > 0 {
+		items, err := s.batchGet(ctx, changed)
+		if err != nil {
+			return st, err
+		}
+		urs, err := decodeUserRoles(items)
+		if err != nil {
+			return st, err
+		}
+		if st.stored == nil {
+			st.stored = map[itemKey]domain.UserRole{}
+		}
+		for _, ur := range urs {
+			st.stored[userRoleKey(ur.UserID, ur.RoleID)] = ur
+		}
 	}
 	for _, uid := range n.memberships {
 		if _, ok := st.memberships[uid]; ok {

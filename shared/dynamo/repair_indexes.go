@@ -137,12 +137,13 @@ const repairPageMax = 100
 // repairParallel is how many users one call repairs at once.
 const repairParallel = 8
 
-// repairRoleCounts recounts the roles whose member counter is not exact.
+// repairRoleCounts recounts the roles whose member counter, or the
+// counter of one of its sides, is not exact (or missing).
 func (s *Store) repairRoleCounts(ctx context.Context, roleIDs []int64) (int, error) {
-	keys := make([]itemKey, 0, len(roleIDs)*roleMemberCountShards)
+	var keys []itemKey
 	for _, roleID := range roleIDs {
-		for shard := range int64(roleMemberCountShards) {
-			keys = append(keys, roleMemberCountKey(roleID, shard))
+		for _, rec := range newRoleMemberCountRecords(roleID) {
+			keys = append(keys, rec.itemKey)
 		}
 	}
 	items, err := s.batchGet(ctx, keys)
@@ -161,7 +162,7 @@ func (s *Store) repairRoleCounts(ctx context.Context, roleIDs []int64) (int, err
 	}
 	repaired := 0
 	for _, roleID := range roleIDs {
-		if exactShards[roleID] == roleMemberCountShards {
+		if exactShards[roleID] == roleMemberCountShards*(1+len(memberSides)) {
 			continue
 		}
 		if err := s.RecountMembersOfRole(ctx, roleID); err != nil {
@@ -175,8 +176,8 @@ func (s *Store) repairRoleCounts(ctx context.Context, roleIDs []int64) (int, err
 // roleIDOfCountKey finds which of the roles a counter shard belongs to.
 func roleIDOfCountKey(key itemKey, roleIDs []int64) int64 {
 	for _, roleID := range roleIDs {
-		for shard := range int64(roleMemberCountShards) {
-			if roleMemberCountKey(roleID, shard) == key {
+		for _, rec := range newRoleMemberCountRecords(roleID) {
+			if rec.itemKey == key {
 				return roleID
 			}
 		}

@@ -46,17 +46,77 @@ type roleMemberCountRecord struct {
 	Exact bool `dynamodbav:"exact"`
 }
 
-// newRoleMemberCountRecords are the shards of a role's counter holding the
-// given memberships.
-func newRoleMemberCountRecords(roleID int64, urs []domain.UserRole) []roleMemberCountRecord {
-	out := make([]roleMemberCountRecord, roleMemberCountShards)
-	for shard := range out {
-		out[shard] = roleMemberCountRecord{itemKey: roleMemberCountKey(roleID, int64(shard)), Entity: entityRoleMemberCount, Exact: true}
+// newRoleMemberCountRecords are the shards of a role's counters (all
+// members, then each side: memberSides), at 0 and exact.
+func newRoleMemberCountRecords(roleID int64) []roleMemberCountRecord {
+	var out []roleMemberCountRecord
+	for shard := range int64(roleMemberCountShards) {
+		out = append(out, roleMemberCountRecord{itemKey: roleMemberCountKey(roleID, shard), Entity: entityRoleMemberCount, Exact: true})
 	}
-	for _, ur := range urs {
-		out[ur.UserID%roleMemberCountShards].Value++
+	for _, side := range memberSides {
+		for shard := range int64(roleMemberCountShards) {
+			out = append(out, roleMemberCountRecord{itemKey: roleSideCountKey(roleID, side, shard), Entity: entityRoleMemberCount, Exact: true})
+		}
 	}
 	return out
+}
+
+// The sides of a role's members that U9 lists: its guests (authority
+// GUEST, or a higher one whose membership includes the guest role) and
+// its non-guests (any authority but GUEST). A manager with the guest role
+// is on both. Each side has a counter like the role's (same shards, same
+// entity, kept by the projection step), so that a page of one side has an
+// exact total without reading the side.
+const (
+	sideGuests    = "guests"
+	sideNonGuests = "others"
+)
+
+var memberSides = []string{sideGuests, sideNonGuests}
+
+func roleSideCountKey(roleID int64, side string, shard int64) itemKey {
+	return itemKey{PK: "COUNT#" + side + "#" + id(roleID) + "#" + id(shard), SK: "COUNT"}
+}
+
+func roleSideCountShardOf(ur domain.UserRole, side string) itemKey {
+	return roleSideCountKey(ur.RoleID, side, ur.UserID%roleMemberCountShards)
+}
+
+// sidesOf are the sides a membership is listed on.
+func sidesOf(ur domain.UserRole) []string {
+	if ur.Authority == domain.Guest {
+		return []string{sideGuests}
+	}
+	if ur.GuestRoleIncluded {
+		return []string{sideGuests, sideNonGuests}
+	}
+	return []string{sideNonGuests}
+}
+
+func sideName(guests bool) string {
+	if guests {
+		return sideGuests
+	}
+	return sideNonGuests
+}
+
+// countSideOfRole sums a side's counter shards: exact is false when a
+// shard is missing or not exact (a role of an older version).
+func (s *Store) countSideOfRole(ctx context.Context, roleID int64, guests bool) (total int64, exact bool, err error) {
+	keys := make([]itemKey, roleMemberCountShards)
+	for shard := range keys {
+		keys[shard] = roleSideCountKey(roleID, sideName(guests), int64(shard))
+	}
+	shards, err := batchGetRecords[roleMemberCountRecord](ctx, s, keys)
+	if err != nil {
+		return 0, false, err
+	}
+	exact = len(shards) == roleMemberCountShards
+	for _, rec := range shards {
+		total += rec.Value
+		exact = exact && rec.Exact
+	}
+	return total, exact, nil
 }
 
 // CountMembersOfRoles implements domain.RoleListingStore: the member
@@ -110,7 +170,7 @@ func (s *Store) RecountMembersOfRole(ctx context.Context, roleID int64) error {
 	for i, ur := range urs {
 		changes[i] = addedMembership(ur, domain.User{})
 	}
-	shards := newRoleMemberCountRecords(roleID, nil)
+	shards := newRoleMemberCountRecords(roleID)
 	for _, c := range projectChanges(projectionState{}, changes...).only(0, entityRoleMemberCount).counts {
 		for i := range shards {
 			if shards[i].itemKey == c.key {
@@ -130,7 +190,7 @@ func (s *Store) userRolesOfRoleForCount(ctx context.Context, roleID int64) ([]do
 	if err != nil {
 		return nil, err
 	}
-	project(in, "userId", "roleId")
+	project(in, "userId", "roleId", "authority", "guestRoleIncluded")
 	items, err := s.queryAll(ctx, in)
 	if err != nil {
 		return nil, err
@@ -138,12 +198,14 @@ func (s *Store) userRolesOfRoleForCount(ctx context.Context, roleID int64) ([]do
 	urs := make([]domain.UserRole, 0, len(items))
 	for _, it := range items {
 		var rec struct {
-			UserID int64 `dynamodbav:"userId"`
+			UserID            int64  `dynamodbav:"userId"`
+			Authority         string `dynamodbav:"authority"`
+			GuestRoleIncluded bool   `dynamodbav:"guestRoleIncluded"`
 		}
 		if err := unmarshal(it, &rec); err != nil {
 			return nil, err
 		}
-		urs = append(urs, domain.UserRole{UserID: rec.UserID, RoleID: roleID})
+		urs = append(urs, domain.UserRole{UserID: rec.UserID, RoleID: roleID, Authority: domain.Authority(rec.Authority), GuestRoleIncluded: rec.GuestRoleIncluded})
 	}
 	return urs, nil
 }

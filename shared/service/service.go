@@ -46,6 +46,10 @@ type Service struct {
 	PublicBaseURL string
 	// GroupURNPrefix starts every role URN, the group's externalId at SPs.
 	GroupURNPrefix string
+	// MembersSearchBound is how many members of a role U9 reads to filter
+	// by a query or sort by another field than the name (0:
+	// DefaultMembersSearchBound).
+	MembersSearchBound int
 	// Lifecycle tunes reminders and expiry; the zero value is the default.
 	Lifecycle Lifecycle
 	// Session is the session configuration of U6 (users_config.go).

@@ -17,11 +17,25 @@ import (
 // paged by U9.
 const MaxMembersListed = 5000
 
-// MaxMembersSearched bounds the members U9 reads to filter, sort and page
-// them: from the role's members index, where each membership carries its
-// user's copy (one Query per some 2,000 members, no read of the users), so
-// that a role of a national deployment's size is searched, not refused.
-const MaxMembersSearched = 100_000
+// DefaultMembersSearchBound bounds the members U9 reads to filter by a
+// query, or sort by another field than the name, in memory: one request of
+// the role's members index (some 2,000 members a 1 MB page). A role side
+// with more members is paged by name without a query (its index order, in
+// constant cost); a query or another sort is answered with
+// domain.SearchTooBroad, as a people search whose every word is too common.
+const DefaultMembersSearchBound = 2000
+
+func (s *Service) membersSearchBound() int {
+	if s.MembersSearchBound > 0 {
+		return s.MembersSearchBound
+	}
+	return DefaultMembersSearchBound
+}
+
+// membersPages is the store's paging of a role's members index by side.
+type membersPages interface {
+	MembersPageOfRole(ctx context.Context, roleID int64, guests, descending bool, offset, size int) (role domain.Role, page domain.Page[domain.Member], listed bool, err error)
+}
 
 // MembersOfRole returns every membership of a role with its whole user
 // (U10: every attribute, which the members index's copy does not hold), to
@@ -68,10 +82,35 @@ var MemberSorts = []string{MemberSortEmail, MemberSortSchacHome, MemberSortAutho
 // query matches word prefixes of the member's names and e-mail address,
 // case-insensitively; every word of the query must match.
 func (s *Service) SearchMembersOfRole(ctx context.Context, p *auth.Principal, roleID int64, guests bool, req domain.PageRequest) (domain.Page[domain.Member], error) {
-	_, members, err := s.memberRowsOfRole(ctx, p, roleID, MaxMembersSearched)
+	if p == nil {
+		return domain.Page[domain.Member]{}, domain.Unauthenticatedf("authentication required")
+	}
+	byName := req.Sort == "" || req.Sort == MemberSortName
+	if mp, ok := s.Store.(membersPages); ok && strings.TrimSpace(req.Query) == "" && byName {
+		role, page, listed, err := mp.MembersPageOfRole(ctx, roleID, guests, req.Descending, req.Offset(), req.Size)
+		if err != nil {
+			return domain.Page[domain.Member]{}, err
+		}
+		if listed {
+			if !p.CanSeeMembers(role) {
+				return domain.Page[domain.Member]{}, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the members of role %d", roleID))
+			}
+			return page, nil
+		}
+	}
+	bound := s.membersSearchBound()
+	_, members, err := s.memberRowsOfRole(ctx, p, roleID, bound)
 	if err != nil {
+		if domain.KindOf(err) == domain.KindInvalid {
+			return domain.Page[domain.Member]{}, domain.SearchTooBroad(bound)
+		}
 		return domain.Page[domain.Member]{}, err
 	}
+	return searchMembers(members, guests, req), nil
+}
+
+// searchMembers filters, sorts and pages members in memory.
+func searchMembers(members []domain.Member, guests bool, req domain.PageRequest) domain.Page[domain.Member] {
 	words := searchWords(req.Query)
 	var hits []domain.Member
 	for _, m := range members {
@@ -89,7 +128,7 @@ func (s *Service) SearchMembersOfRole(ctx context.Context, p *auth.Principal, ro
 	if start := req.Offset(); start < len(hits) {
 		page.Items = hits[start:min(start+req.Size, len(hits))]
 	}
-	return page, nil
+	return page
 }
 
 // memberOrder compares members by a sort field, the user id breaking ties

@@ -46,3 +46,54 @@ func firstName(ms []domain.Member) string {
 	}
 	return ms[0].User.Name
 }
+
+// TestSearchMembersPastTheBound: a role with more members than the
+// members search bound is paged by name from its index (true total and
+// page), and a query or another sort, which would read every member, is
+// answered as a too broad people search, never from part of the role.
+func TestSearchMembersPastTheBound(t *testing.T) {
+	s, _ := newService(t)
+	s.MembersSearchBound = 20
+	ctx := context.Background()
+	role, err := s.CreateRole(ctx, root, wikiRole("Bounded lecture"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := domain.Seed{}
+	for i := range int64(30) {
+		uid := 300_001 + i
+		seed.Users = append(seed.Users, domain.User{ID: uid, Sub: fmt.Sprint("sub-bounded-", uid), Name: fmt.Sprintf("Pupil %02d", i),
+			Email: fmt.Sprint("bounded", uid, "@example.org"), CreatedAt: now})
+		seed.UserRoles = append(seed.UserRoles, domain.UserRole{ID: 400_001 + i, UserID: uid, RoleID: role.ID, Authority: domain.Guest, CreatedAt: now})
+	}
+	if err := s.Store.Seed(ctx, seed); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		req    domain.PageRequest
+		broad  bool
+		first  string
+		total  int64
+		length int
+	}{
+		{"by name", domain.PageRequest{Size: 10, Number: 2}, false, "Pupil 20", 30, 10},
+		{"by name, descending", domain.PageRequest{Size: 4, Descending: true}, false, "Pupil 29", 30, 4},
+		{"a query", domain.PageRequest{Size: 10, Query: "pupil 2"}, true, "", 0, 0},
+		{"by e-mail", domain.PageRequest{Size: 10, Sort: service.MemberSortEmail}, true, "", 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			page, err := s.SearchMembersOfRole(ctx, root, role.ID, true, tc.req)
+			if bound, broad := domain.IsSearchTooBroad(err); broad != tc.broad || (broad && bound != 20) {
+				t.Fatalf("error %v, want too broad %v at 20", err, tc.broad)
+			}
+			if tc.broad {
+				return
+			}
+			if page.Total != tc.total || len(page.Items) != tc.length || page.Items[0].User.Name != tc.first {
+				t.Errorf("total %d, %d items, first %q; want %d, %d, %q", page.Total, len(page.Items), firstName(page.Items), tc.total, tc.length, tc.first)
+			}
+		})
+	}
+}
