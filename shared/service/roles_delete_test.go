@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -205,5 +206,63 @@ func TestRoleDeletionDeletesAGuestNotLinkedYetAtTheRolesSPs(t *testing.T) {
 	}
 	if len(deleted) != 2 {
 		t.Errorf("user deletions at %d SPs, want 2", len(deleted))
+	}
+}
+
+// An invitation accepted after its roles were deleted grants only what is
+// left: with no role left it is refused and creates no user (who would
+// hold no membership that any removal could end); with one role left the
+// person becomes a member of that one.
+func TestAcceptanceOfAnInvitationWhoseRolesWereDeleted(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		deleted, others int
+		wantErr         domain.ErrorKind
+		wantRoles       int
+	}{
+		{name: "its one role deleted", deleted: 1, others: 0, wantErr: domain.KindGone},
+		{name: "both of its roles deleted", deleted: 2, others: 0, wantErr: domain.KindGone},
+		{name: "one of two roles deleted", deleted: 1, others: 1, wantRoles: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := newService(t)
+			ctx := context.Background()
+			var roles, doomed []int64
+			for i := range tc.deleted + tc.others {
+				role, err := s.CreateRole(ctx, root, wikiRole(fmt.Sprint("Role ", i)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				roles = append(roles, role.ID)
+				if i < tc.deleted {
+					doomed = append(doomed, role.ID)
+				}
+			}
+			id, secret := testkit.InviteToRoles(t, s, root, "dora@example.org", roles, domain.Guest, now.Add(24*time.Hour))
+			for _, roleID := range doomed {
+				if err := s.DeleteRole(ctx, root, roleID); err != nil {
+					t.Fatal(err)
+				}
+			}
+			person := auth.Person{Sub: "sub-dora", Email: "dora@example.org", Name: "Dora"}
+			res, err := s.Accept(ctx, &auth.Principal{Kind: auth.KindPerson, Person: &person}, secret, id)
+			if domain.KindOf(err) != tc.wantErr {
+				t.Fatalf("accept: %v, want kind %v", err, tc.wantErr)
+			}
+			user, uerr := s.Store.GetUserBySub(ctx, "sub-dora")
+			if tc.wantRoles == 0 {
+				if !domain.IsNotFound(uerr) {
+					t.Errorf("user after the refused acceptance: %+v, %v; want none", user, uerr)
+				}
+				return
+			}
+			if uerr != nil {
+				t.Fatal(uerr)
+			}
+			held, err := s.Store.ListUserRolesOfUser(ctx, user.ID)
+			if err != nil || len(held) != tc.wantRoles || len(res.UserRoles) != tc.wantRoles || held[0].RoleID != roles[tc.deleted] {
+				t.Errorf("memberships %+v (answered %d), %v; want one of role %d", held, len(res.UserRoles), err, roles[tc.deleted])
+			}
+		})
 	}
 }
