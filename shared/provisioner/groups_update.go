@@ -66,5 +66,5 @@ func (p *Provisioner) ensureMemberFromGroupLine(ctx context.Context, c SCIMClien
 	if !domain.IsNotFound(err) {
 		return err
 	}
-	return p.deleteUser(ctx, c, sp, userID, "")
+	return p.deleteUser(ctx, c, sp, userID, "", "")
 }

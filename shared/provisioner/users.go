@@ -109,7 +109,10 @@ func (p *Provisioner) updateUser(ctx context.Context, c SCIMClient, sp domain.Se
 }
 
 // deleteUser removes the user at the SP; a user already gone there is done.
-func (p *Provisioner) deleteUser(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, userID int64, externalID string) error {
+// The account stays when the person is back as a new user that holds it
+// (see successorHolding; deliveryID names the delivery that knows the
+// person, "" for none).
+func (p *Provisioner) deleteUser(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, userID int64, externalID, deliveryID string) error {
 	link, remoteID, err := p.activeLink(ctx, domain.ResourceUser, userID, sp.ID)
 	if err != nil {
 		return err
@@ -129,8 +132,26 @@ func (p *Provisioner) deleteUser(ctx context.Context, c SCIMClient, sp domain.Se
 	if remoteID == "" {
 		return p.settleNeverCreated(ctx, link)
 	}
+	if _, held, err := p.successorHolding(ctx, deliveryID, userID, sp.ID, remoteID); err != nil || held {
+		if err != nil {
+			return err
+		}
+		return p.settleNeverCreated(ctx, link)
+	}
 	if err := c.DeleteUser(ctx, remoteID); err != nil && !scim.IsNotFound(err) {
 		return err
 	}
-	return p.storeDeprovisioned(ctx, link)
+	if err := p.storeDeprovisioned(ctx, link); err != nil {
+		return err
+	}
+	// The person's new user may have adopted the account between the check
+	// and the deletion: it gets its account back, with its groups.
+	if successor, held, err := p.successorHolding(ctx, deliveryID, userID, sp.ID, remoteID); err != nil || held {
+		if err != nil {
+			return err
+		}
+		_, err = p.recreateUser(ctx, c, sp, successor.ID, remoteID, true)
+		return err
+	}
+	return nil
 }
