@@ -266,3 +266,70 @@ func TestAcceptanceOfAnInvitationWhoseRolesWereDeleted(t *testing.T) {
 		})
 	}
 }
+
+// laggingIndexStore hides one user's memberships from the role's member
+// listing (an eventually consistent index) for its first calls, as an index
+// that has not caught up with an acceptance committed just before the
+// role's deletion.
+type laggingIndexStore struct {
+	domain.Store
+	hidden int64 // user id
+	lag    int   // listings that still miss it
+}
+
+func (s *laggingIndexStore) ListUserRolesOfRole(ctx context.Context, roleID int64, token string, limit int) ([]domain.UserRole, string, error) {
+	page, next, err := s.Store.ListUserRolesOfRole(ctx, roleID, token, limit)
+	if s.lag <= 0 || err != nil {
+		return page, next, err
+	}
+	s.lag--
+	shown := page[:0:0]
+	for _, ur := range page {
+		if ur.UserID != s.hidden {
+			shown = append(shown, ur)
+		}
+	}
+	return shown, next, nil
+}
+
+// A role's deletion ends only when its member counter, read consistently
+// from the table, says no membership is left: a member the index lists
+// late is still removed (and leaves the service with its last membership),
+// instead of being left behind in a role that no longer exists.
+func TestRoleDeletionRemovesAMemberTheIndexListsLate(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		others int // members the index lists at once
+		lag    int // listings that miss the late member
+	}{
+		{name: "the only member, listed late", lag: 2},
+		{name: "one member of three, listed late", others: 2, lag: 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := newService(t)
+			ctx := context.Background()
+			role, err := s.CreateRole(ctx, root, wikiRole("Doomed"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range tc.others {
+				acceptInto(t, s, auth.Person{Sub: fmt.Sprint("sub-other-", i), Email: fmt.Sprintf("other%d@example.org", i), Name: "Other"}, []int64{role.ID})
+			}
+			late := acceptInto(t, s, auth.Person{Sub: "sub-late", Email: "late@example.org", Name: "Late"}, []int64{role.ID})
+			inner := s.Store
+			s.Store = &laggingIndexStore{Store: inner, hidden: late.ID, lag: tc.lag}
+			if err := s.DeleteRole(ctx, root, role.ID); err != nil {
+				t.Fatal(err)
+			}
+			if left, err := inner.ListUserRolesOfUser(ctx, late.ID); err != nil || len(left) != 0 {
+				t.Errorf("late member keeps %+v, %v", left, err)
+			}
+			if u, err := inner.GetUserBySub(ctx, "sub-late"); !domain.IsNotFound(err) {
+				t.Errorf("late member's user %+v, %v; want deleted with its last membership", u, err)
+			}
+			if _, err := inner.GetRoleDeletion(ctx, role.ID); !domain.IsNotFound(err) {
+				t.Errorf("deletion still in progress: %v", err)
+			}
+		})
+	}
+}
