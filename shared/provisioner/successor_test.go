@@ -121,3 +121,40 @@ func memberValues(ms []scim.Member) []string {
 	}
 	return out
 }
+
+// A creation that meets an account the SP already holds under the user's
+// userName (a 409: an earlier user of the same person, not deleted there
+// yet, or one made elsewhere) adopts it and sends the user's attributes to
+// it, instead of keeping what the account held.
+func TestAdoptedAccountGetsTheUsersAttributes(t *testing.T) {
+	for _, tc := range []struct{ name, userName string }{
+		{name: "same userName", userName: "alice@example.org"},
+		{name: "userName differing in case", userName: "Alice@Example.org"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, "PATCH", "right-token")
+			ctx := context.Background()
+			c, _, err := f.prov.Clients.Client(ctx, "wiki-sp")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.CreateUser(ctx, scim.User{Schemas: []string{scim.SchemaUser}, UserName: tc.userName,
+				ExternalID: "alice@example.org", Name: &scim.Name{GivenName: "Then", FamilyName: "Old"}}); err != nil {
+				t.Fatal(err)
+			}
+			f.acceptedGuest(t, "alice@example.org")
+			resp, err := f.prov.HandleSQS(ctx, batch(t, f.queue.Take(), "wiki-sp", 1))
+			if err != nil || len(resp.BatchItemFailures) != 0 {
+				t.Fatalf("failures %v, err %v", resp.BatchItemFailures, err)
+			}
+			users := f.sp.Users()
+			if len(users) != 1 || users[0].Name == nil || users[0].Name.GivenName != "Given" || users[0].Name.FamilyName != "Family" {
+				t.Fatalf("SP users %+v, want the one account with the user's name", users)
+			}
+			groups := f.sp.Groups()
+			if len(groups) != 1 || strings.Join(memberValues(groups[0].Members), ",") != users[0].ID {
+				t.Errorf("groups %+v, want the adopted account as the one member", groups)
+			}
+		})
+	}
+}

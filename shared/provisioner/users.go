@@ -74,6 +74,26 @@ func (p *Provisioner) createUser(ctx context.Context, c SCIMClient, spID string,
 		case id == "":
 			return "", permanent("SP reports a conflict for user %s but no user matches its userName or externalId", want.UserName)
 		}
+		// The account was not made by this creation. One with the user's
+		// externalId is this service's, an earlier user's of the same
+		// person (not deleted there yet), with the attributes of then: it
+		// gets the user's attributes now, as a creation would have sent
+		// them. One made elsewhere keeps what it holds (reconcile's plan
+		// says what it would replace).
+		found, err := c.GetUser(ctx, id)
+		if err == nil && found.ExternalID == want.ExternalID {
+			adopted := want
+			adopted.ID = id
+			_, err = c.ReplaceUser(ctx, id, adopted)
+		}
+		if scim.IsNotFound(err) {
+			// Deleted since the 409 (the earlier user's deletion): the
+			// userName is free now.
+			return p.createUser(ctx, c, spID, want, false)
+		}
+		if err != nil {
+			return "", err
+		}
 		return id, nil
 	}
 	if err != nil {
