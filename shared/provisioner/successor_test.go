@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/edu-invite/invite/localstack/scimsp"
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/scim"
@@ -29,7 +30,9 @@ func TestDepartedUsersDeletionLeavesTheAccountItsSuccessorHolds(t *testing.T) {
 		{name: "back in another role, old line first"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t, "PATCH", "right-token")
+			// An SP whose PATCH add is not idempotent shows a member added twice.
+			f := newFixtureOf(t, "PATCH", "right-token", scimsp.Options{BearerToken: "right-token",
+				Unreliable: scimsp.Unreliable{PatchAddRepeats: true}})
 			ctx := context.Background()
 			deliver := func(ds []domain.Delivery) {
 				t.Helper()
@@ -122,10 +125,11 @@ func memberValues(ms []scim.Member) []string {
 	return out
 }
 
-// A creation that meets an account the SP already holds under the user's
-// userName (a 409: an earlier user of the same person, not deleted there
-// yet, or one made elsewhere) adopts it and sends the user's attributes to
-// it, instead of keeping what the account held.
+// A creation that meets an account of an earlier user of the same person
+// (a 409 on the userName; the account carries the user's externalId), not
+// deleted at the SP yet, does not keep its attributes and groups: the SP
+// ends with one account, with the user's attributes, a member of the
+// user's groups once.
 func TestAdoptedAccountGetsTheUsersAttributes(t *testing.T) {
 	for _, tc := range []struct{ name, userName string }{
 		{name: "same userName", userName: "alice@example.org"},

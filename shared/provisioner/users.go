@@ -53,6 +53,12 @@ func (p *Provisioner) ensureUser(ctx context.Context, c SCIMClient, sp domain.Se
 // the user up first (an earlier attempt may have created it); a 409 is
 // resolved by a look-up too.
 func (p *Provisioner) createUser(ctx context.Context, c SCIMClient, spID string, want scim.User, lookFirst bool) (string, error) {
+	return p.createUserReplacing(ctx, c, spID, want, lookFirst, 1)
+}
+
+// createUserReplacing is createUser that replaces up to replaces accounts
+// of an earlier user (see below) it meets.
+func (p *Provisioner) createUserReplacing(ctx context.Context, c SCIMClient, spID string, want scim.User, lookFirst bool, replaces int) (string, error) {
 	if lookFirst {
 		id, err := p.lookupUser(ctx, c, spID, want)
 		if err != nil && !errors.Is(err, errNoLookup) {
@@ -74,22 +80,25 @@ func (p *Provisioner) createUser(ctx context.Context, c SCIMClient, spID string,
 		case id == "":
 			return "", permanent("SP reports a conflict for user %s but no user matches its userName or externalId", want.UserName)
 		}
-		// The account was not made by this creation. One with the user's
-		// externalId is this service's, an earlier user's of the same
-		// person (not deleted there yet), with the attributes of then: it
-		// gets the user's attributes now, as a creation would have sent
-		// them. One made elsewhere keeps what it holds (reconcile's plan
-		// says what it would replace).
+		// The account was not made by this creation (a first attempt; a
+		// retry looks first). One with the user's externalId is this
+		// service's, an earlier user's of the same person whose deletion
+		// has not been delivered yet, with the attributes and the groups
+		// of then: adopted, it would keep them, and a group this user is
+		// added to again would hold it twice at an SP whose add is not
+		// idempotent. It is deleted (as its own line will ask) and the
+		// user created anew. One made elsewhere is adopted as it is
+		// (reconcile's plan says what it would replace).
 		found, err := c.GetUser(ctx, id)
-		if err == nil && found.ExternalID == want.ExternalID {
-			adopted := want
-			adopted.ID = id
-			_, err = c.ReplaceUser(ctx, id, adopted)
+		if err == nil && found.ExternalID == want.ExternalID && replaces > 0 {
+			if err = c.DeleteUser(ctx, id); err == nil || scim.IsNotFound(err) {
+				return p.createUserReplacing(ctx, c, spID, want, false, replaces-1)
+			}
 		}
 		if scim.IsNotFound(err) {
 			// Deleted since the 409 (the earlier user's deletion): the
 			// userName is free now.
-			return p.createUser(ctx, c, spID, want, false)
+			return p.createUserReplacing(ctx, c, spID, want, false, replaces-1)
 		}
 		if err != nil {
 			return "", err
