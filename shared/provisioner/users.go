@@ -44,7 +44,15 @@ func (p *Provisioner) ensureUser(ctx context.Context, c SCIMClient, sp domain.Se
 		if err != nil {
 			return "", false, err
 		}
-		remoteID, err := p.createUser(ctx, c, sp.ID, scimUser(u, sp), lookFirst)
+		// Only the user's own line replaces an earlier user's account (see
+		// createUserReplacing): another line creating the user (a group's,
+		// for an SP new to the role) may meet the account the user's own
+		// line has just made.
+		replaces := 1
+		if fromGroupLine(ctx) {
+			replaces = 0
+		}
+		remoteID, err := p.createUserReplacing(ctx, c, sp.ID, scimUser(u, sp), lookFirst, replaces)
 		return remoteID, true, err
 	})
 }
@@ -53,7 +61,15 @@ func (p *Provisioner) ensureUser(ctx context.Context, c SCIMClient, sp domain.Se
 // the user up first (an earlier attempt may have created it); a 409 is
 // resolved by a look-up too.
 func (p *Provisioner) createUser(ctx context.Context, c SCIMClient, spID string, want scim.User, lookFirst bool) (string, error) {
-	return p.createUserReplacing(ctx, c, spID, want, lookFirst, 1)
+	return p.createUserReplacing(ctx, c, spID, want, lookFirst, 0)
+}
+
+type groupLineKey struct{}
+
+// fromGroupLine reports whether a user is being created by a group's line.
+func fromGroupLine(ctx context.Context) bool {
+	v, _ := ctx.Value(groupLineKey{}).(bool)
+	return v
 }
 
 // createUserReplacing is createUser that replaces up to replaces accounts
