@@ -48,8 +48,10 @@ func (r *modelRun) person(p int) auth.Person {
 	given := r.m.given[p]
 	r.m.mu.Unlock()
 	email := fmt.Sprintf("person%02d@example.org", p)
+	// Three digits: the search by family name matches word prefixes, and
+	// "Fam10" would find "Fam100" at a larger scale.
 	return auth.Person{Sub: "sub-" + email, EduPersonPrincipalName: email, Email: email, GivenName: given,
-		FamilyName: fmt.Sprintf("Fam%02d", p), Name: given + fmt.Sprintf(" Fam%02d", p)}
+		FamilyName: fmt.Sprintf("Fam%03d", p), Name: given + fmt.Sprintf(" Fam%03d", p)}
 }
 
 // The model-based test: a seeded random mix of role creations, renames
