@@ -66,6 +66,13 @@ type Delivery struct {
 	// message, which carries no personal data.
 	UserEmail string
 	RoleName  string
+	// UserSub is the sub of a user who leaves the service, on its user
+	// deletions and group removals; kept with the outbox item like
+	// UserEmail, never on the queue message. The same person may be back
+	// as a new user (another id, another line) whose creation adopted the
+	// very SP account this delivery is about to delete or remove: the
+	// provisioner reads the sub to find that user and leaves its account be.
+	UserSub string
 }
 
 // MessageGroup is the FIFO message group of the delivery.

@@ -27,6 +27,7 @@ type deliveryRecord struct {
 	ExternalID    string `dynamodbav:"externalId,omitempty"`
 	UserEmail     string `dynamodbav:"userEmail,omitempty"`
 	RoleName      string `dynamodbav:"roleName,omitempty"`
+	UserSub       string `dynamodbav:"userSub,omitempty"`
 	CreatedAt     string `dynamodbav:"createdAt"`
 	Status        string `dynamodbav:"status"`
 	Attempts      int    `dynamodbav:"attempts,omitempty"`
@@ -61,6 +62,7 @@ func (s *Store) deliveryRecord(d domain.Delivery) deliveryRecord {
 		ExternalID:    d.ExternalID,
 		UserEmail:     d.UserEmail,
 		RoleName:      d.RoleName,
+		UserSub:       d.UserSub,
 		CreatedAt:     formatTime(d.CreatedAt),
 		Status:        string(d.Status),
 		Attempts:      d.Attempts,
@@ -94,6 +96,7 @@ func (rec deliveryRecord) domain() (domain.Delivery, error) {
 		ExternalID:    rec.ExternalID,
 		UserEmail:     rec.UserEmail,
 		RoleName:      rec.RoleName,
+		UserSub:       rec.UserSub,
 		CreatedAt:     p.time(rec.CreatedAt),
 		Status:        domain.DeliveryStatus(rec.Status),
 		Attempts:      rec.Attempts,

@@ -28,11 +28,11 @@ func (p *Provisioner) Deliver(ctx context.Context, d domain.Delivery) error {
 	case domain.DeliverUserUpdate:
 		err = p.updateUser(ctx, client, sp, d.UserID)
 	case domain.DeliverUserDelete:
-		err = p.deleteUser(ctx, client, sp, d.UserID, d.ExternalID)
+		err = p.deleteUser(ctx, client, sp, d.UserID, d.ExternalID, d.ID)
 	case domain.DeliverMemberAdd:
 		err = p.addMember(ctx, client, sp, d.RoleID, d.UserID)
 	case domain.DeliverMemberRemove:
-		err = p.removeMember(ctx, client, sp, d.RoleID, d.UserID)
+		err = p.removeMember(ctx, client, sp, d.RoleID, d.UserID, d.ID)
 	default:
 		err = permanent("unknown delivery kind %q", d.Kind)
 	}

@@ -164,7 +164,7 @@ func (p *Provisioner) addMember(ctx context.Context, c SCIMClient, sp domain.Ser
 // the group is replaced with its current members whether or not the user
 // is still at the SP: the user's deletion runs in its own line, and the
 // group must not keep a member the SP no longer has.
-func (p *Provisioner) removeMember(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID, userID int64) error {
+func (p *Provisioner) removeMember(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID, userID int64, deliveryID string) error {
 	_, groupID, err := p.activeLink(ctx, domain.ResourceGroup, roleID, sp.ID)
 	if err != nil || groupID == "" {
 		return err
@@ -175,6 +175,19 @@ func (p *Provisioner) removeMember(ctx context.Context, c SCIMClient, sp domain.
 	_, userRemoteID, err := p.activeLink(ctx, domain.ResourceUser, userID, sp.ID)
 	if err != nil || userRemoteID == "" {
 		return err
+	}
+	// A departed user's account may now be the person's new user's, and
+	// that user a member of this group again (see successorHolding).
+	if successor, held, err := p.successorHolding(ctx, deliveryID, userID, sp.ID, userRemoteID); err != nil {
+		return err
+	} else if held {
+		ur, err := p.Store.GetUserRole(ctx, successor.ID, roleID)
+		if err == nil && ur.Provisioned() {
+			return nil
+		}
+		if err != nil && !domain.IsNotFound(err) {
+			return err
+		}
 	}
 	err = c.PatchGroupMembers(ctx, groupID, scim.PatchRemove, []scim.Member{{Value: userRemoteID}})
 	if !isDrift(err) {

@@ -49,18 +49,29 @@ func (p *Provisioner) patchUpdateGroup(ctx context.Context, c SCIMClient, sp dom
 			return err
 		}
 	}
-	present := map[string]bool{}
+	present := map[string]int{}
 	for _, m := range atSP.Members {
-		present[m.Value] = true
+		present[m.Value]++
 	}
 	wanted, err := p.membersAt(ctx, sp, roleID)
 	if err != nil {
 		return err
 	}
-	var add []scim.Member
+	// A member the SP already holds twice (an add whose answer was lost,
+	// and the member's own add, at an SP whose add is not idempotent) is
+	// made to appear once as well.
+	var add, twice []scim.Member
 	for _, m := range wanted {
-		if !present[m.Value] {
+		switch {
+		case present[m.Value] == 0:
 			add = append(add, scim.Member{Value: m.Value})
+		case present[m.Value] > 1:
+			twice = append(twice, scim.Member{Value: m.Value})
+		}
+	}
+	if len(add) == 0 && len(twice) > 0 {
+		if err := collapseRepeatedMembers(ctx, c, groupID, twice); err != nil && !isDrift(err) {
+			return err
 		}
 	}
 	if err := c.PatchGroupMembers(ctx, groupID, scim.PatchAdd, add); err != nil {
@@ -87,7 +98,7 @@ func (p *Provisioner) patchUpdateGroup(ctx context.Context, c SCIMClient, sp dom
 		if err := c.PatchGroupMembers(ctx, groupID, scim.PatchRemove, takeBack); err != nil && !isDrift(err) {
 			return err
 		}
-		if err := collapseRepeatedMembers(ctx, c, groupID, add); err != nil && !isDrift(err) {
+		if err := collapseRepeatedMembers(ctx, c, groupID, append(add, twice...)); err != nil && !isDrift(err) {
 			return err
 		}
 	}

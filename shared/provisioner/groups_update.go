@@ -59,12 +59,12 @@ func (p *Provisioner) updateGroup(ctx context.Context, c SCIMClient, sp domain.S
 // the user's line still finds it (by the link or the externalId) or this
 // does. A deletion at the SP that is repeated answers 404, which is fine.
 func (p *Provisioner) ensureMemberFromGroupLine(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, userID int64) error {
-	if _, ok, err := p.ensureUser(ctx, c, sp, userID, true); err != nil || !ok {
+	if _, ok, err := p.ensureUser(context.WithValue(ctx, groupLineKey{}, true), c, sp, userID, true); err != nil || !ok {
 		return err
 	}
 	_, err := p.Store.GetUser(ctx, userID)
 	if !domain.IsNotFound(err) {
 		return err
 	}
-	return p.deleteUser(ctx, c, sp, userID, "")
+	return p.deleteUser(ctx, c, sp, userID, "", "")
 }

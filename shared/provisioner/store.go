@@ -46,6 +46,9 @@ type Store interface {
 	// GetUser, GetRole and GetUserRole read what a delivery is about;
 	// KindNotFound when it was deleted meanwhile.
 	GetUser(ctx context.Context, id int64) (domain.User, error)
+	// GetUserBySub finds the person's current user; KindNotFound when the
+	// person has none.
+	GetUserBySub(ctx context.Context, sub string) (domain.User, error)
 	GetRole(ctx context.Context, id int64) (domain.Role, error)
 	GetUserRole(ctx context.Context, userID, roleID int64) (domain.UserRole, error)
 	// ListUserRolesOfRole pages through the members of a group; an empty

@@ -44,7 +44,15 @@ func (p *Provisioner) ensureUser(ctx context.Context, c SCIMClient, sp domain.Se
 		if err != nil {
 			return "", false, err
 		}
-		remoteID, err := p.createUser(ctx, c, sp.ID, scimUser(u, sp), lookFirst)
+		// Only the user's own line replaces an earlier user's account (see
+		// createUserReplacing): another line creating the user (a group's,
+		// for an SP new to the role) may meet the account the user's own
+		// line has just made.
+		replaces := 1
+		if fromGroupLine(ctx) {
+			replaces = 0
+		}
+		remoteID, err := p.createUserReplacing(ctx, c, sp.ID, scimUser(u, sp), lookFirst, replaces)
 		return remoteID, true, err
 	})
 }
@@ -53,6 +61,20 @@ func (p *Provisioner) ensureUser(ctx context.Context, c SCIMClient, sp domain.Se
 // the user up first (an earlier attempt may have created it); a 409 is
 // resolved by a look-up too.
 func (p *Provisioner) createUser(ctx context.Context, c SCIMClient, spID string, want scim.User, lookFirst bool) (string, error) {
+	return p.createUserReplacing(ctx, c, spID, want, lookFirst, 0)
+}
+
+type groupLineKey struct{}
+
+// fromGroupLine reports whether a user is being created by a group's line.
+func fromGroupLine(ctx context.Context) bool {
+	v, _ := ctx.Value(groupLineKey{}).(bool)
+	return v
+}
+
+// createUserReplacing is createUser that replaces up to replaces accounts
+// of an earlier user (see below) it meets.
+func (p *Provisioner) createUserReplacing(ctx context.Context, c SCIMClient, spID string, want scim.User, lookFirst bool, replaces int) (string, error) {
 	if lookFirst {
 		id, err := p.lookupUser(ctx, c, spID, want)
 		if err != nil && !errors.Is(err, errNoLookup) {
@@ -73,6 +95,29 @@ func (p *Provisioner) createUser(ctx context.Context, c SCIMClient, spID string,
 			return "", lerr
 		case id == "":
 			return "", permanent("SP reports a conflict for user %s but no user matches its userName or externalId", want.UserName)
+		}
+		// The account was not made by this creation (a first attempt; a
+		// retry looks first). One with the user's externalId is this
+		// service's, an earlier user's of the same person whose deletion
+		// has not been delivered yet, with the attributes and the groups
+		// of then: adopted, it would keep them, and a group this user is
+		// added to again would hold it twice at an SP whose add is not
+		// idempotent. It is deleted (as its own line will ask) and the
+		// user created anew. One made elsewhere is adopted as it is
+		// (reconcile's plan says what it would replace).
+		found, err := c.GetUser(ctx, id)
+		if err == nil && found.ExternalID == want.ExternalID && replaces > 0 {
+			if err = c.DeleteUser(ctx, id); err == nil || scim.IsNotFound(err) {
+				return p.createUserReplacing(ctx, c, spID, want, false, replaces-1)
+			}
+		}
+		if scim.IsNotFound(err) {
+			// Deleted since the 409 (the earlier user's deletion): the
+			// userName is free now.
+			return p.createUserReplacing(ctx, c, spID, want, false, replaces-1)
+		}
+		if err != nil {
+			return "", err
 		}
 		return id, nil
 	}
@@ -109,7 +154,10 @@ func (p *Provisioner) updateUser(ctx context.Context, c SCIMClient, sp domain.Se
 }
 
 // deleteUser removes the user at the SP; a user already gone there is done.
-func (p *Provisioner) deleteUser(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, userID int64, externalID string) error {
+// The account stays when the person is back as a new user that holds it
+// (see successorHolding; deliveryID names the delivery that knows the
+// person, "" for none).
+func (p *Provisioner) deleteUser(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, userID int64, externalID, deliveryID string) error {
 	link, remoteID, err := p.activeLink(ctx, domain.ResourceUser, userID, sp.ID)
 	if err != nil {
 		return err
@@ -129,8 +177,26 @@ func (p *Provisioner) deleteUser(ctx context.Context, c SCIMClient, sp domain.Se
 	if remoteID == "" {
 		return p.settleNeverCreated(ctx, link)
 	}
+	if _, held, err := p.successorHolding(ctx, deliveryID, userID, sp.ID, remoteID); err != nil || held {
+		if err != nil {
+			return err
+		}
+		return p.settleNeverCreated(ctx, link)
+	}
 	if err := c.DeleteUser(ctx, remoteID); err != nil && !scim.IsNotFound(err) {
 		return err
 	}
-	return p.storeDeprovisioned(ctx, link)
+	if err := p.storeDeprovisioned(ctx, link); err != nil {
+		return err
+	}
+	// The person's new user may have adopted the account between the check
+	// and the deletion: it gets its account back, with its groups.
+	if successor, held, err := p.successorHolding(ctx, deliveryID, userID, sp.ID, remoteID); err != nil || held {
+		if err != nil {
+			return err
+		}
+		_, err = p.recreateUser(ctx, c, sp, successor.ID, remoteID, true)
+		return err
+	}
+	return nil
 }

@@ -44,6 +44,7 @@ func (s *Service) userDeleteDeliveries(ctx context.Context, user domain.User, sp
 		}
 		d := s.newDelivery(ctx, sp, domain.DeliverUserDelete, user.ID, 0)
 		d.UserEmail = user.Email // for the audit: the user is gone when this runs
+		d.UserSub = user.Sub     // to tell the same person back as a new user
 		if ok {
 			d.ExternalID = user.ExternalIDAt(sp)
 		}

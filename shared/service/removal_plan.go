@@ -171,6 +171,7 @@ func (s *Service) addMembershipRemoval(ctx context.Context, removal *domain.Remo
 		for _, sp := range s.Registry.SPsOfRole(role) {
 			d := s.newDelivery(ctx, sp, domain.DeliverMemberRemove, r.user.ID, role.ID)
 			d.UserEmail, d.RoleName = r.user.Email, role.Name // for the audit, should the user go first
+			d.UserSub = r.user.Sub
 			removal.Deliveries = append(removal.Deliveries, d)
 		}
 	}

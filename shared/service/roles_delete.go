@@ -69,6 +69,12 @@ func (s *Service) DeleteRole(ctx context.Context, p *auth.Principal, id int64) e
 // removeMembershipsOfDeletedRole removes every membership of a deleted
 // role, each with its DELETE audit entry, as any other removal: a member
 // whose last membership it was leaves the service and every SP.
+//
+// The members are listed from an index (gsi1), which is eventually
+// consistent: an acceptance that committed just before the role's deletion
+// may not be listed yet. The role's member counter is read consistently
+// from the table, so the removal is done only when the listing is empty
+// and the counter says no membership is left; until then it lists again.
 func (s *Service) removeMembershipsOfDeletedRole(ctx context.Context, p *auth.Principal, role domain.Role) error {
 	idle := 0
 	for {
@@ -76,10 +82,16 @@ func (s *Service) removeMembershipsOfDeletedRole(ctx context.Context, p *auth.Pr
 		if err != nil {
 			return err
 		}
-		if len(page) == 0 {
-			return nil
-		}
 		progress := false
+		if len(page) == 0 {
+			counts, err := s.Store.CountMembersOfRoles(ctx, []int64{role.ID})
+			if err != nil {
+				return err
+			}
+			if counts[role.ID] <= 0 {
+				return nil
+			}
+		}
 		for _, ur := range page {
 			err := s.retryConflicts(ctx, func() error {
 				removed, err := s.leaveDeletedRole(ctx, p, role, ur.UserID)
@@ -91,7 +103,8 @@ func (s *Service) removeMembershipsOfDeletedRole(ctx context.Context, p *auth.Pr
 			}
 		}
 		// Removing shifts the pages: start over until none are left. A page
-		// of memberships already removed is the index catching up.
+		// of memberships already removed, or none while the counter holds
+		// some, is the index catching up.
 		if !progress {
 			if idle++; idle > len(conflictRetries) {
 				return domain.ErrVersionConflict

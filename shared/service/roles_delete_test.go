@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -205,5 +206,130 @@ func TestRoleDeletionDeletesAGuestNotLinkedYetAtTheRolesSPs(t *testing.T) {
 	}
 	if len(deleted) != 2 {
 		t.Errorf("user deletions at %d SPs, want 2", len(deleted))
+	}
+}
+
+// An invitation accepted after its roles were deleted grants only what is
+// left: with no role left it is refused and creates no user (who would
+// hold no membership that any removal could end); with one role left the
+// person becomes a member of that one.
+func TestAcceptanceOfAnInvitationWhoseRolesWereDeleted(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		deleted, others int
+		wantErr         domain.ErrorKind
+		wantRoles       int
+	}{
+		{name: "its one role deleted", deleted: 1, others: 0, wantErr: domain.KindGone},
+		{name: "both of its roles deleted", deleted: 2, others: 0, wantErr: domain.KindGone},
+		{name: "one of two roles deleted", deleted: 1, others: 1, wantRoles: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := newService(t)
+			ctx := context.Background()
+			var roles, doomed []int64
+			for i := range tc.deleted + tc.others {
+				role, err := s.CreateRole(ctx, root, wikiRole(fmt.Sprint("Role ", i)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				roles = append(roles, role.ID)
+				if i < tc.deleted {
+					doomed = append(doomed, role.ID)
+				}
+			}
+			id, secret := testkit.InviteToRoles(t, s, root, "dora@example.org", roles, domain.Guest, now.Add(24*time.Hour))
+			for _, roleID := range doomed {
+				if err := s.DeleteRole(ctx, root, roleID); err != nil {
+					t.Fatal(err)
+				}
+			}
+			person := auth.Person{Sub: "sub-dora", Email: "dora@example.org", Name: "Dora"}
+			res, err := s.Accept(ctx, &auth.Principal{Kind: auth.KindPerson, Person: &person}, secret, id)
+			if domain.KindOf(err) != tc.wantErr {
+				t.Fatalf("accept: %v, want kind %v", err, tc.wantErr)
+			}
+			user, uerr := s.Store.GetUserBySub(ctx, "sub-dora")
+			if tc.wantRoles == 0 {
+				if !domain.IsNotFound(uerr) {
+					t.Errorf("user after the refused acceptance: %+v, %v; want none", user, uerr)
+				}
+				return
+			}
+			if uerr != nil {
+				t.Fatal(uerr)
+			}
+			held, err := s.Store.ListUserRolesOfUser(ctx, user.ID)
+			if err != nil || len(held) != tc.wantRoles || len(res.UserRoles) != tc.wantRoles || held[0].RoleID != roles[tc.deleted] {
+				t.Errorf("memberships %+v (answered %d), %v; want one of role %d", held, len(res.UserRoles), err, roles[tc.deleted])
+			}
+		})
+	}
+}
+
+// laggingIndexStore hides one user's memberships from the role's member
+// listing (an eventually consistent index) for its first calls, as an index
+// that has not caught up with an acceptance committed just before the
+// role's deletion.
+type laggingIndexStore struct {
+	domain.Store
+	hidden int64 // user id
+	lag    int   // listings that still miss it
+}
+
+func (s *laggingIndexStore) ListUserRolesOfRole(ctx context.Context, roleID int64, token string, limit int) ([]domain.UserRole, string, error) {
+	page, next, err := s.Store.ListUserRolesOfRole(ctx, roleID, token, limit)
+	if s.lag <= 0 || err != nil {
+		return page, next, err
+	}
+	s.lag--
+	shown := page[:0:0]
+	for _, ur := range page {
+		if ur.UserID != s.hidden {
+			shown = append(shown, ur)
+		}
+	}
+	return shown, next, nil
+}
+
+// A role's deletion ends only when its member counter, read consistently
+// from the table, says no membership is left: a member the index lists
+// late is still removed (and leaves the service with its last membership),
+// instead of being left behind in a role that no longer exists.
+func TestRoleDeletionRemovesAMemberTheIndexListsLate(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		others int // members the index lists at once
+		lag    int // listings that miss the late member
+	}{
+		{name: "the only member, listed late", lag: 2},
+		{name: "one member of three, listed late", others: 2, lag: 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := newService(t)
+			ctx := context.Background()
+			role, err := s.CreateRole(ctx, root, wikiRole("Doomed"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range tc.others {
+				acceptInto(t, s, auth.Person{Sub: fmt.Sprint("sub-other-", i), Email: fmt.Sprintf("other%d@example.org", i), Name: "Other"}, []int64{role.ID})
+			}
+			late := acceptInto(t, s, auth.Person{Sub: "sub-late", Email: "late@example.org", Name: "Late"}, []int64{role.ID})
+			inner := s.Store
+			s.Store = &laggingIndexStore{Store: inner, hidden: late.ID, lag: tc.lag}
+			if err := s.DeleteRole(ctx, root, role.ID); err != nil {
+				t.Fatal(err)
+			}
+			if left, err := inner.ListUserRolesOfUser(ctx, late.ID); err != nil || len(left) != 0 {
+				t.Errorf("late member keeps %+v, %v", left, err)
+			}
+			if u, err := inner.GetUserBySub(ctx, "sub-late"); !domain.IsNotFound(err) {
+				t.Errorf("late member's user %+v, %v; want deleted with its last membership", u, err)
+			}
+			if _, err := inner.GetRoleDeletion(ctx, role.ID); !domain.IsNotFound(err) {
+				t.Errorf("deletion still in progress: %v", err)
+			}
+		})
 	}
 }
