@@ -109,7 +109,7 @@ func (s *Service) grant(ctx context.Context, p *auth.Principal, inv domain.Invit
 		// Every role of the invitation was deleted since it was sent:
 		// accepting would grant nothing and leave a user without a
 		// membership, which no removal would ever take away.
-		return acceptanceGrant{}, domain.Gonef("the roles of invitation %d no longer exist", inv.ID)
+		return pendingGrant{}, nil, domain.Gonef("the roles of invitation %d no longer exist", inv.ID)
 	}
 	// The authentication context the roles ask for holds on every path
 	// (pages and API alike); nothing is written before this point.
