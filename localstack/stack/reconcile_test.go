@@ -43,7 +43,7 @@ func TestReconcileThroughTheAPIRepairsAnSPThatLostItsData(t *testing.T) {
 		var j job
 		eventually(t, "the reconcile job done", func() bool {
 			j = job{}
-			return f.c.do("GET", started.StatusURL, f.admin, nil, &j) == http.StatusOK && j.Status != "running"
+			return f.c.do("GET", started.StatusURL, f.admin, nil, &j) == http.StatusOK && j.Status != "queued" && j.Status != "running"
 		})
 		if j.Status != "succeeded" || j.Report == nil {
 			t.Fatalf("reconcile %v: job %+v", body, j)
