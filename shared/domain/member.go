@@ -18,15 +18,12 @@ type MemberStore interface {
 	ListMembersOfRole(ctx context.Context, roleID int64, limit int) (members []Member, more bool, err error)
 	// MemberRowsOfRole reads a role and up to limit of its members as the
 	// lists show them, from the role's members index; more is set when the
-	// role has more than limit members. listed is false, and members nil,
-	// for a role whose index is not complete (older data): the caller reads
-	// ListMembersOfRole instead. KindNotFound for a missing role.
-	MemberRowsOfRole(ctx context.Context, roleID int64, limit int) (role Role, members []Member, more, listed bool, err error)
+	// role has more than limit members. KindNotFound for a missing role.
+	MemberRowsOfRole(ctx context.Context, roleID int64, limit int) (role Role, members []Member, more bool, err error)
 	// RoleView reads what a role's page shows: the role, a page of size
 	// members from its members index after the token after ("" first), their
 	// links at spIDsOf(role), the group's links, the member count and the
-	// role's invitations. ok is false for a role whose index is not complete
-	// (older data): the caller reads the page the older way. KindInvalid for
-	// a token of another role, KindNotFound for a missing role.
-	RoleView(ctx context.Context, roleID int64, after string, size int, spIDsOf func(Role) []string) (view RoleView, ok bool, err error)
+	// role's invitations. KindInvalid for a token of another role,
+	// KindNotFound for a missing role.
+	RoleView(ctx context.Context, roleID int64, after string, size int, spIDsOf func(Role) []string) (view RoleView, err error)
 }

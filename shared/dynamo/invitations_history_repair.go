@@ -15,8 +15,8 @@ import (
 // that an older version wrote under the open keys (INV#…) to the history
 // keys (invitationLinkSortKeys), for a page of roles of the index repair.
 // The condition on the status read keeps a link rewritten meanwhile as it
-// is. Links without a copy of their invitation are left to
-// RebuildMembersIndexOfRole.
+// is. Links without a copy of their invitation get one (copyInvitationLinks,
+// also for a role whose members index is complete): reads trust the copies.
 func (s *Store) repairHistoryLinks(ctx context.Context, roleIDs []int64) (int, error) {
 	moved := 0
 	for _, roleID := range roleIDs {
@@ -29,13 +29,18 @@ func (s *Store) repairHistoryLinks(ctx context.Context, roleIDs []int64) (int, e
 		if err != nil {
 			return moved, err
 		}
+		var uncopied []int64
 		for _, av := range links {
 			var link invitationRoleRecord
 			if err := unmarshal(av, &link); err != nil {
 				return moved, err
 			}
 			status := domain.InvitationStatus(link.Status)
-			if !link.Listed || status == domain.InvitationOpen {
+			if !link.Listed {
+				uncopied = append(uncopied, link.InvitationID)
+				continue
+			}
+			if status == domain.InvitationOpen {
 				continue
 			}
 			gsi1sk, gsi4sk := invitationLinkSortKeys(link.InvitationID, status)
@@ -56,6 +61,9 @@ func (s *Store) repairHistoryLinks(ctx context.Context, roleIDs []int64) (int, e
 				return moved, fmt.Errorf("move invitation link %s: %w", link.PK, err)
 			}
 			moved++
+		}
+		if err := s.copyInvitationLinks(ctx, roleID, uncopied); err != nil {
+			return moved, err
 		}
 	}
 	return moved, nil

@@ -31,7 +31,8 @@ func (s *Store) ListInvitationsOfRole(ctx context.Context, roleID int64) ([]doma
 // of its history (accepted invitations, kept a year) are skipped before
 // the BatchGetItem, and a year of accepted invitations costs the Query's
 // small items, not a read of every invitation. Links of older versions
-// (no copy) are read to tell.
+// (no copy) are given one by the index repair (repairHistoryLinks), once
+// after an upgrade; until then they are skipped.
 func (s *Store) openLinkedInvitations(ctx context.Context, in *dynamodb.QueryInput) ([]item, error) {
 	links, err := s.queryAll(ctx, in)
 	if err != nil {
@@ -43,7 +44,7 @@ func (s *Store) openLinkedInvitations(ctx context.Context, in *dynamodb.QueryInp
 		if err := unmarshal(av, &link); err != nil {
 			return nil, err
 		}
-		if link.Listed && link.Status != string(domain.InvitationOpen) {
+		if link.Status != string(domain.InvitationOpen) {
 			continue
 		}
 		keys = append(keys, invitationKey(link.InvitationID))

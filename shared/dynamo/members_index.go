@@ -22,9 +22,9 @@ import (
 // keeps what it read; a change of the user's names, e-mail, home or
 // organization rewrites the user's memberships in the same transaction
 // (UpdateUser, SaveAcceptance: the projection step, projection.go). Memberships written
-// before the index existed have no copy and are not in it: a role is read
-// from the index only when its item says `membersListed` (CreateRole, the
-// seed, RebuildMembersIndexOfRole), else from gsi1 and the users as before.
+// before the index existed have no copy and are not in it: the index repair
+// (RepairIndexes) completes every role whose item lacks `membersListed`
+// (RebuildMembersIndexOfRole) once after an upgrade; reads trust the index.
 
 // maxSortNameBytes bounds the name part of a sort key (gsi4sk may hold
 // 1024 bytes): names agreeing in their first 200 bytes are ordered by id.
@@ -66,16 +66,15 @@ func (s *Store) relistLater(ctx context.Context, urs []domain.UserRole, u domain
 	return nil
 }
 
-// getRoleRecord reads a role and whether its members index is complete.
-func (s *Store) getRoleRecord(ctx context.Context, roleID int64) (domain.Role, bool, error) {
+// getRoleRecord reads a role consistently.
+func (s *Store) getRoleRecord(ctx context.Context, roleID int64) (domain.Role, error) {
 	var rec roleRecord
 	found, err := s.getItem(ctx, roleKey(roleID), &rec)
 	if err != nil {
-		return domain.Role{}, false, err
+		return domain.Role{}, err
 	}
 	if !found {
-		return domain.Role{}, false, roleNotFound(roleID)
+		return domain.Role{}, roleNotFound(roleID)
 	}
-	r, err := rec.domain()
-	return r, rec.MembersListed, err
+	return rec.domain()
 }

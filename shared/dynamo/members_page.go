@@ -23,14 +23,12 @@ import (
 // MemberRowsOfRole reads a role (consistently) and up to limit of its
 // members by name, each with the copy of its user, in two requests sent
 // together (one more Query per 1 MB of members, some 2,000); more is set when the role
-// has more than limit members. listed is false for a role whose index is
-// not complete (older data): then members is nil and the caller reads
-// ListMembersOfRole instead. A missing role is NotFound.
-func (s *Store) MemberRowsOfRole(ctx context.Context, roleID int64, limit int) (role domain.Role, members []domain.Member, more, listed bool, err error) {
+// has more than limit members. A missing role is NotFound.
+func (s *Store) MemberRowsOfRole(ctx context.Context, roleID int64, limit int) (role domain.Role, members []domain.Member, more bool, err error) {
 	var items []item
 	err = together(ctx, func(gctx context.Context) error {
 		var err error
-		role, listed, err = s.getRoleRecord(gctx, roleID)
+		role, err = s.getRoleRecord(gctx, roleID)
 		return err
 	}, func(gctx context.Context) error {
 		in, err := s.partitionQuery(indexGSI4, membersIndexPK(roleID), sortKeyPrefix(prefixUserRole))
@@ -43,16 +41,13 @@ func (s *Store) MemberRowsOfRole(ctx context.Context, roleID int64, limit int) (
 		return err
 	})
 	if err != nil {
-		return domain.Role{}, nil, false, false, err
-	}
-	if !listed {
-		return role, nil, false, false, nil
+		return domain.Role{}, nil, false, err
 	}
 	if len(items) > limit {
 		items, more = items[:limit], true
 	}
 	members, err = listedMembers(items)
-	return role, members, more, true, err
+	return role, members, more, err
 }
 
 func listedMembers(items []item) ([]domain.Member, error) {
@@ -74,13 +69,14 @@ func listedMembers(items []item) ([]domain.Member, error) {
 // decides with the stored role), its member counter, the page's members'
 // links at spIDsOf(role) and the invitations' other roles. More requests
 // only when that BatchGetItem would exceed 100 keys, an index partition 1
-// MB, the counter is not exact, or the role's SPs changed a moment ago. ok is false, and nothing is read beyond
-// the two Queries, when the role is not in its index or its index is not
-// complete (data of older versions; RebuildMembersIndexOfRole): the caller
-// reads the page the older way. after is Next of the page before ("" for
-// the first); a token of another role is Invalid; a missing role is
-// NotFound.
-func (s *Store) RoleView(ctx context.Context, roleID int64, after string, size int, spIDsOf func(domain.Role) []string) (view domain.RoleView, ok bool, err error) {
+// MB, the counter is not exact, or the role's SPs changed a moment ago;
+// one consistent GetItem more when the role is not (yet) in its own index
+// (a role created a moment ago: the index is eventually consistent). The
+// index is trusted: data of older versions is completed once by the index
+// repair (RebuildMembersIndexOfRole), not read around. after is Next of the
+// page before ("" for the first); a token of another role is Invalid; a
+// missing role is NotFound.
+func (s *Store) RoleView(ctx context.Context, roleID int64, after string, size int, spIDsOf func(domain.Role) []string) (view domain.RoleView, err error) {
 	partition := membersIndexPK(roleID)
 	var head, page []item
 	err = together(ctx, func(gctx context.Context) error {
@@ -106,47 +102,49 @@ func (s *Store) RoleView(ctx context.Context, roleID int64, after string, size i
 		return err
 	})
 	if err != nil {
-		return domain.RoleView{}, false, err
+		return domain.RoleView{}, err
 	}
 	var links []invitationRoleRecord
-	found, listed := false, false
+	found := false
 	for _, av := range head {
 		if stringAttr(av, attrGSI4SK) == roleIndexSK {
 			var rec roleRecord
 			if err := unmarshal(av, &rec); err != nil {
-				return domain.RoleView{}, false, err
+				return domain.RoleView{}, err
 			}
 			if view.Role, err = rec.domain(); err != nil {
-				return domain.RoleView{}, false, err
+				return domain.RoleView{}, err
 			}
-			found, listed = true, rec.MembersListed
+			found = true
 			continue
 		}
 		var link invitationRoleRecord
 		if err := unmarshal(av, &link); err != nil {
-			return domain.RoleView{}, false, err
+			return domain.RoleView{}, err
 		}
 		if !link.Listed {
-			return domain.RoleView{}, false, nil // a link of an older version: no copy
+			continue // a link of an older version, without a copy: the repair gives it one
 		}
 		links = append(links, link)
 	}
-	if !found || !listed {
-		return domain.RoleView{}, false, nil
+	if !found {
+		if view.Role, err = s.getRoleRecord(ctx, roleID); err != nil {
+			return domain.RoleView{}, err
+		}
 	}
 	if len(page) > size {
 		page = page[:size]
 		if view.Next, err = encodeIndexToken(page[size-1]); err != nil {
-			return domain.RoleView{}, false, err
+			return domain.RoleView{}, err
 		}
 	}
 	if view.Members, err = listedMembers(page); err != nil {
-		return domain.RoleView{}, false, err
+		return domain.RoleView{}, err
 	}
 	if err := s.roleViewDetails(ctx, &view, links, spIDsOf); err != nil {
-		return domain.RoleView{}, false, err
+		return domain.RoleView{}, err
 	}
-	return view, true, nil
+	return view, nil
 }
 
 // RoleViewHistory is how many invitations no longer open (the newest) a

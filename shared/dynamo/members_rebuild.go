@@ -23,7 +23,7 @@ import (
 // the service runs. A missing role is NotFound. Cost: about one request
 // per 25 memberships, plus one per stale membership and per old link.
 func (s *Store) RebuildMembersIndexOfRole(ctx context.Context, roleID int64) error {
-	if _, _, err := s.getRoleRecord(ctx, roleID); err != nil {
+	if _, err := s.getRoleRecord(ctx, roleID); err != nil {
 		return err
 	}
 	token := ""
@@ -120,8 +120,7 @@ func (s *Store) relistOne(ctx context.Context, ur domain.UserRole, u domain.User
 }
 
 // listInvitationLinksOfRole gives the role's invitation links without a
-// copy the copy of their invitation. The condition keeps a link that was
-// deleted, or rewritten by a newer write, as it is.
+// copy the copy of their invitation.
 func (s *Store) listInvitationLinksOfRole(ctx context.Context, roleID int64) error {
 	in, err := s.partitionQuery(indexGSI1, prefixRole+id(roleID), sortKeyPrefix(prefixInvitation))
 	if err != nil {
@@ -131,15 +130,29 @@ func (s *Store) listInvitationLinksOfRole(ctx context.Context, roleID int64) err
 	if err != nil {
 		return err
 	}
-	var keys []itemKey
+	var uncopied []int64
 	for _, av := range links {
 		var link invitationRoleRecord
 		if err := unmarshal(av, &link); err != nil {
 			return err
 		}
 		if !link.Listed {
-			keys = append(keys, invitationKey(link.InvitationID))
+			uncopied = append(uncopied, link.InvitationID)
 		}
+	}
+	return s.copyInvitationLinks(ctx, roleID, uncopied)
+}
+
+// copyInvitationLinks writes the role's links of the invitations ids with
+// the copy of their invitation. The condition keeps a link that was
+// deleted, or rewritten by a newer write, as it is.
+func (s *Store) copyInvitationLinks(ctx context.Context, roleID int64, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	keys := make([]itemKey, 0, len(ids))
+	for _, invID := range ids {
+		keys = append(keys, invitationKey(invID))
 	}
 	items, err := s.batchGet(ctx, keys)
 	if err != nil {

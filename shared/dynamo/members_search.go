@@ -34,44 +34,42 @@ func guestSideFilter(guests bool) expression.ConditionBuilder {
 // role of an older version, whose side counters are not exact until
 // RepairIndexes recounts it, is counted by a COUNT Query of the index with
 // the same filter (one request per 1 MB, some 2,000 members). The role is read
-// consistently in the same round trip. listed is false for a role whose
-// index is not complete (older data): then nothing else is read and the
-// caller reads the older way.
-func (s *Store) MembersPageOfRole(ctx context.Context, roleID int64, guests, descending bool, offset, size int) (role domain.Role, page domain.Page[domain.Member], listed bool, err error) {
+// consistently in the same round trip.
+func (s *Store) MembersPageOfRole(ctx context.Context, roleID int64, guests, descending bool, offset, size int) (role domain.Role, page domain.Page[domain.Member], err error) {
 	var items []item
 	err = together(ctx, func(gctx context.Context) error {
 		var err error
-		role, listed, err = s.getRoleRecord(gctx, roleID)
+		role, err = s.getRoleRecord(gctx, roleID)
 		return err
 	}, func(gctx context.Context) error {
 		var err error
 		items, err = s.membersOfSide(gctx, roleID, guests, descending, offset+size)
 		return err
 	})
-	if err != nil || !listed {
-		return role, domain.Page[domain.Member]{}, false, err
+	if err != nil {
+		return domain.Role{}, domain.Page[domain.Member]{}, err
 	}
 	if offset < len(items) {
 		if page.Items, err = listedMembers(items[offset:]); err != nil {
-			return domain.Role{}, domain.Page[domain.Member]{}, false, err
+			return domain.Role{}, domain.Page[domain.Member]{}, err
 		}
 	}
 	if len(items) < offset+size {
 		// The Query read the whole index: the side has exactly these.
 		page.Total = int64(len(items))
-		return role, page, true, nil
+		return role, page, nil
 	}
 	total, exact, err := s.countSideOfRole(ctx, roleID, guests)
 	if err != nil {
-		return domain.Role{}, domain.Page[domain.Member]{}, false, err
+		return domain.Role{}, domain.Page[domain.Member]{}, err
 	}
 	if !exact { // a role of an older version, until RepairIndexes recounts it
 		if total, err = s.countMembersOfSide(ctx, roleID, guests); err != nil {
-			return domain.Role{}, domain.Page[domain.Member]{}, false, err
+			return domain.Role{}, domain.Page[domain.Member]{}, err
 		}
 	}
 	page.Total = total
-	return role, page, true, nil
+	return role, page, nil
 }
 
 // sideQuery is a Query of the members of a role's index on one side.

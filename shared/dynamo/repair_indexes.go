@@ -26,7 +26,8 @@ import (
 //   - a role whose member counter is not exact: RecountMembersOfRole;
 //   - a role whose members index is not complete: RebuildMembersIndexOfRole;
 //   - every role: the links of its invitations no longer open, moved to
-//     the history keys (repairHistoryLinks);
+//     the history keys, and links without a copy of their invitation
+//     given one (repairHistoryLinks): reads trust the copies;
 //   - a role marked organizationsPending (a move whose members were not
 //     all rebuilt): its members' organization items (finishRoleMove);
 //   - every role: its listing items (repairRoleListings), and after the

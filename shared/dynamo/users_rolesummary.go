@@ -85,17 +85,11 @@ func (rec roleSummaryRecord) userRole(userID, roleID int64) (domain.UserRole, er
 	return ur, nil
 }
 
-// tellsGuestRole says whether the entry tells if the membership includes
-// the guest role where that matters: entries written before it was kept
-// do not, for an authority other than guest.
-func (rec roleSummaryRecord) tellsGuestRole() bool {
-	return rec.GuestRole != "" || domain.Authority(rec.Authority) == domain.Guest
-}
-
 // membership is what the summary says of the user's membership of one
 // role: found false when the user holds none; known false when the
-// summary cannot tell (not trusted, or an entry that does not say enough)
-// and the caller must read the membership.
+// summary is not trusted (more than 200 memberships, or not complete) and
+// the caller must read the membership. Entries written before `g` was kept
+// are completed by the index repair, not read around.
 func (st userRolesState) membership(userID, roleID int64) (ur domain.UserRole, found, known bool) {
 	if !st.trusted() {
 		return domain.UserRole{}, false, false
@@ -105,7 +99,7 @@ func (st userRolesState) membership(userID, roleID int64) (ur domain.UserRole, f
 		return domain.UserRole{}, false, true
 	}
 	ur, err := rec.userRole(userID, roleID)
-	return ur, true, err == nil && rec.tellsGuestRole()
+	return ur, true, err == nil
 }
 
 // userRolesState is what a user item says of its summary.

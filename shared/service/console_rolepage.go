@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"context"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
@@ -31,10 +29,6 @@ type RolePageView struct {
 	Invitations []InvitationWithRoles
 }
 
-// fallbackToken marks a page token of the in-memory paging of a role whose
-// members index is not complete: "@" and the offset.
-const fallbackToken = "@"
-
 // RolePage is a role's page, to those who may see its members and read its
 // invitations. after is Next of the page before ("" for the first); a
 // token that is not one is Invalid.
@@ -42,16 +36,11 @@ func (s *Service) RolePage(ctx context.Context, p *auth.Principal, roleID int64,
 	if p == nil {
 		return RolePageView{}, domain.Unauthenticatedf("authentication required")
 	}
-	if !strings.HasPrefix(after, fallbackToken) {
-		view, ok, err := s.Store.RoleView(ctx, roleID, after, RolePageSize, s.spIDsOfRole)
-		if err != nil {
-			return RolePageView{}, err
-		}
-		if ok {
-			return s.rolePageOf(ctx, p, view)
-		}
+	view, err := s.Store.RoleView(ctx, roleID, after, RolePageSize, s.spIDsOfRole)
+	if err != nil {
+		return RolePageView{}, err
 	}
-	return s.rolePageInMemory(ctx, p, roleID, after)
+	return s.rolePageOf(ctx, p, view)
 }
 
 func (s *Service) spIDsOfRole(r domain.Role) []string {
@@ -98,65 +87,17 @@ func (s *Service) rolePageOf(ctx context.Context, p *auth.Principal, view domain
 	return out, nil
 }
 
-// rolePageInMemory is the page of a role whose members index is not
-// complete: every member read, sorted by name and paged here.
-func (s *Service) rolePageInMemory(ctx context.Context, p *auth.Principal, roleID int64, after string) (RolePageView, error) {
-	offset := 0
-	if after != "" {
-		n, err := strconv.Atoi(strings.TrimPrefix(after, fallbackToken))
-		if err != nil || n < 0 || !strings.HasPrefix(after, fallbackToken) {
-			return RolePageView{}, domain.Invalidf("invalid page token")
-		}
-		offset = n
-	}
-	role, members, err := s.MembersOfRole(ctx, p, roleID)
-	if err != nil {
-		return RolePageView{}, err
-	}
-	if err := s.mayOpenRolePage(ctx, p, role); err != nil {
-		return RolePageView{}, err
-	}
-	// The members index's order: the lower display name (else e-mail), "#", the id.
-	key := func(m domain.Member) string {
-		return strings.ToLower(cmp.Or(m.User.DisplayName(), m.User.Email)) + "#" + strconv.FormatInt(m.User.ID, 10)
-	}
-	slices.SortStableFunc(members, func(a, b domain.Member) int { return strings.Compare(key(a), key(b)) })
-	out := RolePageView{Role: role, MemberCount: int64(len(members))}
-	if offset < len(members) {
-		out.Members = members[offset:min(offset+RolePageSize, len(members))]
-	}
-	if offset+RolePageSize < len(members) {
-		out.Next = fallbackToken + strconv.Itoa(offset+RolePageSize)
-	}
-	if out.Statuses, err = s.MembersProvisioning(ctx, p, role, out.Members); err != nil {
-		return RolePageView{}, err
-	}
-	gl, err := s.Store.ListLinks(ctx, domain.ResourceGroup, role.ID)
-	if err != nil {
-		return RolePageView{}, err
-	}
-	out.Group = groupStatuses(gl, s.spIDsOfRole(role))
-	if out.Invitations, err = s.RoleInvitationHistory(ctx, p, roleID); err != nil {
-		return RolePageView{}, err
-	}
-	return out, nil
-}
-
 // memberRowsOfRole is a role with up to limit of its members as the lists
-// show them: from the members index when the store has a complete one (two
-// requests, one more per 1 MB of members), else with their users
-// (MembersOfRole, at most MaxMembersListed). A role with more members is
-// refused rather than answered incompletely.
+// show them, from the members index (two requests, one more per 1 MB of
+// members). A role with more members is refused rather than answered
+// incompletely.
 func (s *Service) memberRowsOfRole(ctx context.Context, p *auth.Principal, roleID int64, limit int) (domain.Role, []domain.Member, error) {
 	if p == nil {
 		return domain.Role{}, nil, domain.Unauthenticatedf("authentication required")
 	}
-	role, members, more, listed, err := s.Store.MemberRowsOfRole(ctx, roleID, limit)
+	role, members, more, err := s.Store.MemberRowsOfRole(ctx, roleID, limit)
 	if err != nil {
 		return domain.Role{}, nil, err
-	}
-	if !listed {
-		return s.MembersOfRole(ctx, p, roleID)
 	}
 	if !p.CanSeeMembers(role) {
 		return domain.Role{}, nil, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the members of role %d", roleID))

@@ -10,22 +10,8 @@ import (
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
-	"github.com/edu-invite/invite/shared/dynamo"
 	"github.com/edu-invite/invite/shared/service"
 )
-
-// olderStore is the store as for a role of older data, whose members
-// index is not complete: RoleView and MemberRowsOfRole say so, and the
-// service takes its older path.
-type olderStore struct{ *dynamo.Store }
-
-func (olderStore) RoleView(context.Context, int64, string, int, func(domain.Role) []string) (domain.RoleView, bool, error) {
-	return domain.RoleView{}, false, nil
-}
-
-func (olderStore) MemberRowsOfRole(context.Context, int64, int) (domain.Role, []domain.Member, bool, bool, error) {
-	return domain.Role{}, nil, false, false, nil
-}
 
 // rolePageRows walks every page of a role's page and answers its members
 // as "name <email> authority: sp=status, …" and the view of the first page.
@@ -59,10 +45,11 @@ func rolePageRows(t *testing.T, s *service.Service, p *auth.Principal, roleID in
 }
 
 // TestRolePageFromTheIndexAsBefore: a role's page read from the members
-// index shows what the older path (every member and user read, sorted and
-// paged in memory) shows: the same members by name, page after page, with
-// their authority and state at each SP, the same count and invitations;
-// both refuse whom the API refuses, and a wrong page token is invalid.
+// index shows what every member and user read whole (MembersOfRole,
+// sorted by the lower display name) shows: the same members by name, page
+// after page, with their authority and state at each SP, the same count,
+// and the invitations of the role's history; it refuses whom the API
+// refuses, and a wrong page token is invalid.
 func TestRolePageFromTheIndexAsBefore(t *testing.T) {
 	s, _ := newService(t)
 	ctx := context.Background()
@@ -93,13 +80,25 @@ func TestRolePageFromTheIndexAsBefore(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	older := *s
-	older.Store = olderStore{s.Store.(*dynamo.Store)}
-
 	indexed, first := rolePageRows(t, s, root, role.ID)
-	before, firstBefore := rolePageRows(t, &older, root, role.ID)
-	if !slices.Equal(indexed, before) {
-		t.Errorf("from the index:\n%s\nas before:\n%s", strings.Join(indexed, "\n"), strings.Join(before, "\n"))
+	_, whole, err := s.MembersOfRole(ctx, root, role.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := func(m domain.Member) string {
+		return strings.ToLower(m.User.DisplayName()) + "#" + fmt.Sprint(m.User.ID)
+	}
+	slices.SortFunc(whole, func(a, b domain.Member) int { return strings.Compare(key(a), key(b)) })
+	var before []string
+	for _, m := range whole {
+		before = append(before, fmt.Sprintf("%s <%s> %s:", m.User.DisplayName(), m.User.Email, m.UserRole.Authority))
+	}
+	var indexedHeads []string
+	for _, row := range indexed {
+		indexedHeads = append(indexedHeads, row[:strings.Index(row, ":")+1])
+	}
+	if !slices.Equal(indexedHeads, before) {
+		t.Errorf("from the index:\n%s\nread whole:\n%s", strings.Join(indexedHeads, "\n"), strings.Join(before, "\n"))
 	}
 	if len(indexed) != service.RolePageSize+3 || !strings.HasPrefix(indexed[0], "Anna de Vries") && !strings.HasPrefix(indexed[0], "anna Appel") {
 		t.Errorf("members = %d, first %q", len(indexed), indexed[0])
@@ -112,8 +111,8 @@ func TestRolePageFromTheIndexAsBefore(t *testing.T) {
 			t.Errorf("state at the SPs: %q", row)
 		}
 	}
-	if first.MemberCount != firstBefore.MemberCount || first.MemberCount != int64(len(indexed)) {
-		t.Errorf("count %d, before %d", first.MemberCount, firstBefore.MemberCount)
+	if first.MemberCount != int64(len(whole)) || first.MemberCount != int64(len(indexed)) {
+		t.Errorf("count %d, read whole %d", first.MemberCount, len(whole))
 	}
 	invs := func(v service.RolePageView) string {
 		var out []string
@@ -127,36 +126,36 @@ func TestRolePageFromTheIndexAsBefore(t *testing.T) {
 		}
 		return strings.Join(out, "; ")
 	}
-	if invs(first) != invs(firstBefore) || len(first.Invitations) != 2 || len(first.Invitations[0].Roles) != 2 {
-		t.Errorf("invitations from the index %q, before %q", invs(first), invs(firstBefore))
+	history, err := s.RoleInvitationHistory(ctx, root, role.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := invs(first), invs(service.RolePageView{Invitations: history}); got != want || len(first.Invitations) != 2 || len(first.Invitations[0].Roles) != 2 {
+		t.Errorf("invitations from the index %q, read whole %q", got, want)
 	}
 
 	guest := &auth.Principal{Kind: auth.KindPerson, Memberships: map[int64]domain.Authority{role.ID: domain.Guest}, User: &domain.User{ID: 999}}
 	inviter := &auth.Principal{Kind: auth.KindPerson, Memberships: map[int64]domain.Authority{role.ID: domain.Inviter}, User: &domain.User{ID: 998}}
 	otherAdmin := &auth.Principal{Kind: auth.KindPerson, OrganizationGUID: "org-other",
 		User: &domain.User{ID: 997, InstitutionAdmin: true, OrganizationGUID: "org-other"}}
-	for _, svc := range []*service.Service{s, &older} {
-		for _, after := range []string{"", first.Next, firstBefore.Next} {
-			if svc == s && after == firstBefore.Next || svc == &older && after == first.Next {
-				continue // each path's own tokens
-			}
-			if _, err := svc.RolePage(ctx, guest, role.ID, after); domain.KindOf(err) != domain.KindForbidden {
-				t.Errorf("a guest's role page after %q: %v, want forbidden", after, err)
-			}
-			// Another organization's role answers as a missing one.
-			if _, err := svc.RolePage(ctx, otherAdmin, role.ID, after); domain.KindOf(err) != domain.KindNotFound {
-				t.Errorf("another organization's admin, role page after %q: %v, want not found", after, err)
-			}
+
+	for _, after := range []string{"", first.Next} {
+		if _, err := s.RolePage(ctx, guest, role.ID, after); domain.KindOf(err) != domain.KindForbidden {
+			t.Errorf("a guest's role page after %q: %v, want forbidden", after, err)
 		}
-		if _, err := svc.RolePage(ctx, nil, role.ID, ""); domain.KindOf(err) != domain.KindUnauthenticated {
-			t.Errorf("anonymous role page: %v", err)
+		// Another organization's role answers as a missing one.
+		if _, err := s.RolePage(ctx, otherAdmin, role.ID, after); domain.KindOf(err) != domain.KindNotFound {
+			t.Errorf("another organization's admin, role page after %q: %v, want not found", after, err)
 		}
-		if v, err := svc.RolePage(ctx, inviter, role.ID, ""); err != nil || len(v.Members) != service.RolePageSize {
-			t.Errorf("an inviter's role page: %d members, %v", len(v.Members), err)
-		}
-		if _, err := svc.RolePage(ctx, root, role.ID, "@x"); domain.KindOf(err) != domain.KindInvalid {
-			t.Errorf("token @x: %v, want invalid", err)
-		}
+	}
+	if _, err := s.RolePage(ctx, nil, role.ID, ""); domain.KindOf(err) != domain.KindUnauthenticated {
+		t.Errorf("anonymous role page: %v", err)
+	}
+	if v, err := s.RolePage(ctx, inviter, role.ID, ""); err != nil || len(v.Members) != service.RolePageSize {
+		t.Errorf("an inviter's role page: %d members, %v", len(v.Members), err)
+	}
+	if _, err := s.RolePage(ctx, root, role.ID, "@x"); domain.KindOf(err) != domain.KindInvalid {
+		t.Errorf("token @x: %v, want invalid", err)
 	}
 	if _, err := s.RolePage(ctx, root, other.ID, first.Next); domain.KindOf(err) != domain.KindInvalid {
 		t.Errorf("another role's token: %v, want invalid", err)

@@ -34,7 +34,7 @@ func (s *Service) membersSearchBound() int {
 
 // membersPages is the store's paging of a role's members index by side.
 type membersPages interface {
-	MembersPageOfRole(ctx context.Context, roleID int64, guests, descending bool, offset, size int) (role domain.Role, page domain.Page[domain.Member], listed bool, err error)
+	MembersPageOfRole(ctx context.Context, roleID int64, guests, descending bool, offset, size int) (role domain.Role, page domain.Page[domain.Member], err error)
 }
 
 // MembersOfRole returns every membership of a role with its whole user
@@ -87,16 +87,14 @@ func (s *Service) SearchMembersOfRole(ctx context.Context, p *auth.Principal, ro
 	}
 	byName := req.Sort == "" || req.Sort == MemberSortName
 	if mp, ok := s.Store.(membersPages); ok && strings.TrimSpace(req.Query) == "" && byName {
-		role, page, listed, err := mp.MembersPageOfRole(ctx, roleID, guests, req.Descending, req.Offset(), req.Size)
+		role, page, err := mp.MembersPageOfRole(ctx, roleID, guests, req.Descending, req.Offset(), req.Size)
 		if err != nil {
 			return domain.Page[domain.Member]{}, err
 		}
-		if listed {
-			if !p.CanSeeMembers(role) {
-				return domain.Page[domain.Member]{}, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the members of role %d", roleID))
-			}
-			return page, nil
+		if !p.CanSeeMembers(role) {
+			return domain.Page[domain.Member]{}, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the members of role %d", roleID))
 		}
+		return page, nil
 	}
 	bound := s.membersSearchBound()
 	_, members, err := s.memberRowsOfRole(ctx, p, roleID, bound)
