@@ -120,22 +120,9 @@ func (s *Store) countMembersOfSide(ctx context.Context, roleID int64, guests boo
 	if err != nil {
 		return 0, err
 	}
-	in := &dynamodb.QueryInput{
-		TableName: aws.String(s.table), IndexName: aws.String(indexGSI4),
+	return s.count(ctx, &dynamodb.QueryInput{
+		IndexName:              aws.String(indexGSI4),
 		KeyConditionExpression: expr.KeyCondition(), FilterExpression: expr.Filter(),
 		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-		Select: types.SelectCount,
-	}
-	var total int64
-	for {
-		res, err := s.db.Query(ctx, in)
-		if err != nil {
-			return 0, fmt.Errorf("count members of role %d: %w", roleID, err)
-		}
-		total += int64(res.Count)
-		if len(res.LastEvaluatedKey) == 0 {
-			return total, nil
-		}
-		in.ExclusiveStartKey = res.LastEvaluatedKey
-	}
+	}, fmt.Sprintf("members of role %d", roleID))
 }
