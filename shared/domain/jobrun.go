@@ -17,6 +17,9 @@ type JobRun struct {
 	// Summary is the job's result as JSON (counts, no personal data), or
 	// the error when it failed.
 	Summary string
+	// RunUntil is when the invocation that claimed the run is stopped
+	// (a Lambda function's time limit); zero for a runner without one.
+	RunUntil time.Time
 }
 
 // Job states, as the API and the console show them.
@@ -39,6 +42,25 @@ func (r JobRun) Status() string {
 		return JobRunning
 	}
 	return JobQueued
+}
+
+// StoppedAtTimeLimit is the message of a run whose runner was stopped at
+// its time limit before it recorded an outcome.
+const StoppedAtTimeLimit = "the run was stopped at its time limit before it finished; start it again"
+
+// runOutcomeGrace is how long after its runner's time limit a run may
+// still record its outcome (the last write of a run that ended in time).
+const runOutcomeGrace = time.Minute
+
+// AsOf is the run as it stands at now: a run still marked running after
+// its runner's time limit (and a grace for its last write) can no longer
+// finish, so it is failed, ending at that limit. Nothing else changes.
+func (r JobRun) AsOf(now time.Time) JobRun {
+	if r.Status() != JobRunning || r.RunUntil.IsZero() || !now.After(r.RunUntil.Add(runOutcomeGrace)) {
+		return r
+	}
+	r.FinishedAt, r.Failed, r.Summary = r.RunUntil, true, StoppedAtTimeLimit
+	return r
 }
 
 // OnDemandJobRetention is how long an on-demand job's item is kept for

@@ -14,7 +14,9 @@ type JobRunStore interface {
 	// ClaimJobRun marks the queued run called name as started at now with
 	// a conditional write: false when it is unknown or another runner (a
 	// retried invocation) has claimed it. No domain error.
-	ClaimJobRun(ctx context.Context, name string, now time.Time) (JobRun, bool, error)
+	// runUntil (zero when the runner has no time limit) is kept so that a
+	// run whose runner was stopped is seen as failed (JobRun.AsOf).
+	ClaimJobRun(ctx context.Context, name string, now, runUntil time.Time) (JobRun, bool, error)
 	// GetJobRuns reads the runs of the named jobs at once; a job that never
 	// ran is left out. No domain error.
 	GetJobRuns(ctx context.Context, names []string) ([]JobRun, error)

@@ -29,8 +29,9 @@ type jobRunRecord struct {
 	// Claimed is set by the one runner that claimed the run (a
 	// conditional write), so that a retried invocation does not run it
 	// again.
-	Claimed bool  `dynamodbav:"claimed,omitempty"`
-	TTL     int64 `dynamodbav:"ttl,omitempty"`
+	Claimed  bool      `dynamodbav:"claimed,omitempty"`
+	RunUntil time.Time `dynamodbav:"runUntil,omitempty"`
+	TTL      int64     `dynamodbav:"ttl,omitempty"`
 }
 
 func jobRunKey(name string) itemKey { return itemKey{PK: "JOB#" + name, SK: "LAST"} }
@@ -38,7 +39,7 @@ func jobRunKey(name string) itemKey { return itemKey{PK: "JOB#" + name, SK: "LAS
 // PutJobRun records a run of a job; a run with a StartedAt is claimed.
 func (s *Store) PutJobRun(ctx context.Context, r domain.JobRun) error {
 	rec := jobRunRecord{itemKey: jobRunKey(r.Name), Entity: "jobrun", Name: r.Name, QueuedAt: r.QueuedAt.UTC(), StartedAt: r.StartedAt.UTC(),
-		FinishedAt: r.FinishedAt.UTC(), Failed: r.Failed, Summary: r.Summary, Claimed: !r.StartedAt.IsZero()}
+		FinishedAt: r.FinishedAt.UTC(), Failed: r.Failed, Summary: r.Summary, Claimed: !r.StartedAt.IsZero(), RunUntil: r.RunUntil.UTC()}
 	if strings.Contains(r.Name, "#") {
 		from := r.QueuedAt
 		if from.IsZero() {
@@ -49,21 +50,30 @@ func (s *Store) PutJobRun(ctx context.Context, r domain.JobRun) error {
 	return s.putItem(ctx, rec)
 }
 
-// ClaimJobRun marks the queued run called name as started at now with one
-// conditional update: only a run that exists and that no runner claimed
-// yet is claimed (true), so that two invocations of one job run it once.
-func (s *Store) ClaimJobRun(ctx context.Context, name string, now time.Time) (domain.JobRun, bool, error) {
+// ClaimJobRun marks the queued run called name as started at now, with
+// its runner's time limit (runUntil, zero for none), in one conditional
+// update: only a run that exists and that no runner claimed yet is
+// claimed (true), so that two invocations of one job run it once.
+func (s *Store) ClaimJobRun(ctx context.Context, name string, now, runUntil time.Time) (domain.JobRun, bool, error) {
+	update := "SET #c = :t, #s = :now"
+	names := map[string]string{"#c": "claimed", "#s": "startedAt", "#pk": attrPK}
+	values := map[string]types.AttributeValue{
+		":t":   &types.AttributeValueMemberBOOL{Value: true},
+		":now": &types.AttributeValueMemberS{Value: now.UTC().Format(time.RFC3339Nano)},
+	}
+	if !runUntil.IsZero() {
+		update += ", #u = :until"
+		names["#u"] = "runUntil"
+		values[":until"] = &types.AttributeValueMemberS{Value: runUntil.UTC().Format(time.RFC3339Nano)}
+	}
 	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                aws.String(s.table),
-		Key:                      jobRunKey(name).attributes(),
-		UpdateExpression:         aws.String("SET #c = :t, #s = :now"),
-		ConditionExpression:      aws.String("attribute_exists(#pk) AND attribute_not_exists(#c)"),
-		ExpressionAttributeNames: map[string]string{"#c": "claimed", "#s": "startedAt", "#pk": attrPK},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":t":   &types.AttributeValueMemberBOOL{Value: true},
-			":now": &types.AttributeValueMemberS{Value: now.UTC().Format(time.RFC3339Nano)},
-		},
-		ReturnValues: types.ReturnValueAllNew,
+		TableName:                 aws.String(s.table),
+		Key:                       jobRunKey(name).attributes(),
+		UpdateExpression:          aws.String(update),
+		ConditionExpression:       aws.String("attribute_exists(#pk) AND attribute_not_exists(#c)"),
+		ExpressionAttributeNames:  names,
+		ExpressionAttributeValues: values,
+		ReturnValues:              types.ReturnValueAllNew,
 	})
 	if isConditionFailed(err) {
 		return domain.JobRun{}, false, nil
@@ -101,5 +111,5 @@ func (s *Store) GetJobRuns(ctx context.Context, names []string) ([]domain.JobRun
 }
 
 func (rec jobRunRecord) jobRun() domain.JobRun {
-	return domain.JobRun{Name: rec.Name, QueuedAt: rec.QueuedAt, StartedAt: rec.StartedAt, FinishedAt: rec.FinishedAt, Failed: rec.Failed, Summary: rec.Summary}
+	return domain.JobRun{Name: rec.Name, QueuedAt: rec.QueuedAt, StartedAt: rec.StartedAt, FinishedAt: rec.FinishedAt, Failed: rec.Failed, Summary: rec.Summary, RunUntil: rec.RunUntil}
 }

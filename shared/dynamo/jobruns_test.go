@@ -29,7 +29,7 @@ func TestClaimJobRunClaimsOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			run, ok, err := s.ClaimJobRun(ctx(t), name, testNow)
+			run, ok, err := s.ClaimJobRun(ctx(t), name, testNow, time.Time{})
 			if err != nil {
 				t.Error(err)
 			}
@@ -50,14 +50,14 @@ func TestClaimJobRunClaimsOnce(t *testing.T) {
 	if run := won[0]; !run.QueuedAt.Equal(queued) || !run.StartedAt.Equal(testNow) || run.Status() != domain.JobRunning {
 		t.Errorf("claimed run %+v", run)
 	}
-	if _, ok, err := s.ClaimJobRun(ctx(t), domain.OnDemandJobName("never-queued"), testNow); ok || err != nil {
+	if _, ok, err := s.ClaimJobRun(ctx(t), domain.OnDemandJobName("never-queued"), testNow, time.Time{}); ok || err != nil {
 		t.Errorf("a run never queued: claimed %v, %v", ok, err)
 	}
 
 	done := won[0]
 	done.FinishedAt, done.Summary = testNow.Add(time.Second), `{"n":1}`
 	must(t, s.PutJobRun(ctx(t), done))
-	if _, ok, _ := s.ClaimJobRun(ctx(t), name, testNow); ok {
+	if _, ok, _ := s.ClaimJobRun(ctx(t), name, testNow, time.Time{}); ok {
 		t.Error("a finished run was claimed again")
 	}
 	runs, err := s.GetJobRuns(ctx(t), []string{name})

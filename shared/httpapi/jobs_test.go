@@ -137,3 +137,40 @@ func TestAJobRunsOnceWhenItIsDeliveredTwice(t *testing.T) {
 		t.Errorf("a job never queued: ran %v, %v", ran, err)
 	}
 }
+
+// A runner stopped at its time limit (the jobs function's 15 minutes)
+// records no outcome; once that limit and a minute's grace have passed,
+// its job polls as failed, saying to start it again, rather than running
+// for ever. A run without a limit (in a process) or still within it polls
+// as running.
+func TestAJobStoppedAtItsTimeLimitPollsAsFailed(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, id   string
+		runUntil   time.Time
+		wantStatus string
+	}{
+		{"limit passed", "stopped", w.Now.Add(-2 * time.Minute), domain.JobFailed},
+		{"limit passed, within grace", "finishing", w.Now.Add(-30 * time.Second), domain.JobRunning},
+		{"limit ahead", "busy", w.Now.Add(10 * time.Minute), domain.JobRunning},
+		{"no limit", "in-process", time.Time{}, domain.JobRunning},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			name := domain.OnDemandJobName(tc.id)
+			if err := w.Svc.Store.PutJobRun(ctx, domain.JobRun{Name: name, QueuedAt: w.Now.Add(-20 * time.Minute)}); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok, err := w.Svc.Store.ClaimJobRun(ctx, name, w.Now.Add(-17*time.Minute), tc.runUntil); !ok || err != nil {
+				t.Fatalf("claim: %v %v", ok, err)
+			}
+			job := decode[map[string]any](t, w.do("super", "GET", "/api/v1/system/jobs/"+tc.id, ""))
+			if job["status"] != tc.wantStatus {
+				t.Fatalf("job %v, want status %s", job, tc.wantStatus)
+			}
+			if tc.wantStatus == domain.JobFailed && (job["error"] != domain.StoppedAtTimeLimit || job["finishedAt"] != tc.runUntil.UTC().Format(time.RFC3339)) {
+				t.Errorf("stopped job %v: want the time-limit error, finished at its limit", job)
+			}
+		})
+	}
+}

@@ -94,7 +94,11 @@ func (s *Service) runClaimed(ctx context.Context, name string, work func(context
 
 // claimJobRun claims the queued run called name for this runner.
 func (s *Service) claimJobRun(ctx context.Context, name string) (domain.JobRun, bool, error) {
-	run, claimed, err := s.Store.ClaimJobRun(ctx, name, s.now())
+	// The invocation's deadline is kept with the claim: a runner stopped
+	// at its time limit records nothing, and its run must not look
+	// running for ever.
+	runUntil, _ := ctx.Deadline()
+	run, claimed, err := s.Store.ClaimJobRun(ctx, name, s.now(), runUntil)
 	if err == nil && !claimed {
 		s.log().InfoContext(ctx, "job already claimed; not run again", "job", name)
 	}
@@ -191,5 +195,5 @@ func (s *Service) jobRun(ctx context.Context, name, id string) (domain.JobRun, e
 	if len(runs) == 0 {
 		return domain.JobRun{}, domain.NotFoundf("no job %q", id)
 	}
-	return runs[0], nil
+	return runs[0].AsOf(s.now()), nil
 }
