@@ -46,6 +46,13 @@ func TestChangesAreAudited(t *testing.T) {
 	described.Description = "People who write"
 	_, err = s.UpdateRole(ctx, root, role.ID, described)
 	step("describe", err)
+	// Saved again unchanged: nothing happened, so nothing is recorded.
+	before, _ := s.Store.GetRole(ctx, role.ID)
+	again, err := s.UpdateRole(ctx, root, role.ID, described)
+	step("save unchanged", err)
+	if after, _ := s.Store.GetRole(ctx, role.ID); after.Version != before.Version || again.Version != before.Version || again.Description != described.Description {
+		t.Errorf("an unchanged save wrote the role: version %d → %d (answered %d)", before.Version, after.Version, again.Version)
+	}
 	invID, _ := testkit.Invite(t, s, root, "guest@example.org", role.ID, domain.Guest, now.Add(14*24*time.Hour))
 	tick()
 	_, err = s.ResendInvitation(ctx, root, invID)

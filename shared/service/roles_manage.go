@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 
 	"github.com/edu-invite/invite/shared/auth"
@@ -59,6 +60,12 @@ func (s *Service) UpdateRole(ctx context.Context, p *auth.Principal, id int64, i
 		updated.ApplicationUsages[i].ID = int64(i + 1)
 	}
 
+	if sameRoleSettings(stored, updated) {
+		// Saving a role unchanged changes nothing: no write, no SCIM
+		// delivery, no audit entry.
+		stored.UserRoleCount = s.roleMemberCount(ctx, id)
+		return stored, nil
+	}
 	deliveries := s.roleUpdateDeliveries(ctx, stored, updated)
 	if err := s.Store.UpdateRole(ctx, updated, deliveries); err != nil {
 		if errors.Is(err, domain.ErrVersionConflict) {
@@ -69,10 +76,35 @@ func (s *Service) UpdateRole(ctx context.Context, p *auth.Principal, id int64, i
 	updated.Version++
 	s.dispatch(ctx, deliveries)
 	s.recordRoleUpdate(ctx, p, stored, updated)
-	if n, err := s.Store.CountUserRolesOfRole(ctx, id); err == nil {
-		updated.UserRoleCount = n
-	}
+	updated.UserRoleCount = s.roleMemberCount(ctx, id)
 	return updated, nil
+}
+
+// roleMemberCount is the role's member count for an answer; a count that
+// cannot be read answers 0 rather than failing the change before it.
+func (s *Service) roleMemberCount(ctx context.Context, id int64) int64 {
+	n, err := s.Store.CountUserRolesOfRole(ctx, id)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// sameRoleSettings tells whether updated holds exactly what stored holds,
+// apart from who changed it when, its version and its member count.
+func sameRoleSettings(stored, updated domain.Role) bool {
+	if (stored.DefaultExpiryDate == nil) != (updated.DefaultExpiryDate == nil) ||
+		stored.DefaultExpiryDate != nil && !stored.DefaultExpiryDate.Equal(*updated.DefaultExpiryDate) {
+		return false
+	}
+	strip := func(r domain.Role) domain.Role {
+		r.Auditable, r.Version, r.UserRoleCount, r.DefaultExpiryDate = domain.Auditable{}, 0, 0, nil
+		if len(r.ApplicationUsages) == 0 {
+			r.ApplicationUsages = nil
+		}
+		return r
+	}
+	return reflect.DeepEqual(strip(stored), strip(updated))
 }
 
 func (s *Service) roleUpdateDeliveries(ctx context.Context, stored, updated domain.Role) []domain.Delivery {
