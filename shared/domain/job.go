@@ -14,6 +14,7 @@ const (
 	JobDateRepair      JobKind = "date-repair"          // stored dates out of bounds, repaired
 	JobIndexRepair     JobKind = "index-repair"         // derived items older versions did not write
 	JobPerformanceSeed JobKind = "performance-seed"     // roles and users for performance tests
+	JobLandingPageFix  JobKind = "landing-page-fix"     // missing landing pages filled in from the registry
 )
 
 // JobRequest is one on-demand job as the API starts it and the runner

@@ -11,13 +11,6 @@ func (a *API) unknownRoles(w http.ResponseWriter, r *http.Request, p *auth.Princ
 	respond(w, r, http.StatusOK, rolesJSON(roles), err)
 }
 
-// landingPageFix answers the counts of what it changed.
-func (a *API) landingPageFix(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
-	res, err := a.Service.FixLandingPages(r.Context(), p)
-	respond(w, r, http.StatusOK,
-		map[string]int{"status": http.StatusOK, "roles": res.Roles, "applicationUsages": res.ApplicationUsages}, err)
-}
-
 func (a *API) providerMetadata(w http.ResponseWriter, r *http.Request, p *auth.Principal) {
 	md, err := a.Service.ProviderMetadata(p, r.PathValue("type"), r.PathValue("id"))
 	respond(w, r, http.StatusOK, md, err)

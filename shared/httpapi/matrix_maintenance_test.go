@@ -6,7 +6,7 @@ func maintenanceMatrixCases() (cases []matrixCase) {
 	suOnly := func(status int) [9]int { return w9(status, status, 403, 403, 403, 403, 403, 403, 401) }
 	cases = append(cases,
 		matrixCase{name: "S2 unknown roles", method: "GET", path: "/api/v1/system/unknown-roles", want: su},
-		matrixCase{name: "S3 landing page fix", method: "GET", path: "/api/v1/system/landing-page-fix", want: su},
+		matrixCase{name: "S3 landing page fix", method: "GET", path: "/api/v1/system/landing-page-fix", want: started},
 		matrixCase{name: "date repair list", method: "GET", path: "/api/v1/system/date-repair", want: started},
 		matrixCase{name: "date repair apply", method: "POST", path: "/api/v1/system/date-repair", want: started},
 		matrixCase{name: "index repair", method: "POST", path: "/api/v1/system/index-repair", want: started},

@@ -33,7 +33,7 @@ func (s *Service) StartJob(ctx context.Context, p *auth.Principal, in JobInput) 
 		return "", err
 	}
 	switch in.Kind {
-	case domain.JobReminders, domain.JobCleanup, domain.JobDateCheck, domain.JobDateRepair, domain.JobIndexRepair:
+	case domain.JobReminders, domain.JobCleanup, domain.JobDateCheck, domain.JobDateRepair, domain.JobIndexRepair, domain.JobLandingPageFix:
 	case domain.JobPerformanceSeed:
 		if err := s.checkSeed(p, in.Roles, in.Users); err != nil {
 			return "", err
@@ -142,6 +142,8 @@ func (s *Service) runJob(ctx context.Context, req domain.JobRequest) (any, error
 		return s.repairAllIndexes(ctx, p, req.Cursor)
 	case domain.JobPerformanceSeed:
 		return s.PerformanceSeed(ctx, p, req.Roles, req.Users)
+	case domain.JobLandingPageFix:
+		return s.FixLandingPages(ctx, p)
 	}
 	return nil, fmt.Errorf("no job %q", req.Kind)
 }
