@@ -185,14 +185,44 @@ func (l *Live) Document() Document { return l.snapshot().Document() }
 // Applications lists every application, ordered by manage id.
 func (l *Live) Applications() []domain.Application { return l.snapshot().Applications() }
 
-// Application finds an application by manage id.
+// Application finds an application by manage id. One unknown here may
+// have just been added through another function: a miss reloads a
+// snapshot older than MissRefresh once.
 func (l *Live) Application(manageID string) (domain.Application, bool) {
+	if app, ok := l.snapshot().Application(manageID); ok || !l.expireForMiss() {
+		return app, ok
+	}
 	return l.snapshot().Application(manageID)
 }
 
-// ServiceProvider finds a SCIM target's settings by id.
+// ServiceProvider finds a SCIM target's settings by id; a miss reloads as
+// Application's does.
 func (l *Live) ServiceProvider(id string) (domain.ServiceProvider, bool) {
+	if sp, ok := l.snapshot().ServiceProvider(id); ok || !l.expireForMiss() {
+		return sp, ok
+	}
 	return l.snapshot().ServiceProvider(id)
+}
+
+// MissRefresh is how old a snapshot must be before a miss (an id it does
+// not hold) reloads it: an application added in the console is known to
+// the API at once rather than after Refresh, while ids that exist nowhere
+// cost at most one registry read per MissRefresh.
+const MissRefresh = 2 * time.Second
+
+// expireForMiss marks a current snapshot older than MissRefresh stale so
+// that the next read reloads it; false when it is younger (or a reload is
+// under way or backing off after a failure), and the miss stands.
+func (l *Live) expireForMiss() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	if l.snap == nil || l.snapGen != l.gen || l.refreshing || now.Sub(l.loadedAt) < MissRefresh ||
+		(!l.failedAt.IsZero() && now.Sub(l.failedAt) < retryAfterFailure) {
+		return false
+	}
+	l.loadedAt = time.Time{}
+	return true
 }
 
 // TargetIDs lists the SCIM targets.

@@ -97,6 +97,46 @@ func TestLiveRefreshesWithinItsBound(t *testing.T) {
 	}
 }
 
+// An application or SCIM target added through another function is found
+// at once (after MissRefresh) rather than after Refresh: a miss reloads
+// the snapshot, at most once per MissRefresh however many misses come.
+func TestLiveReloadsOnAMiss(t *testing.T) {
+	src := sourceWith(1)
+	clock := &fakeClock{t: time.Unix(1_800_000_000, 0)}
+	live := &Live{Source: src, Refresh: 30 * time.Second, Now: clock.now}
+	if err := live.Load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	src.set(func(d *Document) {
+		d.Provisionings = append(d.Provisionings, ProvisioningDoc{ID: "sp-new", BaseURL: "https://sp-new.example.org",
+			Auth: AuthDoc{Method: "bearer", Token: "secretsmanager:invite/scim-connections/sp-new"}})
+		d.Applications = append(d.Applications, ApplicationDoc{ManageID: "app-new", ManageType: "SAML20_SP", Provisionings: []string{"sp-new"}})
+	})
+	for _, step := range []struct {
+		after     time.Duration
+		lookup    func() bool
+		wantFound bool
+		wantLoads int
+	}{
+		// Within MissRefresh of the load: misses stand, nothing is read.
+		{time.Second, func() bool { _, ok := live.Application("app-new"); return ok }, false, 1},
+		{0, func() bool { _, ok := live.Application("nowhere"); return ok }, false, 1},
+		// Past it: the miss reloads once and finds what was added.
+		{2 * time.Second, func() bool { _, ok := live.Application("app-new"); return ok }, true, 2},
+		{0, func() bool { _, ok := live.ServiceProvider("sp-new"); return ok }, true, 2},
+		// Ids that exist nowhere cost one read per MissRefresh.
+		{0, func() bool { _, ok := live.Application("nowhere"); return ok }, false, 2},
+		{0, func() bool { _, ok := live.ServiceProvider("nowhere"); return ok }, false, 2},
+		{3 * time.Second, func() bool { _, ok := live.Application("nowhere"); return ok }, false, 3},
+		{0, func() bool { _, ok := live.Application("nowhere"); return ok }, false, 3},
+	} {
+		clock.t = clock.t.Add(step.after)
+		if found := step.lookup(); found != step.wantFound || src.loads != step.wantLoads {
+			t.Fatalf("at +%s: found %v with %d loads, want %v with %d", step.after, found, src.loads, step.wantFound, step.wantLoads)
+		}
+	}
+}
+
 func TestLiveKeepsItsSnapshotWhenTheTableFails(t *testing.T) {
 	src := sourceWith(2)
 	clock := &fakeClock{t: time.Unix(1_800_000_000, 0)}
