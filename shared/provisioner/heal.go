@@ -67,6 +67,12 @@ func (p *Provisioner) recreateGroup(ctx context.Context, c SCIMClient, sp domain
 	if err != nil {
 		return "", false, err
 	}
+	if len(members) > 0 {
+		// Some of them may have their own add still queued (groups_added.go).
+		if link, err = p.noteMembersAdded(ctx, link); err != nil {
+			return "", false, err
+		}
+	}
 	groupGone := staleID == ""
 	if !groupGone {
 		if _, err := c.GetGroup(ctx, staleID); scim.IsNotFound(err) {
@@ -160,6 +166,8 @@ func (p *Provisioner) recreateUser(ctx context.Context, c SCIMClient, sp domain.
 		}
 		if sp.MembershipMode == domain.MembershipPut {
 			err = p.putGroup(ctx, c, sp, ur.RoleID, groupID)
+		} else if err = p.noteMembersAddedTo(ctx, ur.RoleID, sp.ID); err != nil {
+			return "", err
 		} else if err = c.PatchGroupMembers(ctx, groupID, scim.PatchAdd, []scim.Member{{Value: id}}); isDrift(err) {
 			_, _, err = p.recreateGroup(ctx, c, sp, ur.RoleID, groupID)
 		}
