@@ -179,4 +179,10 @@ type SPLink struct {
 	UpdatedAt     time.Time
 	Attempts      int
 	LastError     string
+	// MembersAddedAt is, on a group's link, when a delivery other than a
+	// member's own (the group's update, a repair) last began to add members
+	// at a PATCH SP. A member's own add that may have come after such an add
+	// checks the group afterwards, as an SP whose add is not idempotent
+	// would hold the member twice.
+	MembersAddedAt *time.Time
 }

@@ -134,6 +134,8 @@ type spLinkRecord struct {
 	UpdatedAt     string `dynamodbav:"updatedAt,omitempty"`
 	Attempts      int    `dynamodbav:"attempts,omitempty"`
 	LastError     string `dynamodbav:"lastError,omitempty"`
+	// MembersAddedAt: see domain.SPLink (groups' links only).
+	MembersAddedAt string `dynamodbav:"membersAddedAt,omitempty"`
 }
 
 func newSPLinkRecord(l domain.SPLink) spLinkRecord {
@@ -153,6 +155,8 @@ func newSPLinkRecord(l domain.SPLink) spLinkRecord {
 		UpdatedAt:     formatTime(l.UpdatedAt),
 		Attempts:      l.Attempts,
 		LastError:     l.LastError,
+
+		MembersAddedAt: formatTimePtr(l.MembersAddedAt),
 	}
 }
 
@@ -168,6 +172,8 @@ func (rec spLinkRecord) domain() (domain.SPLink, error) {
 		UpdatedAt:     p.time(rec.UpdatedAt),
 		Attempts:      rec.Attempts,
 		LastError:     rec.LastError,
+
+		MembersAddedAt: p.ptr(rec.MembersAddedAt),
 	}
 	return l, p.err
 }

@@ -61,3 +61,16 @@ func (p *Provisioner) storeCreatedNow(ctx context.Context, b *batch) {
 		b.mu.Unlock()
 	}
 }
+
+// creationUnstored reports whether the resource's link is one this batch
+// created and has not stored yet: no other line has seen it.
+func (p *Provisioner) creationUnstored(ctx context.Context, k domain.SPLinkKey) bool {
+	b := batchOf(ctx)
+	if b == nil {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, ok := b.created[k]
+	return ok
+}

@@ -30,7 +30,7 @@ func (p *Provisioner) Deliver(ctx context.Context, d domain.Delivery) error {
 	case domain.DeliverUserDelete:
 		err = p.deleteUser(ctx, client, sp, d.UserID, d.ExternalID, d.ID)
 	case domain.DeliverMemberAdd:
-		err = p.addMember(ctx, client, sp, d.RoleID, d.UserID)
+		err = p.addMember(ctx, client, sp, d.RoleID, d.UserID, d.CreatedAt)
 	case domain.DeliverMemberRemove:
 		err = p.removeMember(ctx, client, sp, d.RoleID, d.UserID, d.ID)
 	default:

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/scim"
@@ -115,7 +116,8 @@ func (p *Provisioner) deleteGroup(ctx context.Context, c SCIMClient, sp domain.S
 
 // addMember puts a user in a role's group, creating either first when the
 // SP does not know it yet: a membership never reaches an SP before both.
-func (p *Provisioner) addMember(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID, userID int64) error {
+// queuedAt is when the delivery was written (see settleOwnAdd).
+func (p *Provisioner) addMember(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID, userID int64, queuedAt time.Time) error {
 	ur, err := p.getUserRole(ctx, userID, roleID)
 	if err != nil {
 		if domain.IsNotFound(err) {
@@ -140,24 +142,32 @@ func (p *Provisioner) addMember(ctx context.Context, c SCIMClient, sp domain.Ser
 	if sp.MembershipMode == domain.MembershipPut {
 		return p.putGroup(ctx, c, sp, roleID, groupID)
 	}
+	member := []scim.Member{{Value: userRemoteID}}
 	if isRetry(ctx) {
 		// The earlier attempt may have added the member; an SP whose PATCH
-		// add is not idempotent would hold it twice.
-		in, err := isMember(ctx, c, groupID, userRemoteID)
-		if err == nil && in {
+		// add is not idempotent would hold it twice (or already does).
+		held, err := timesMember(ctx, c, groupID, userRemoteID)
+		if err == nil && held > 0 {
+			if held > 1 {
+				return collapseRepeatedMembers(ctx, c, groupID, member)
+			}
 			return nil
 		}
 		if err != nil && !isDrift(err) {
 			return err
 		}
 	}
-	err = c.PatchGroupMembers(ctx, groupID, scim.PatchAdd, []scim.Member{{Value: userRemoteID}})
+	err = c.PatchGroupMembers(ctx, groupID, scim.PatchAdd, member)
 	if isDrift(err) {
 		// The group or the user is gone at the SP: the group is made whole
 		// again, its lost members created anew, this user among them.
 		_, _, err = p.recreateGroup(ctx, c, sp, roleID, groupID)
+		return err
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	return p.settleOwnAdd(ctx, c, sp, roleID, userID, groupID, member, queuedAt)
 }
 
 // removeMember takes a user out of a role's group at the SP. At a PUT SP

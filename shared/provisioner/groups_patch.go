@@ -74,6 +74,12 @@ func (p *Provisioner) patchUpdateGroup(ctx context.Context, c SCIMClient, sp dom
 			return err
 		}
 	}
+	if len(add) > 0 {
+		// Some of them may have their own add still queued (groups_added.go).
+		if err := p.noteMembersAddedTo(ctx, roleID, sp.ID); err != nil {
+			return err
+		}
+	}
 	if err := c.PatchGroupMembers(ctx, groupID, scim.PatchAdd, add); err != nil {
 		if isDrift(err) {
 			_, _, err = p.recreateGroup(ctx, c, sp, roleID, groupID)
@@ -107,35 +113,6 @@ func (p *Provisioner) patchUpdateGroup(ctx context.Context, c SCIMClient, sp dom
 		return err
 	}
 	return p.storeProvisioned(ctx, l, groupID)
-}
-
-// collapseRepeatedMembers makes each member this line added appear once at
-// the SP. A member's own line may add it between this line's read of the
-// group and its add; an SP whose PATCH add is not idempotent then holds it
-// twice. A remove takes every copy, so such a member is removed and added
-// once again.
-func collapseRepeatedMembers(ctx context.Context, c SCIMClient, groupID string, added []scim.Member) error {
-	atSP, err := c.GetGroup(ctx, groupID)
-	if err != nil {
-		return err
-	}
-	count := map[string]int{}
-	for _, m := range atSP.Members {
-		count[m.Value]++
-	}
-	var repeated []scim.Member
-	for _, m := range added {
-		if count[m.Value] > 1 {
-			repeated = append(repeated, scim.Member{Value: m.Value})
-		}
-	}
-	if len(repeated) == 0 {
-		return nil
-	}
-	if err := c.PatchGroupMembers(ctx, groupID, scim.PatchRemove, repeated); err != nil {
-		return err
-	}
-	return c.PatchGroupMembers(ctx, groupID, scim.PatchAdd, repeated)
 }
 
 // renameGroup sets the group's displayName with a PATCH; an SP that refuses
@@ -194,22 +171,6 @@ func (p *Provisioner) membersAt(ctx context.Context, sp domain.ServiceProvider, 
 		}
 		token = next
 	}
-}
-
-// isMember reports whether the group at the SP holds the user already: a
-// retry of an add whose answer was lost checks before it adds again, as an
-// SP whose PATCH add is not idempotent would hold the member twice.
-func isMember(ctx context.Context, c SCIMClient, groupID, userRemoteID string) (bool, error) {
-	g, err := c.GetGroup(ctx, groupID)
-	if err != nil {
-		return false, err
-	}
-	for _, m := range g.Members {
-		if m.Value == userRemoteID {
-			return true, nil
-		}
-	}
-	return false, nil
 }
 
 // isRetry reports whether this attempt repeats one that may have reached

@@ -67,6 +67,12 @@ func (p *Provisioner) recreateGroup(ctx context.Context, c SCIMClient, sp domain
 	if err != nil {
 		return "", false, err
 	}
+	if len(members) > 0 {
+		// Some of them may have their own add still queued (groups_added.go).
+		if link, err = p.noteMembersAdded(ctx, link); err != nil {
+			return "", false, err
+		}
+	}
 	groupGone := staleID == ""
 	if !groupGone {
 		if _, err := c.GetGroup(ctx, staleID); scim.IsNotFound(err) {
@@ -160,14 +166,37 @@ func (p *Provisioner) recreateUser(ctx context.Context, c SCIMClient, sp domain.
 		}
 		if sp.MembershipMode == domain.MembershipPut {
 			err = p.putGroup(ctx, c, sp, ur.RoleID, groupID)
-		} else if err = c.PatchGroupMembers(ctx, groupID, scim.PatchAdd, []scim.Member{{Value: id}}); isDrift(err) {
-			_, _, err = p.recreateGroup(ctx, c, sp, ur.RoleID, groupID)
+		} else {
+			err = p.rejoinGroup(ctx, c, sp, ur.RoleID, groupID, id)
 		}
 		if err != nil {
 			return "", err
 		}
 	}
 	return id, nil
+}
+
+// rejoinGroup puts a recreated user back in a group at a PATCH SP. The
+// user's own add to that group may still be queued, or (when a reconcile
+// run repairs) be running: the add is noted and the group read after it
+// (groups_added.go).
+func (p *Provisioner) rejoinGroup(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, roleID int64, groupID, userRemoteID string) error {
+	if err := p.noteMembersAddedTo(ctx, roleID, sp.ID); err != nil {
+		return err
+	}
+	member := []scim.Member{{Value: userRemoteID}}
+	err := c.PatchGroupMembers(ctx, groupID, scim.PatchAdd, member)
+	if isDrift(err) {
+		_, _, err = p.recreateGroup(ctx, c, sp, roleID, groupID)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	if err := collapseRepeatedMembers(ctx, c, groupID, member); err != nil && !isDrift(err) {
+		return err
+	}
+	return nil
 }
 
 func (p *Provisioner) recreateUserOnly(ctx context.Context, c SCIMClient, sp domain.ServiceProvider, userID int64, staleID string) (string, error) {

@@ -81,7 +81,8 @@ func newFixtureOf(t *testing.T, membership string, spToken string, opts scimsp.O
 	t.Cleanup(srv.Close)
 	t.Setenv("TEST_SP_TOKEN", spToken)
 	reg, err := config.Parse([]byte(fmt.Sprintf(`{
-	  "applications": [{"manageId": "wiki", "manageType": "SAML20_SP", "provisionings": ["wiki-sp", "down-sp"]}],
+	  "applications": [{"manageId": "wiki", "manageType": "SAML20_SP", "provisionings": ["wiki-sp", "down-sp"]},
+	    {"manageId": "docs", "manageType": "SAML20_SP", "provisionings": []}],
 	  "provisionings": [
 	    {"id": "wiki-sp", "baseUrl": %q, "membership": %q, "auth": {"method": "bearer", "token": "env:TEST_SP_TOKEN"}},
 	    {"id": "down-sp", "baseUrl": "http://127.0.0.1:1", "auth": {"method": "bearer", "token": "env:TEST_SP_TOKEN"}}
