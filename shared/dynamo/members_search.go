@@ -25,7 +25,7 @@ func guestSideFilter(guests bool) expression.ConditionBuilder {
 	return authority.NotEqual(guest)
 }
 
-// MembersPageOfRole reads one page of a role's guests (or non-guests) from
+// MembersPageOfRole implements domain.MemberStore: it reads one page of a role's guests (or non-guests) from
 // its members index, by name (descending: from the end), skipping offset
 // of them: the Query stops once offset+size members of that side are read,
 // so a page's cost grows with its position and with the other side's
