@@ -247,9 +247,9 @@ func TestCRMProfileWithMappedRoles(t *testing.T) {
 }
 
 // TestRoleListingsThroughCreateRenameDelete: the role listing items
-// (RLIST#, RWORD#, ROLELISTING) written by role create, rename and delete
-// and read by R1 with a query and with force, in the roles and web
-// functions.
+// (RLIST#, RWORD#, ROLELISTING) written by role create, rename and delete,
+// and the first two read by R1 with a query and with force, in the roles
+// and web functions.
 func TestRoleListingsThroughCreateRenameDelete(t *testing.T) {
 	noDenials(t)
 	api := superUserAPI(t)

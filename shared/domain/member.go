@@ -26,4 +26,9 @@ type MemberStore interface {
 	// role's invitations. KindInvalid for a token of another role,
 	// KindNotFound for a missing role.
 	RoleView(ctx context.Context, roleID int64, after string, size int, spIDsOf func(Role) []string) (view RoleView, err error)
+	// MembersPageOfRole reads a role and one page of its guests (or its
+	// non-guests: any authority but GUEST) by name from its members index,
+	// skipping offset of them, with the side's total, at the cost of a page.
+	// KindNotFound for a missing role.
+	MembersPageOfRole(ctx context.Context, roleID int64, guests, descending bool, offset, size int) (role Role, page Page[Member], err error)
 }

@@ -30,10 +30,9 @@ type RoleListingStore interface {
 	// ListRolesPage answers one page of the roles of an organization (or of
 	// every role) matching the query's words, sorted by one of RoleSorts or
 	// by member count, and their number, at a cost that does not grow with
-	// the roles. indexed is false (and nothing else is answered) while the
-	// store's listing indexes are not complete (data of an older version
-	// before the index repair): the caller then reads the roles whole.
+	// the roles. Roles of an older version are listed once the index repair
+	// has written their listing items (there is no read of every role).
 	// KindInvalid (RoleSearchTooBroad) for a query or a member-count sort
 	// that would need more roles read than the store's bound.
-	ListRolesPage(ctx context.Context, q RoleListQuery) (page Page[Role], indexed bool, err error)
+	ListRolesPage(ctx context.Context, q RoleListQuery) (page Page[Role], err error)
 }

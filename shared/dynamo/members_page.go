@@ -69,11 +69,12 @@ func listedMembers(items []item) ([]domain.Member, error) {
 // decides with the stored role), its member counter, the page's members'
 // links at spIDsOf(role) and the invitations' other roles. More requests
 // only when that BatchGetItem would exceed 100 keys, an index partition 1
-// MB, the counter is not exact, or the role's SPs changed a moment ago;
+// MB, or the role's SPs changed a moment ago;
 // one consistent GetItem more when the role is not (yet) in its own index
 // (a role created a moment ago: the index is eventually consistent). The
-// index is trusted: data of older versions is completed once by the index
-// repair (RebuildMembersIndexOfRole), not read around. after is Next of the
+// index and the member counter are trusted: data of older versions is
+// completed once by the index repair (RebuildMembersIndexOfRole,
+// RecountMembersOfRole), not read around. after is Next of the
 // page before ("" for the first); a token of another role is Invalid; a
 // missing role is NotFound.
 func (s *Store) RoleView(ctx context.Context, roleID int64, after string, size int, spIDsOf func(domain.Role) []string) (view domain.RoleView, err error) {
@@ -231,7 +232,7 @@ func (s *Store) roleViewDetails(ctx context.Context, view *domain.RoleView, link
 	if err != nil {
 		return err
 	}
-	exact, shards, stored := true, 0, false
+	stored := false
 	for _, av := range items {
 		switch stringAttr(av, "entity") {
 		case entityRoleMemberCount:
@@ -240,8 +241,6 @@ func (s *Store) roleViewDetails(ctx context.Context, view *domain.RoleView, link
 				return err
 			}
 			view.MemberCount += rec.Value
-			exact = exact && rec.Exact
-			shards++
 		case entityRole:
 			r, err := decodeRole(av)
 			if err != nil {
@@ -276,13 +275,7 @@ func (s *Store) roleViewDetails(ctx context.Context, view *domain.RoleView, link
 	if !stored {
 		return roleNotFound(roleID) // deleted since the index was read
 	}
-	if err := s.addMissingLinks(ctx, view, spIDs, spIDsOf(view.Role)); err != nil {
-		return err
-	}
-	if !exact || shards != roleMemberCountShards {
-		view.MemberCount, err = s.countMembershipsOfRole(ctx, roleID)
-	}
-	return err
+	return s.addMissingLinks(ctx, view, spIDs, spIDsOf(view.Role))
 }
 
 // addMissingLinks reads the page's links at the SPs the stored role has

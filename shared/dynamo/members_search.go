@@ -25,16 +25,16 @@ func guestSideFilter(guests bool) expression.ConditionBuilder {
 	return authority.NotEqual(guest)
 }
 
-// MembersPageOfRole reads one page of a role's guests (or non-guests) from
+// MembersPageOfRole implements domain.MemberStore: it reads one page of a role's guests (or non-guests) from
 // its members index, by name (descending: from the end), skipping offset
 // of them: the Query stops once offset+size members of that side are read,
 // so a page's cost grows with its position and with the other side's
 // members before it, never with the role's size. The total is the side's
-// counter (one BatchGetItem of its shards, roles_members_count.go); only a
-// role of an older version, whose side counters are not exact until
-// RepairIndexes recounts it, is counted by a COUNT Query of the index with
-// the same filter (one request per 1 MB, some 2,000 members). The role is read
-// consistently in the same round trip.
+// counter (one BatchGetItem of its shards, roles_members_count.go), trusted:
+// a role of an older version, whose side counters are not exact, counts
+// right once RepairIndexes has recounted it (RecountMembersOfRole), there
+// is no second read path. The role is read consistently in the same round
+// trip.
 func (s *Store) MembersPageOfRole(ctx context.Context, roleID int64, guests, descending bool, offset, size int) (role domain.Role, page domain.Page[domain.Member], err error) {
 	var items []item
 	err = together(ctx, func(gctx context.Context) error {
@@ -59,16 +59,9 @@ func (s *Store) MembersPageOfRole(ctx context.Context, roleID int64, guests, des
 		page.Total = int64(len(items))
 		return role, page, nil
 	}
-	total, exact, err := s.countSideOfRole(ctx, roleID, guests)
-	if err != nil {
+	if page.Total, err = s.countSideOfRole(ctx, roleID, guests); err != nil {
 		return domain.Role{}, domain.Page[domain.Member]{}, err
 	}
-	if !exact { // a role of an older version, until RepairIndexes recounts it
-		if total, err = s.countMembersOfSide(ctx, roleID, guests); err != nil {
-			return domain.Role{}, domain.Page[domain.Member]{}, err
-		}
-	}
-	page.Total = total
 	return role, page, nil
 }
 
@@ -112,17 +105,4 @@ func (s *Store) membersOfSide(ctx context.Context, roleID int64, guests, descend
 		start = res.LastEvaluatedKey
 	}
 	return out[:min(len(out), want)], nil
-}
-
-// countMembersOfSide counts a side of a role's index (Select COUNT).
-func (s *Store) countMembersOfSide(ctx context.Context, roleID int64, guests bool) (int64, error) {
-	expr, err := s.sideQuery(roleID, guests)
-	if err != nil {
-		return 0, err
-	}
-	return s.count(ctx, &dynamodb.QueryInput{
-		IndexName:              aws.String(indexGSI4),
-		KeyConditionExpression: expr.KeyCondition(), FilterExpression: expr.Filter(),
-		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-	}, fmt.Sprintf("members of role %d", roleID))
 }

@@ -99,7 +99,7 @@ func TestProjectChanges(t *testing.T) {
 		o := newUserOrgs(10)
 		rec := o.item("org-1")
 		rec.RoleIDs, rec.Version = roles, 3
-		rec.GSI1PK, rec.GSI1SK = orgUsersPK("org-1"), userListingSK(marie)
+		rec.GSI1PK, rec.GSI1SK, rec.Words = orgUsersPK("org-1"), userListingSK(marie), userWords(marie)
 		o.stored["org-1"] = rec
 		rec.RoleIDs = slices.Clone(roles)
 		o.next["org-1"] = rec

@@ -19,17 +19,6 @@ func (s *Store) CountUserRolesOfRole(ctx context.Context, roleID int64) (int64, 
 	return counts[roleID], err
 }
 
-// countMembershipsOfRole counts a role's memberships with a COUNT query of
-// gsi1 ROLE#<id>, UR#: no items are returned, but DynamoDB still reads the
-// index entries (1 MB, some thousands of memberships, per request).
-func (s *Store) countMembershipsOfRole(ctx context.Context, roleID int64) (int64, error) {
-	in, err := s.partitionQuery(indexGSI1, prefixRole+id(roleID), sortKeyPrefix(prefixUserRole))
-	if err != nil {
-		return 0, err
-	}
-	return s.count(ctx, in, fmt.Sprintf("memberships of role %d", roleID))
-}
-
 // ListInvitationsOfInviter returns the invitations a user sent, by id:
 // Query gsi2 INVITER#<userId> (the index holds the whole invitation).
 func (s *Store) ListInvitationsOfInviter(ctx context.Context, userID int64) ([]domain.Invitation, error) {

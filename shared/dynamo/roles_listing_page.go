@@ -33,8 +33,8 @@ func (s *Store) SetRoleListingBound(n int) {
 //
 //   - no query, a sort of name, id, description or createdAt: the sorted
 //     partition RLIST#<sort>#<scope> walked to the page (offset + size
-//     small items), then one BatchGetItem of the ready item, the scope's
-//     count, the page's roles and their member counters: two requests;
+//     small items), then one BatchGetItem of the scope's count, the
+//     page's roles and their member counters: two requests;
 //   - a query: the word items of its most selective word (at most
 //     roleListingBound roles; else the whole scope when it is that small;
 //     else RoleSearchTooBroad), filtered on every word and sorted in
@@ -44,9 +44,10 @@ func (s *Store) SetRoleListingBound(n int) {
 //     candidates as for a query (without one, the whole scope up to the
 //     bound) and their member counters.
 //
-// indexed is false while the ready item is absent (data of an older
-// version before the index repair): the caller reads the roles whole.
-func (s *Store) ListRolesPage(ctx context.Context, q domain.RoleListQuery) (page domain.Page[domain.Role], indexed bool, err error) {
+// The listing items are trusted: roles of an older version are listed
+// once the index repair has written their items (repairRoleListings),
+// there is no read of the scope whole.
+func (s *Store) ListRolesPage(ctx context.Context, q domain.RoleListQuery) (page domain.Page[domain.Role], err error) {
 	scope := roleScope(q.OrganizationGUID)
 	sort := q.Page.Sort
 	if _, ok := roleSortIndexes[sort]; !ok && sort != domain.RoleSortUserRoleCount {
@@ -54,35 +55,34 @@ func (s *Store) ListRolesPage(ctx context.Context, q domain.RoleListQuery) (page
 	}
 	words := splitWords(q.Page.Query)
 	if len(words) == 0 && sort != domain.RoleSortUserRoleCount {
-		// The window first, then one BatchGetItem of the state, the roles
-		// and their counters: two requests; a table not yet repaired wastes
-		// the Query.
+		// The window first, then one BatchGetItem of the scope's count,
+		// the roles and their counters: two requests.
 		ids, err := s.roleIDsWindow(ctx, sort, scope, q.Page)
 		if err != nil {
-			return page, false, err
+			return page, err
 		}
 		got, err := s.rolesOfPage(ctx, scope, ids, true)
-		if err != nil || !got.ready {
-			return page, false, err
+		if err != nil {
+			return page, err
 		}
-		return domain.Page[domain.Role]{Items: got.roles, Total: got.total}, true, nil
+		return domain.Page[domain.Role]{Items: got.roles, Total: got.total}, nil
 	}
 	state, err := s.rolesOfPage(ctx, scope, nil, true)
-	if err != nil || !state.ready {
-		return page, false, err
+	if err != nil {
+		return page, err
 	}
 	candidates, complete, err := s.roleCandidates(ctx, q.OrganizationGUID, words, state.total)
 	if err != nil {
-		return page, true, err
+		return page, err
 	}
 	if !complete {
-		return page, true, domain.RoleSearchTooBroad(s.roleListingBound)
+		return page, domain.RoleSearchTooBroad(s.roleListingBound)
 	}
 	candidates = slices.DeleteFunc(candidates, func(c roleSortKeys) bool { return !matchesAllWords(c.Words, words) })
 	var counts map[int64]int64
 	if sort == domain.RoleSortUserRoleCount {
 		if counts, err = s.CountMembersOfRoles(ctx, roleIDsOf(candidates)); err != nil {
-			return page, true, err
+			return page, err
 		}
 	}
 	slices.SortFunc(candidates, func(a, b roleSortKeys) int {
@@ -99,23 +99,22 @@ func (s *Store) ListRolesPage(ctx context.Context, q domain.RoleListQuery) (page
 	})
 	from := min(q.Page.Offset(), len(candidates))
 	got, err := s.rolesOfPage(ctx, scope, roleIDsOf(candidates[from:min(from+q.Page.Size, len(candidates))]), false)
-	return domain.Page[domain.Role]{Items: got.roles, Total: int64(len(candidates))}, true, err
+	return domain.Page[domain.Role]{Items: got.roles, Total: int64(len(candidates))}, err
 }
 
 // pageRoles is what rolesOfPage read.
 type pageRoles struct {
 	roles []domain.Role
-	ready bool
 	total int64
 }
 
 // rolesOfPage reads in one BatchGetItem (more past 100 keys) the roles of
 // a page, in the order of ids, with their member counters (UserRoleCount),
-// and with state the ready item and the scope's count.
+// and with state the scope's count.
 func (s *Store) rolesOfPage(ctx context.Context, scope string, ids []int64, state bool) (pageRoles, error) {
 	var keys []itemKey
 	if state {
-		keys = append(keys, roleListingReadyKey, roleCountKey(scope))
+		keys = append(keys, roleCountKey(scope))
 	}
 	for _, roleID := range ids {
 		keys = append(keys, roleKey(roleID))
@@ -137,8 +136,6 @@ func (s *Store) rolesOfPage(ctx context.Context, scope string, ids []int64, stat
 			return pageRoles{}, err
 		}
 		switch {
-		case rec.itemKey == roleListingReadyKey:
-			got.ready = true
 		case rec.itemKey == roleCountKey(scope):
 			got.total = rec.Value
 		case rec.Entity == entityRole:
@@ -150,9 +147,6 @@ func (s *Store) rolesOfPage(ctx context.Context, scope string, ids []int64, stat
 		default:
 			shards[rec.itemKey] = rec
 		}
-	}
-	if state && !got.ready {
-		return got, nil
 	}
 	counts, err := s.memberCountsFrom(ctx, ids, shards)
 	if err != nil {

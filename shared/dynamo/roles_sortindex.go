@@ -26,9 +26,11 @@ import (
 //   - the count of roles of each scope (COUNT#roles#<scope>), ADDed when a
 //     role enters or leaves a scope, the total of an unfiltered page.
 //
-// The item ROLELISTING/READY says that every role has its items (written
-// by the index repair, and by the creation or seed of role 1, when no
-// older role can lack them); without it a listing reads the roles whole.
+// The item ROLELISTING/READY records that every role has its items
+// (written by the index repair after its last role, and by the creation or
+// seed of role 1, when no older role can lack them). No request reads it:
+// listings trust the items, and roles of an older version are listed once
+// the index repair has written theirs.
 
 const (
 	prefixRoleListing = "RLIST#"

@@ -62,8 +62,8 @@ func adminPK(organizationGUID string) string { return prefixAdmin + organization
 // the listing by name (its gsi2 sort key) and all the user's search words,
 // so that a search filters and orders its candidates from the word items
 // alone and reads only the users of the page. Word items written before
-// these attributes existed have neither; a search reads those users
-// instead (see matchingUsersPage).
+// these attributes existed have neither and match nothing until the index
+// repair rewrites them (see matchingUsersPage).
 type userWordRecord struct {
 	itemKey
 	Entity    string   `dynamodbav:"entity"`

@@ -105,8 +105,8 @@ func (o *userOrgs) removeRoles(roleIDs ...int64) {
 	}
 }
 
-// setUser lists the items under the user's current name and sets the
-// admin flag of the organization the user administers.
+// setUser lists the items under the user's current name, with its search
+// words, and sets the admin flag of the organization the user administers.
 func (o *userOrgs) setUser(u domain.User) {
 	if u.InstitutionAdmin && u.OrganizationGUID != "" {
 		o.next[u.OrganizationGUID] = o.item(u.OrganizationGUID)
@@ -114,6 +114,7 @@ func (o *userOrgs) setUser(u domain.User) {
 	for org, rec := range o.next {
 		rec.Admin = u.InstitutionAdmin && u.OrganizationGUID == org
 		rec.GSI1PK, rec.GSI1SK = orgUsersPK(org), userListingSK(u)
+		rec.Words = userWords(u)
 		o.next[org] = rec
 	}
 }
@@ -150,7 +151,8 @@ func userOrgWrites(o *userOrgs) ([]derivedWrite, map[itemKey]int64) {
 			after.Version = 1
 			writes = append(writes, derivedWrite{copy: copyOrganization, put: after, cond: condPtr(notExists()), onFail: conflict})
 			counts[orgUserCountKey(org, o.userID)]++
-		case before.GSI1SK != after.GSI1SK || before.Admin != after.Admin || !slices.Equal(before.RoleIDs, after.RoleIDs):
+		case before.GSI1SK != after.GSI1SK || before.Admin != after.Admin || !slices.Equal(before.RoleIDs, after.RoleIDs) ||
+			!slices.Equal(before.Words, after.Words):
 			after.Version = before.Version + 1
 			writes = append(writes, derivedWrite{copy: copyOrganization, put: after, cond: condPtr(versionIs(before.Version)), onFail: conflict})
 		}
@@ -253,9 +255,10 @@ func (s *Store) RebuildUserOrganizations(ctx context.Context, userID int64) erro
 }
 
 // listedDifferently tells whether a user change touches the organization
-// items (the name they are listed by, or institution adminship), so that
-// other changes (a login's last activity) cost no extra read.
+// items (the name they are listed by, their search words, or institution
+// adminship), so that other changes (a login's last activity) cost no
+// extra read.
 func listedDifferently(stored, changed domain.User) bool {
 	return userListingSK(stored) != userListingSK(changed) || stored.InstitutionAdmin != changed.InstitutionAdmin ||
-		stored.OrganizationGUID != changed.OrganizationGUID
+		stored.OrganizationGUID != changed.OrganizationGUID || !slices.Equal(userWords(stored), userWords(changed))
 }

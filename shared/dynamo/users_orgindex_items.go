@@ -35,7 +35,11 @@ type userOrgRecord struct {
 	OrganizationGUID string  `dynamodbav:"organizationGUID"`
 	RoleIDs          []int64 `dynamodbav:"roleIds,omitempty"`
 	Admin            bool    `dynamodbav:"admin,omitempty"`
-	Version          int64   `dynamodbav:"version"`
+	// Words are the user's search words (userWords), as on its word
+	// items: a search of a small organization filters its listing's
+	// items (sort key gsi1sk, words) without reading the users.
+	Words   []string `dynamodbav:"words,omitempty"`
+	Version int64    `dynamodbav:"version"`
 }
 
 func (rec userOrgRecord) listed() bool { return len(rec.RoleIDs) > 0 || rec.Admin }

@@ -63,15 +63,14 @@ func (s *Store) SearchUsersWithRoles(ctx context.Context, q domain.UserSearch) (
 	return s.searchByWords(ctx, q.OrganizationGUID, words, q.Page)
 }
 
-// searchCandidate is a user a search may show: its id and, when the index
-// item it came from carries them, its listing sort key and search words.
+// searchCandidate is a user a search may show: its id, its listing sort
+// key and its search words, as the index item it came from (a word item or
+// an organization item) carries them.
 type searchCandidate struct {
 	ID        int64
 	ListingSK string
 	Words     []string
 }
-
-func (c searchCandidate) known() bool { return c.ListingSK != "" }
 
 // candidateIDs are the ids of candidates.
 func candidateIDs(candidates []searchCandidate) []int64 {
@@ -82,46 +81,15 @@ func candidateIDs(candidates []searchCandidate) []int64 {
 	return ids
 }
 
-// candidatesOf are candidates known only by id.
-func candidatesOf(ids []int64) []searchCandidate {
-	out := make([]searchCandidate, len(ids))
-	for i, uid := range ids {
-		out[i] = searchCandidate{ID: uid}
-	}
-	return out
-}
-
 // matchingUsersPage keeps the candidates whose words start with every
 // query word, sorts them by name, cuts the page and reads its users (one
-// BatchGetItem for a page of up to 100). Candidates whose index item
-// carries no sort key and words (written by an older version) are read
-// first, so the answer is the same, only dearer, on such a table.
+// BatchGetItem for a page of up to 100). The index items are trusted:
+// items of an older version without sort key and words match nothing
+// until the index repair rewrites them (RepairIndexes), no user is read to
+// complete them.
 func (s *Store) matchingUsersPage(ctx context.Context, candidates []searchCandidate, words []string, page domain.PageRequest) (domain.Page[domain.FoundUser], error) {
-	var unknown []int64
-	for _, c := range candidates {
-		if !c.known() {
-			unknown = append(unknown, c.ID)
-		}
-	}
-	read := map[int64]domain.FoundUser{}
-	if len(unknown) > 0 {
-		users, err := s.getUsers(ctx, unknown)
-		if err != nil {
-			return domain.Page[domain.FoundUser]{}, err
-		}
-		for _, u := range users {
-			read[u.User.ID] = u
-		}
-	}
 	matched := make([]searchCandidate, 0, len(candidates))
 	for _, c := range candidates {
-		if !c.known() {
-			u, ok := read[c.ID]
-			if !ok {
-				continue
-			}
-			c.ListingSK, c.Words = userListingSK(u.User), userWords(u.User)
-		}
 		if matchesAllWords(c.Words, words) {
 			matched = append(matched, c)
 		}
@@ -136,14 +104,9 @@ func (s *Store) matchingUsersPage(ctx context.Context, candidates []searchCandid
 	from := min(page.Offset(), len(matched))
 	to := min(from+page.Size, len(matched))
 	window := matched[from:to]
-	var missing []int64
-	for _, c := range window {
-		if _, ok := read[c.ID]; !ok {
-			missing = append(missing, c.ID)
-		}
-	}
-	if len(missing) > 0 {
-		users, err := s.getUsers(ctx, missing)
+	read := map[int64]domain.FoundUser{}
+	if len(window) > 0 {
+		users, err := s.getUsers(ctx, candidateIDs(window))
 		if err != nil {
 			return domain.Page[domain.FoundUser]{}, err
 		}

@@ -17,7 +17,15 @@ import (
 // org-1 holds everyone but 30–32, who are org-2's three people.
 func boundedSearchStore(t *testing.T) (*dynamo.Store, func() int64) {
 	t.Helper()
-	s, requests := countingStore(t)
+	s, requests, _ := boundedSearchStoreWithTable(t)
+	return s, requests
+}
+
+// boundedSearchStoreWithTable is boundedSearchStore with an uncounted
+// client of its table, to age its items behind the store's back.
+func boundedSearchStoreWithTable(t *testing.T) (*dynamo.Store, func() int64, rawTable) {
+	t.Helper()
+	s, requests, raw := countingStoreWithTable(t)
 	s.SetSearchBound(4)
 	people := map[int64]string{
 		1: "Ada Smit", 2: "Bob Smit", 3: "Cor Visser", 4: "Dana Visser", 5: "Eva Bakker",
@@ -50,7 +58,7 @@ func boundedSearchStore(t *testing.T) (*dynamo.Store, func() int64) {
 		seed.UserRoles = append(seed.UserRoles, domain.UserRole{ID: uid, UserID: uid, RoleID: roleID, Authority: domain.Guest, CreatedAt: testNow})
 	}
 	must(t, s.Seed(ctx(t), seed))
-	return s, requests.Load
+	return s, requests.Load, raw
 }
 
 // TestUserSearchAnswersExactlyPastTheBound: each answer a search gave

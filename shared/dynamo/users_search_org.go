@@ -76,28 +76,32 @@ func (s *Store) organizationMembersAmong(ctx context.Context, organizationGUID s
 	return userIDsOf(items)
 }
 
-// organizationUserIDs reads user ids from the organization listing, at most limit.
-func (s *Store) organizationUserIDs(ctx context.Context, in *dynamodb.QueryInput, limit int) ([]int64, error) {
-	project(in, "userId")
+// organizationCandidates reads the organization listing's items, at most
+// limit, as search candidates: each carries its user's sort key (gsi1sk)
+// and search words.
+func (s *Store) organizationCandidates(ctx context.Context, in *dynamodb.QueryInput, limit int) ([]searchCandidate, error) {
+	project(in, "userId", attrGSI1SK, "words")
 	in.TableName = aws.String(s.table)
-	var ids []int64
-	for len(ids) < limit {
-		in.Limit = aws.Int32(int32(limit - len(ids)))
+	var candidates []searchCandidate
+	for len(candidates) < limit {
+		in.Limit = aws.Int32(int32(limit - len(candidates)))
 		out, err := s.db.Query(ctx, in)
 		if err != nil {
 			return nil, fmt.Errorf("query organization users: %w", err)
 		}
-		got, err := userIDsOf(out.Items)
-		if err != nil {
-			return nil, err
+		for _, it := range out.Items {
+			var rec userOrgRecord
+			if err := unmarshal(it, &rec); err != nil {
+				return nil, err
+			}
+			candidates = append(candidates, searchCandidate{ID: rec.UserID, ListingSK: rec.GSI1SK, Words: rec.Words})
 		}
-		ids = append(ids, got...)
 		if len(out.LastEvaluatedKey) == 0 {
 			break
 		}
 		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
-	return ids, nil
+	return candidates, nil
 }
 
 // userIDsOf reads the userId attribute of organization items.

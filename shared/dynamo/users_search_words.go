@@ -48,7 +48,7 @@ func (s *Store) searchByWords(ctx context.Context, organizationGUID string, word
 	// Drop the candidates whose words are known not to match before asking
 	// which belong to the organization: fewer keys to read.
 	candidates = slices.DeleteFunc(candidates, func(c searchCandidate) bool {
-		return c.known() && !matchesAllWords(c.Words, words)
+		return !matchesAllWords(c.Words, words)
 	})
 	if organizationGUID != "" && len(candidates) > 0 {
 		members, err := s.organizationMembersAmong(ctx, organizationGUID, candidateIDs(candidates))
@@ -112,8 +112,9 @@ func (s *Store) mostSelectiveCandidates(ctx context.Context, organizationGUID st
 }
 
 // smallOrganizationCandidates are all the people of an organization when
-// it has at most searchBound (its count's 16 shards, then its listing);
-// complete is false for a larger one.
+// it has at most searchBound (its count's 16 shards, then its listing,
+// whose items carry each user's sort key and words); complete is false for
+// a larger one.
 func (s *Store) smallOrganizationCandidates(ctx context.Context, organizationGUID string) ([]searchCandidate, bool, error) {
 	n, err := s.sumCount(ctx, func(shard int64) itemKey { return orgUserCountKey(organizationGUID, shard) }, orgUserCountShards)
 	if err != nil || n > int64(s.searchBound) {
@@ -123,9 +124,9 @@ func (s *Store) smallOrganizationCandidates(ctx context.Context, organizationGUI
 	if err != nil {
 		return nil, false, err
 	}
-	ids, err := s.organizationUserIDs(ctx, in, s.searchBound+1)
+	candidates, err := s.organizationCandidates(ctx, in, s.searchBound+1)
 	if err != nil {
 		return nil, false, err
 	}
-	return candidatesOf(ids), len(ids) <= s.searchBound, nil
+	return candidates, len(candidates) <= s.searchBound, nil
 }

@@ -4,15 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/edu-invite/invite/shared/domain"
-	"github.com/edu-invite/invite/shared/dynamo"
-	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
 )
 
 // TestUserSearchPageCostsAtMostThreeRequests: a search page of all users
@@ -63,33 +56,6 @@ func TestUserSearchPageCostsAtMostThreeRequests(t *testing.T) {
 		if !sorted || len(page.Items) != min(c.page.Size, int(c.total)) {
 			t.Errorf("%s: page %v not a sorted page of %d", c.name, names(page.Items), c.page.Size)
 		}
-	}
-}
-
-// TestUserSearchReadsWordItemsOfOlderVersions: word items written before
-// they carried the sort key and words still find their users, sorted.
-func TestUserSearchReadsWordItemsOfOlderVersions(t *testing.T) {
-	client, table := dynamotest.NewClient(t)
-	s := dynamo.New(client, table, func() time.Time { return testNow })
-	seedUsers(t, s, 1, 30)
-	// Strip the new attributes from the word items of Zelda 20 ("zelda", "family20", …).
-	for _, key := range [][2]string{{"UWORD#ze", "zelda#20"}, {"UWORD#fa", "family20#20"}, {"UWORD#ze", "zelda#10"}} {
-		_, err := client.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: aws.String(table),
-			Key: map[string]types.AttributeValue{
-				"pk": &types.AttributeValueMemberS{Value: key[0]}, "sk": &types.AttributeValueMemberS{Value: key[1]}},
-			ConditionExpression: aws.String("attribute_exists(listingSk)"),
-			UpdateExpression:    aws.String("REMOVE listingSk, words")})
-		must(t, err)
-	}
-	page, err := s.SearchUsers(ctx(t), domain.UserSearch{Page: domain.PageRequest{Size: 10, Query: "zelda"}})
-	must(t, err)
-	if got := names(page.Items); !slices.Equal(got, []string{"Zelda Family10", "Zelda Family20", "Zelda Family30"}) || page.Total != 3 {
-		t.Errorf("zelda: %v (total %d)", got, page.Total)
-	}
-	page, err = s.SearchUsers(ctx(t), domain.UserSearch{Page: domain.PageRequest{Size: 10, Query: "family2 zelda"}})
-	must(t, err)
-	if got := names(page.Items); !slices.Equal(got, []string{"Zelda Family20"}) {
-		t.Errorf("family2 zelda: %v", got)
 	}
 }
 

@@ -22,9 +22,9 @@ import (
 // A page costs what one page costs however many roles the scope holds: the
 // store's sorted listings (Store.ListRolesPage, which counts the page's
 // members) for super users and an organization, plus the few roles a
-// caller holds outside it (read by id, counted, merged in memory).
-// Before the store's listings are complete (index repair), the scope is
-// read whole as before.
+// caller holds outside it (read by id, counted, merged in memory). The
+// store's listings are trusted: data of an older version is listed once
+// the index repair has run, never by reading the scope whole.
 func (s *Service) ListRoles(ctx context.Context, p *auth.Principal, req domain.PageRequest, force bool) (domain.Page[domain.Role], domain.PageRequest, error) {
 	if p == nil {
 		return domain.Page[domain.Role]{}, req, domain.Unauthenticatedf("authentication required")
@@ -34,27 +34,22 @@ func (s *Service) ListRoles(ctx context.Context, p *auth.Principal, req domain.P
 	}
 	scope := auth.RoleListScopeOf(p)
 	var page domain.Page[domain.Role]
-	indexed := false
 	var err error
 	switch scope {
 	case auth.RolesAll:
-		page, indexed, err = s.Store.ListRolesPage(ctx, domain.RoleListQuery{Page: req})
+		page, err = s.Store.ListRolesPage(ctx, domain.RoleListQuery{Page: req})
 	case auth.RolesOfOrganization:
-		page, indexed, err = s.organizationRolesPage(ctx, p, req)
+		page, err = s.organizationRolesPage(ctx, p, req)
 	case auth.RolesHeld:
+		// The roles the caller holds (a few, read by id): in memory.
+		if page, err = s.rolesPageInMemory(ctx, p, req); err == nil {
+			err = s.countMembers(ctx, page.Items)
+		}
 	default:
 		return domain.Page[domain.Role]{}, req, domain.Forbiddenf("no roles to list: at least INVITER on a role is needed")
 	}
 	if err != nil {
 		return domain.Page[domain.Role]{}, req, err
-	}
-	if !indexed {
-		if page, err = s.rolesPageInMemory(ctx, p, req); err != nil {
-			return domain.Page[domain.Role]{}, req, err
-		}
-		if err := s.countMembers(ctx, page.Items); err != nil {
-			return domain.Page[domain.Role]{}, req, err
-		}
 	}
 	return page, req, nil
 }
@@ -68,7 +63,7 @@ var RoleForcedPageSize = 1000
 // other organizations merged in: the store is asked for the first
 // offset+size roles of its listing, the held ones that match are added,
 // and the window is cut from the union.
-func (s *Service) organizationRolesPage(ctx context.Context, p *auth.Principal, req domain.PageRequest) (domain.Page[domain.Role], bool, error) {
+func (s *Service) organizationRolesPage(ctx context.Context, p *auth.Principal, req domain.PageRequest) (domain.Page[domain.Role], error) {
 	q := domain.RoleListQuery{OrganizationGUID: p.OrganizationGUID, Page: req}
 	var held []int64
 	for id, a := range p.Memberships {
@@ -80,7 +75,7 @@ func (s *Service) organizationRolesPage(ctx context.Context, p *auth.Principal, 
 	if len(held) > 0 {
 		roles, err := s.Store.GetRoles(ctx, held)
 		if err != nil {
-			return domain.Page[domain.Role]{}, false, err
+			return domain.Page[domain.Role]{}, err
 		}
 		for _, r := range roles {
 			if r.OrganizationGUID != p.OrganizationGUID {
@@ -93,23 +88,22 @@ func (s *Service) organizationRolesPage(ctx context.Context, p *auth.Principal, 
 		return s.Store.ListRolesPage(ctx, q)
 	}
 	q.Page.Number, q.Page.Size = 0, req.Offset()+req.Size
-	page, indexed, err := s.Store.ListRolesPage(ctx, q)
-	if err != nil || !indexed {
-		return page, indexed, err
+	page, err := s.Store.ListRolesPage(ctx, q)
+	if err != nil {
+		return page, err
 	}
 	if err := s.countMembers(ctx, others); err != nil {
-		return domain.Page[domain.Role]{}, true, err
+		return domain.Page[domain.Role]{}, err
 	}
 	union := append(page.Items, others...)
 	sortRoles(union, req.Sort, req.Descending)
 	from := min(req.Offset(), len(union))
 	return domain.Page[domain.Role]{Items: slices.Clone(union[from:min(from+req.Size, len(union))]),
-		Total: page.Total + int64(len(others))}, true, nil
+		Total: page.Total + int64(len(others))}, nil
 }
 
-// rolesPageInMemory reads every role of the caller's scope and cuts the
-// page in memory: the roles a caller holds, and every scope before the
-// store's listings are complete.
+// rolesPageInMemory reads the roles a caller holds (its scope: a few,
+// by id) and cuts the page in memory.
 func (s *Service) rolesPageInMemory(ctx context.Context, p *auth.Principal, req domain.PageRequest) (domain.Page[domain.Role], error) {
 	roles, err := s.rolesInScope(ctx, p)
 	if err != nil {

@@ -8,8 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/dynamo"
+	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
 	"github.com/edu-invite/invite/shared/service"
 )
 
@@ -31,9 +37,9 @@ func TestListRolesPagesOfEachScope(t *testing.T) {
 	if err := s.Store.Seed(context.Background(), domain.Seed{Roles: roles}); err != nil {
 		t.Fatal(err)
 	}
-	if _, indexed, err := s.Store.ListRolesPage(context.Background(), domain.RoleListQuery{Page: domain.PageRequest{Size: 1}}); err != nil || !indexed {
-		t.Fatalf("the seeded roles are not listed from the index: %v", err)
-	}
+	// Every page comes from the store's listings (and the caller's own
+	// roles by id): the scope is never read whole.
+	s.Store = noWholeScopeReads{Store: s.Store, t: t}
 	admin := &auth.Principal{Kind: auth.KindPerson, OrganizationGUID: "org-a", User: &domain.User{ID: 9, InstitutionAdmin: true},
 		Memberships: map[int64]domain.Authority{2: domain.Inviter, 4: domain.Guest, 6: domain.Manager}}
 	inviter := &auth.Principal{Kind: auth.KindPerson, User: &domain.User{ID: 8},
@@ -118,3 +124,101 @@ func TestListRolesPagesOfEachScope(t *testing.T) {
 }
 
 func time1h(n int64) time.Duration { return time.Duration(n) * time.Hour }
+
+// noWholeScopeReads is a store on which a read of every role of a scope
+// fails the test: R1 pages must cost what a page costs, on older data
+// too (the index repair lists it, nothing reads around it).
+type noWholeScopeReads struct {
+	domain.Store
+	t *testing.T
+}
+
+func (s noWholeScopeReads) ListAllRoles(ctx context.Context) ([]domain.Role, error) {
+	s.t.Error("ListRoles read every role (ListAllRoles)")
+	return s.Store.ListAllRoles(ctx)
+}
+
+func (s noWholeScopeReads) ListRolesByOrganization(ctx context.Context, guid string) ([]domain.Role, error) {
+	s.t.Error("ListRoles read every role of an organization (ListRolesByOrganization)")
+	return s.Store.ListRolesByOrganization(ctx, guid)
+}
+
+// TestListRolesOfOlderDataAfterTheRepair: on a table whose roles have no
+// listing items (as older versions wrote them), R1 reads no scope whole:
+// it lists nothing of them until the index repair has written their items,
+// then every caller's page is right.
+func TestListRolesOfOlderDataAfterTheRepair(t *testing.T) {
+	s, _ := newService(t)
+	client, table := dynamotest.NewClient(t)
+	store := dynamo.New(client, table, func() time.Time { return now })
+	s.Store = noWholeScopeReads{Store: store, t: t}
+	var roles []domain.Role
+	for i := range int64(12) {
+		name := fmt.Sprintf("Lab %d", 1+i)
+		roles = append(roles, domain.Role{ID: 1 + i, Name: name, ShortName: domain.ShortNameOf(name), OrganizationGUID: []string{"org-a", "org-b"}[i%2],
+			Auditable: domain.Auditable{CreatedAt: now}})
+	}
+	if err := store.Seed(context.Background(), domain.Seed{Roles: roles}); err != nil {
+		t.Fatal(err)
+	}
+	// Age the table: no listing items, role counts or ready item.
+	aged := [][2]string{{"ROLELISTING", "READY"}, {"COUNT#roles#ALL", "COUNT"}, {"COUNT#roles#ORG#org-a", "COUNT"}, {"COUNT#roles#ORG#org-b", "COUNT"}}
+	for _, k := range aged {
+		if _, err := client.DeleteItem(context.Background(), &dynamodb.DeleteItemInput{TableName: aws.String(table),
+			Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: k[0]}, "sk": &types.AttributeValueMemberS{Value: k[1]}},
+			ConditionExpression: aws.String("attribute_exists(pk)")}); err != nil {
+			t.Fatalf("age %v: %v", k, err)
+		}
+	}
+	for _, r := range roles {
+		keys := [][2]string{{fmt.Sprint("ROLE#", r.ID), "LIST#ALL"}, {fmt.Sprint("ROLE#", r.ID), "LIST#ORG#" + r.OrganizationGUID}}
+		for _, w := range strings.Fields(strings.ToLower(r.Name)) {
+			keys = append(keys, [2]string{"RWORD#" + r.OrganizationGUID + "#" + w[:1], fmt.Sprintf("%s#%019d", w, r.ID)})
+		}
+		for _, k := range keys {
+			if _, err := client.DeleteItem(context.Background(), &dynamodb.DeleteItemInput{TableName: aws.String(table),
+				Key:                 map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: k[0]}, "sk": &types.AttributeValueMemberS{Value: k[1]}},
+				ConditionExpression: aws.String("attribute_exists(pk)")}); err != nil {
+				t.Fatalf("age %v: %v", k, err)
+			}
+		}
+	}
+	admin := &auth.Principal{Kind: auth.KindPerson, OrganizationGUID: "org-a", User: &domain.User{ID: 9, InstitutionAdmin: true}}
+	list := func(p *auth.Principal, query string) []int64 {
+		t.Helper()
+		page, _, err := s.ListRoles(context.Background(), p, domain.PageRequest{Size: 20, Query: query}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		for _, r := range page.Items {
+			ids = append(ids, r.ID)
+		}
+		slices.Sort(ids)
+		return ids
+	}
+	for _, p := range []*auth.Principal{root, admin} {
+		if got := list(p, ""); len(got) != 0 {
+			t.Errorf("%s before the repair: %v; want none (no read of the scope whole)", p.Kind, got)
+		}
+	}
+	for cursor := ""; ; {
+		res, err := store.RepairIndexes(context.Background(), cursor, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Done {
+			break
+		}
+		cursor = res.Next
+	}
+	want := map[*auth.Principal][]int64{root: {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, admin: {1, 3, 5, 7, 9, 11}}
+	for p, ids := range want {
+		if got := list(p, ""); !slices.Equal(got, ids) {
+			t.Errorf("%s after the repair: %v, want %v", p.Kind, got, ids)
+		}
+		if got := list(p, "lab"); !slices.Equal(got, ids) {
+			t.Errorf("%s search after the repair: %v, want %v", p.Kind, got, ids)
+		}
+	}
+}

@@ -32,11 +32,6 @@ func (s *Service) membersSearchBound() int {
 	return DefaultMembersSearchBound
 }
 
-// membersPages is the store's paging of a role's members index by side.
-type membersPages interface {
-	MembersPageOfRole(ctx context.Context, roleID int64, guests, descending bool, offset, size int) (role domain.Role, page domain.Page[domain.Member], err error)
-}
-
 // MembersOfRole returns every membership of a role with its whole user
 // (U10: every attribute, which the members index's copy does not hold), to
 // those who may see the role's members.
@@ -86,8 +81,8 @@ func (s *Service) SearchMembersOfRole(ctx context.Context, p *auth.Principal, ro
 		return domain.Page[domain.Member]{}, domain.Unauthenticatedf("authentication required")
 	}
 	byName := req.Sort == "" || req.Sort == MemberSortName
-	if mp, ok := s.Store.(membersPages); ok && strings.TrimSpace(req.Query) == "" && byName {
-		role, page, err := mp.MembersPageOfRole(ctx, roleID, guests, req.Descending, req.Offset(), req.Size)
+	if strings.TrimSpace(req.Query) == "" && byName {
+		role, page, err := s.Store.MembersPageOfRole(ctx, roleID, guests, req.Descending, req.Offset(), req.Size)
 		if err != nil {
 			return domain.Page[domain.Member]{}, err
 		}
