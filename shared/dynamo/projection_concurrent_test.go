@@ -1,6 +1,7 @@
 package dynamo_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -82,6 +83,7 @@ func TestConcurrentWritesKeepEveryDerivedCopy(t *testing.T) {
 	checkCountersAgainstPrimaryItems(t, raw, seed)
 	before := tableItems(t, raw)
 	checkRoleListingsFollowRoles(t, s, before)
+	checkUserSearchItemsFollowUsers(t, s, before)
 	res := repairAll(t, s, 7)
 	if res.RoleCountsRepaired != 0 || res.MembersIndexesBuilt != 0 || res.SummariesWritten != 0 || res.WordItemsWritten != 0 {
 		t.Errorf("seed %d: the index repair repaired something: %+v", seed, res)
@@ -411,5 +413,55 @@ func checkCountersAgainstPrimaryItems(t *testing.T, raw rawTable, seed int64) {
 		if _, ok := counted[name]; !ok {
 			t.Errorf("seed %d: no counter %s for %d primary items", seed, name, n)
 		}
+	}
+}
+
+// checkUserSearchItemsFollowUsers fails for a user search item (UWORD#,
+// UEXACT#) the projection left behind: of a user that is gone, for a word
+// or identifier the user no longer has, or carrying other words than the
+// user's other items. The index repair only puts a user's current items,
+// so the comparisons with a repaired table cannot see such leftovers.
+func checkUserSearchItemsFollowUsers(t *testing.T, s *dynamo.Store, items []string) {
+	t.Helper()
+	wordsOf := map[int64]string{}
+	for _, it := range items {
+		var m map[string]any
+		must(t, json.Unmarshal([]byte(it), &m))
+		entity, _ := m["entity"].(string)
+		if entity != "UserWord" && entity != "UserExact" {
+			continue
+		}
+		pk, sk := fmt.Sprint(m["pk"]), fmt.Sprint(m["sk"])
+		uid := int64(m["userId"].(float64))
+		var words []string
+		if ws, ok := m["words"].([]any); ok {
+			for _, w := range ws {
+				words = append(words, fmt.Sprint(w))
+			}
+		}
+		joined := strings.Join(words, " ")
+		if seen, ok := wordsOf[uid]; ok && seen != joined {
+			t.Errorf("user %d's search items carry different words: %q and %q", uid, seen, joined)
+		}
+		wordsOf[uid] = joined
+		u, err := s.GetUser(ctx(t), uid)
+		if err != nil {
+			t.Errorf("%s %s %s is of user %d: %v", entity, pk, sk, uid, err)
+			continue
+		}
+		if entity == "UserExact" {
+			value := strings.TrimPrefix(pk, "UEXACT#")
+			if value != strings.ToLower(strings.TrimSpace(u.Email)) && value != strings.ToLower(strings.TrimSpace(u.EduPersonPrincipalName)) {
+				t.Errorf("UEXACT# item %q of user %d, whose identifiers are %q and %q", value, uid, u.Email, u.EduPersonPrincipalName)
+			}
+			continue
+		}
+		word := sk[:strings.LastIndex(sk, "#")]
+		if !slices.Contains(words, word) && !(len([]rune(word)) == 1 && slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, word) })) {
+			t.Errorf("UWORD# item %q of user %d, whose words are %q", word, uid, joined)
+		}
+	}
+	if len(wordsOf) == 0 {
+		t.Fatal("no user search items: the writes did not index their users")
 	}
 }

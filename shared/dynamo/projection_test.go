@@ -393,6 +393,7 @@ func TestRepairsChangeNothingAfterRandomWrites(t *testing.T) {
 	t.Logf("roles deleted: %v", deleted)
 	before := tableItems(t, raw)
 	checkRoleListingsFollowRoles(t, s, before)
+	checkUserSearchItemsFollowUsers(t, s, before)
 	res := repairAll(t, s, 7)
 	if res.RoleCountsRepaired != 0 || res.MembersIndexesBuilt != 0 || res.SummariesWritten != 0 || res.WordItemsWritten != 0 {
 		t.Errorf("seed %d: the index repair repaired something: %+v", seed, res)
