@@ -24,7 +24,8 @@ import (
 )
 
 // TestConcurrentWritesKeepEveryDerivedCopy: workers write at once against
-// few users and roles (acceptances of new and known users, renames,
+// few users and roles (acceptances of new users, some through invitations,
+// and of known users, renames,
 // adminships and moves between organizations, membership changes between
 // guest and other sides, removals of the last membership with the user,
 // role creations, renames, moves and deletions with their memberships), so
@@ -68,7 +69,11 @@ func TestConcurrentWritesKeepEveryDerivedCopy(t *testing.T) {
 			defer wg.Done()
 			rnd := rand.New(rand.NewPCG(uint64(seed), uint64(n)))
 			<-start
-			for range ops {
+			for op := range ops {
+				if n == 0 && op == ops/2 { // one deletion at least, amid the others' writes
+					w.deleteRole(rnd)
+					continue
+				}
 				w.randomWrite(rnd, n == 0)
 			}
 		}()
@@ -193,7 +198,22 @@ func (w *concurrentWorld) acceptNew(rnd *rand.Rand) {
 	if len(urs) == 0 {
 		return
 	}
-	if w.outcome("acceptance of a new user", w.s.SaveAcceptance(ctx(w.t), domain.Acceptance{User: u, NewUser: true, NewUserRoles: urs})) {
+	acc := domain.Acceptance{User: u, NewUser: true, NewUserRoles: urs}
+	if rnd.IntN(2) == 0 { // through an invitation, whose role links follow it
+		roleIDs := make([]int64, 0, len(urs))
+		for _, ur := range urs {
+			roleIDs = append(roleIDs, ur.RoleID)
+		}
+		inv := invitation(w.nextID.Add(1), fmt.Sprint("digest-", u.ID), roleIDs...)
+		if !w.outcome("invitation", w.s.CreateInvitations(ctx(w.t), []domain.Invitation{inv})) {
+			return
+		}
+		inv.Version, inv.Status = 1, domain.InvitationAccepted
+		at := testNow
+		inv.AcceptedAt = &at
+		acc.Invitation = inv
+	}
+	if w.outcome("acceptance of a new user", w.s.SaveAcceptance(ctx(w.t), acc)) {
 		w.mu.Lock()
 		w.users = append(w.users, u.ID)
 		w.mu.Unlock()
@@ -353,11 +373,14 @@ func (w *concurrentWorld) deleteRole(rnd *rand.Rand) {
 }
 
 // checkCountersAgainstPrimaryItems sums every counter item and compares it
-// with a count of the primary items it counts.
+// with a count of the primary items it counts, and compares each
+// invitation's role links with the invitation.
 func checkCountersAgainstPrimaryItems(t *testing.T, raw rawTable, seed int64) {
 	t.Helper()
 	counted := map[string]int64{} // counter name (its pk without the shard) → sum
 	want := map[string]int64{}
+	invitations := map[string]string{} // id → status and expiry, copied on its role links
+	var links [][2]string
 	in := &dynamodb.ScanInput{TableName: aws.String(raw.table), ConsistentRead: aws.Bool(true)}
 	for p := dynamodb.NewScanPaginator(raw.Client, in); p.HasMorePages(); {
 		page, err := p.NextPage(ctx(t))
@@ -395,6 +418,10 @@ func checkCountersAgainstPrimaryItems(t *testing.T, raw rawTable, seed int64) {
 				if org, _ := it["organizationGUID"].(string); org != "" {
 					want["COUNT#roles#ORG#"+org]++
 				}
+			case entity == "Invitation":
+				invitations[fmt.Sprint(it["id"])] = fmt.Sprint(it["status"], " ", it["expiryDate"])
+			case entity == "InvitationRole":
+				links = append(links, [2]string{fmt.Sprint(it["invitationId"]), fmt.Sprint(it["status"], " ", it["expiryDate"])})
 			case entity == "UserOrganization":
 				roles, _ := it["roleIds"].([]any)
 				if admin, _ := it["admin"].(bool); admin || len(roles) > 0 {
@@ -402,6 +429,11 @@ func checkCountersAgainstPrimaryItems(t *testing.T, raw rawTable, seed int64) {
 					want["COUNT#orgusers#"+org]++
 				}
 			}
+		}
+	}
+	for _, l := range links {
+		if invitations[l[0]] != l[1] {
+			t.Errorf("seed %d: a role link of invitation %s holds %q, the invitation %q", seed, l[0], l[1], invitations[l[0]])
 		}
 	}
 	for name, n := range counted {
