@@ -177,3 +177,86 @@ func TestConcurrentDeletionsOfOneRoleLeaveOneMarker(t *testing.T) {
 	checkRoleListingsFollowRoles(t, s, tableItems(t, raw))
 	checkCountersAgainstPrimaryItems(t, raw, 0)
 }
+
+// Concurrent membership changes of one role that move members between its
+// sides (guest, other, both), with acceptances into it and removals from
+// it at the same time, all on the same counter shards: every write that
+// succeeds moves the role's counters and the sides' exactly, so that they
+// equal a count of the memberships.
+func TestConcurrentSideChangesKeepTheSideCounters(t *testing.T) {
+	client, table := dynamotest.NewClient(t)
+	raw := rawTable{Client: client, table: table}
+	s := dynamo.New(client, table, func() time.Time { return testNow })
+	must(t, s.CreateRole(ctx(t), role(1, "Sides"), nil))
+	must(t, s.CreateRole(ctx(t), role(2, "Elsewhere"), nil))
+	const members = 8
+	for i := range members {
+		uid := int64(4 * (i + 1)) // all in shard 0
+		must(t, s.SaveAcceptance(ctx(t), domain.Acceptance{User: user(uid, fmt.Sprint("sub-", uid)), NewUser: true,
+			NewUserRoles: []domain.UserRole{membership(100+uid, uid, 1), membership(200+uid, uid, 2)}}))
+	}
+	sides := []struct {
+		authority domain.Authority
+		guestRole bool
+	}{{domain.Guest, false}, {domain.Inviter, false}, {domain.Manager, true}, {domain.Inviter, true}}
+	var mu sync.Mutex
+	changed, lost := 0, 0
+	count := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case err == nil:
+			changed++
+		case domain.KindOf(err) == domain.KindConflict || domain.IsNotFound(err):
+			lost++
+		default:
+			t.Errorf("a write: %v", err)
+		}
+	}
+	runAtOnce(3*members, func(i int) {
+		uid := int64(4 * (i%members + 1))
+		switch i / members {
+		case 0: // moves between the sides
+			for k := range 5 {
+				ur, err := s.GetUserRole(ctx(t), uid, 1)
+				if err != nil {
+					count(err)
+					return
+				}
+				side := sides[(i+k)%len(sides)]
+				ur.Authority, ur.GuestRoleIncluded = side.authority, side.guestRole
+				count(s.UpdateUserRole(ctx(t), ur, nil, nil))
+			}
+		case 1: // new members of the same shard
+			nu := int64(1000 + 4*i)
+			ur := membership(5000+nu, nu, 1)
+			ur.Authority, ur.GuestRoleIncluded = sides[i%len(sides)].authority, sides[i%len(sides)].guestRole
+			count(s.SaveAcceptance(ctx(t), domain.Acceptance{User: user(nu, fmt.Sprint("sub-", nu)), NewUser: true,
+				NewUserRoles: []domain.UserRole{ur}}))
+		case 2: // half the original members leave the role (they keep the other)
+			if i%2 == 1 {
+				return
+			}
+			u, err := s.GetUser(ctx(t), uid)
+			if err != nil {
+				count(err)
+				return
+			}
+			ur, err := s.GetUserRole(ctx(t), uid, 1)
+			if err != nil {
+				count(err)
+				return
+			}
+			count(s.ApplyRemoval(ctx(t), domain.Removal{UserRoles: []domain.UserRole{ur}, KeepUser: &u}))
+		}
+	})
+	t.Logf("%d writes, %d lost to a concurrent one", changed, lost)
+	if changed < 2*members {
+		t.Errorf("only %d writes succeeded: the test exercised little", changed)
+	}
+	checkCountersAgainstPrimaryItems(t, raw, 0)
+	res := repairAll(t, s, 10)
+	if res.RoleCountsRepaired != 0 || res.MembersIndexesBuilt != 0 {
+		t.Errorf("the index repair repaired something: %+v", res)
+	}
+}
