@@ -199,7 +199,8 @@ func TestRepairsChangeNothingWrittenByTheProjection(t *testing.T) {
 // TestRepairsChangeNothingAfterRandomWrites: as above, after a seeded
 // random mix of the store's writes (acceptances by new and known users,
 // grants, renames and adminships, membership changes, removals keeping or
-// deleting the user, role renames, moves and creations). The seed is in
+// deleting the user, role renames, moves, creations and deletions with
+// their memberships, at least one). The seed is in
 // the failure message; PROJECTION_SEED=<seed> runs that mix again.
 func TestRepairsChangeNothingAfterRandomWrites(t *testing.T) {
 	seed := time.Now().UnixNano()
@@ -285,8 +286,38 @@ func TestRepairsChangeNothingAfterRandomWrites(t *testing.T) {
 		must(t, err)
 		return u, true
 	}
+	// deleteRole deletes a role, then each of its memberships in a removal
+	// of its own, the user with it when no role of another membership is
+	// left, and finishes the deletion.
+	var deleted []int64
+	deleteRole := func(roleID int64) {
+		r, err := s.GetRole(ctx(t), roleID)
+		must(t, err)
+		must(t, s.DeleteRole(ctx(t), r, nil))
+		roleIDs = slices.DeleteFunc(roleIDs, func(id int64) bool { return id == roleID })
+		for _, uid := range slices.Clone(userIDs) {
+			u, err := s.GetUser(ctx(t), uid)
+			must(t, err)
+			urs, err := s.ListUserRolesOfUser(ctx(t), uid)
+			must(t, err)
+			i := slices.IndexFunc(urs, func(ur domain.UserRole) bool { return ur.RoleID == roleID })
+			if i < 0 {
+				continue
+			}
+			r := domain.Removal{UserRoles: urs[i : i+1]}
+			if len(urs) == 1 {
+				r.DeleteUser = &u
+				userIDs = slices.DeleteFunc(userIDs, func(id int64) bool { return id == uid })
+			} else {
+				r.KeepUser = &u
+			}
+			must(t, s.ApplyRemoval(ctx(t), r))
+		}
+		must(t, s.FinishRoleDeletion(ctx(t), roleID))
+		deleted = append(deleted, roleID)
+	}
 	for op := range 80 {
-		switch k := rnd.IntN(10); {
+		switch k := rnd.IntN(11); {
 		case k < 3 || len(userIDs) == 0: // a new user accepts
 			u := person(nextUser)
 			nextUser++
@@ -342,8 +373,10 @@ func TestRepairsChangeNothingAfterRandomWrites(t *testing.T) {
 				r.OrganizationGUID = orgs[rnd.IntN(len(orgs))]
 			}
 			must(t, s.UpdateRole(ctx(t), r, nil))
-		case k == 8:
+		case k == 8 || len(roleIDs) < 2:
 			newRole()
+		case k == 10: // a role deleted, its memberships after it (as the service does)
+			deleteRole(roleIDs[rnd.IntN(len(roleIDs))])
 		default: // memberships of one role removed (DELETE /user_roles)
 			u, _ := someUser()
 			urs, err := s.ListUserRolesOfUser(ctx(t), u.ID)
@@ -354,8 +387,13 @@ func TestRepairsChangeNothingAfterRandomWrites(t *testing.T) {
 			must(t, s.DeleteUserRoles(ctx(t), urs[:1], nil, nil))
 		}
 	}
+	if len(deleted) == 0 { // at least one deletion, whatever the seed drew
+		deleteRole(roleIDs[0])
+	}
+	t.Logf("roles deleted: %v", deleted)
 	before := tableItems(t, raw)
 	checkRoleListingsFollowRoles(t, s, before)
+	checkUserSearchItemsFollowUsers(t, s, before)
 	res := repairAll(t, s, 7)
 	if res.RoleCountsRepaired != 0 || res.MembersIndexesBuilt != 0 || res.SummariesWritten != 0 || res.WordItemsWritten != 0 {
 		t.Errorf("seed %d: the index repair repaired something: %+v", seed, res)

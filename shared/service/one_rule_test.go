@@ -29,8 +29,8 @@ func TestGetRoleCountsMembersAsTheListing(t *testing.T) {
 }
 
 // An institution admin whose last membership ends keeps the record and
-// the admin right, whether it expires or is removed with DELETE
-// /user_roles; a plain member's record goes either way.
+// the admin right, whether it expires, is removed with DELETE /user_roles
+// or goes with its role's deletion; a plain member's record goes every way.
 func TestLastMembershipOfAnInstitutionAdminOneRule(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -41,6 +41,8 @@ func TestLastMembershipOfAnInstitutionAdminOneRule(t *testing.T) {
 		{"admin, removal", true, "removal"},
 		{"member, expiry", false, "expiry"},
 		{"member, removal", false, "removal"},
+		{"admin, role deletion", true, "role deletion"},
+		{"member, role deletion", false, "role deletion"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := now
@@ -75,6 +77,10 @@ func TestLastMembershipOfAnInstitutionAdminOneRule(t *testing.T) {
 					t.Fatalf("memberships %v, %v", urs, err)
 				}
 				if _, err := s.RemoveUserRole(ctx, root, urs[0].ID, false); err != nil {
+					t.Fatal(err)
+				}
+			case "role deletion":
+				if err := s.DeleteRole(ctx, root, role.ID); err != nil {
 					t.Fatal(err)
 				}
 			}
