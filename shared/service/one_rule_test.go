@@ -15,10 +15,7 @@ import (
 func TestGetRoleCountsMembersAsTheListing(t *testing.T) {
 	s, _ := newService(t)
 	ctx := context.Background()
-	role, err := s.CreateRole(ctx, root, wikiRole("Counted"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	role := createWikiRole(t, s, "Counted")
 	for _, who := range []string{"una", "vic"} {
 		acceptInto(t, s, auth.Person{Sub: "sub-" + who, Email: who + "@example.org", Name: who}, []int64{role.ID})
 	}
@@ -99,14 +96,8 @@ func TestLastMembershipOfAnInstitutionAdminOneRule(t *testing.T) {
 func TestPlaceholderOfALaterAcceptanceReachesTheSPsThatKnowTheUser(t *testing.T) {
 	s, q := newService(t)
 	ctx := context.Background()
-	first, err := s.CreateRole(ctx, root, wikiRole("First"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	second, err := s.CreateRole(ctx, root, wikiRole("Second"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	first := createWikiRole(t, s, "First")
+	second := createWikiRole(t, s, "Second")
 	person := auth.Person{Sub: "sub-pia", Email: "pia@example.org", EduPersonPrincipalName: "pia@example.org", Name: "Pia"}
 	u := acceptInto(t, s, person, []int64{first.ID})
 	if err := s.Store.PutLink(ctx, domain.SPLink{Kind: domain.ResourceUser, LocalID: u.ID, SPID: "sp-a", RemoteID: "a-1",

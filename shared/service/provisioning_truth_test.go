@@ -18,10 +18,7 @@ import (
 func TestOneProvisioningTruth(t *testing.T) {
 	s, _ := newService(t)
 	ctx := context.Background()
-	role, err := s.CreateRole(ctx, root, wikiRole("Truth"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	role := createWikiRole(t, s, "Truth")
 	guest := auth.Person{Sub: "urn:collab:person:gia@example.org", Email: "gia@example.org", EduPersonPrincipalName: "gia@example.org", Name: "Gia"}
 	res := testkit.InviteAndAccept(t, s, root, guest, role.ID, domain.Guest, now.Add(24*time.Hour))
 	const reason = "group.create at sp-a: scim POST /Groups: 401 Unauthorized"
