@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/edu-invite/invite/localstack/browsertest/chromium"
+	"github.com/edu-invite/invite/shared/testkit"
 )
 
 // secrets are values that must never reach a log line: invitation hashes,
@@ -144,17 +145,8 @@ func mailTo(t *testing.T, email string) string {
 	return ""
 }
 
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("timed out waiting for %s", what)
-}
+// eventually polls cond until it holds or 30 seconds have passed.
+var eventually = testkit.Eventually
 
 // newTab is a tab in a fresh browser context (no cookies) of the one
 // browser, closed with the test.

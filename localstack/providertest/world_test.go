@@ -262,14 +262,5 @@ func (w *world) invitationID(t *testing.T, link string) (int64, string) {
 	return inv.ID, hash
 }
 
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("timed out waiting for %s", what)
-}
+// eventually polls cond until it holds or 30 seconds have passed.
+var eventually = testkit.Eventually
