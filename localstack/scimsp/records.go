@@ -117,16 +117,23 @@ func getRecord[R record](records map[string]R, id string) (elimity.Resource, err
 	return rec.resource(), nil
 }
 
-// listRecords answers the page params ask for of the records that match, in
-// the order sorted gives them; its total counts every match.
-func listRecords[R record](records map[string]R, matches func(R) bool, sorted func([]R), params elimity.ListRequestParams) elimity.Page {
-	var hits []R
+// sortedRecords are the records that match (every one where matches is
+// nil) in the order sorted gives them.
+func sortedRecords[R record](records map[string]R, matches func(R) bool, sorted func([]R)) []R {
+	hits := make([]R, 0, len(records))
 	for _, rec := range records {
-		if matches(rec) {
+		if matches == nil || matches(rec) {
 			hits = append(hits, rec)
 		}
 	}
 	sorted(hits)
+	return hits
+}
+
+// listRecords answers the page params ask for of the records that match, in
+// the order sorted gives them; its total counts every match.
+func listRecords[R record](records map[string]R, matches func(R) bool, sorted func([]R), params elimity.ListRequestParams) elimity.Page {
+	hits := sortedRecords(records, matches, sorted)
 	resources := []elimity.Resource{}
 	for _, rec := range page(hits, params) {
 		resources = append(resources, rec.resource())
