@@ -20,6 +20,9 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+
+	"github.com/edu-invite/invite/localstack/browsertest/chromium"
+	"github.com/edu-invite/invite/shared/testkit"
 )
 
 // secrets are values that must never reach a log line: invitation hashes,
@@ -142,77 +145,28 @@ func mailTo(t *testing.T, email string) string {
 	return ""
 }
 
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("timed out waiting for %s", what)
-}
+// eventually polls cond until it holds or 30 seconds have passed.
+var eventually = testkit.Eventually
 
 // newTab is a tab in a fresh browser context (no cookies) of the one
 // browser, closed with the test.
-func newTab(t *testing.T) context.Context {
-	t.Helper()
-	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
-	t.Cleanup(cancel)
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatal(err)
-	}
-	tctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	t.Cleanup(cancelTimeout)
-	return tctx
-}
+func newTab(t *testing.T) context.Context { return chromium.NewTab(t, browser, 90*time.Second) }
+
+// What the tests do in a tab, as the browser tests and the provider tests
+// both do it.
+var (
+	open     = chromium.Open
+	click    = chromium.Click
+	text     = chromium.Text
+	location = chromium.Location
+	exists   = chromium.Exists
+)
 
 func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
-}
-
-// open navigates and returns the HTTP status of the page.
-func open(t *testing.T, ctx context.Context, url string) int64 {
-	t.Helper()
-	resp, err := chromedp.Run(ctx, chromedp.NavigateResponse(url))
-	must(t, err)
-	return resp.Status
-}
-
-// click clicks and waits for the next page to load.
-func click(t *testing.T, ctx context.Context, selector string) int64 {
-	t.Helper()
-	resp, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(selector), chromedp.NodeVisible))
-	must(t, err)
-	if resp == nil {
-		return 0
-	}
-	return resp.Status
-}
-
-func text(t *testing.T, ctx context.Context, selector string) string {
-	t.Helper()
-	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(selector), chromedp.NodeVisible))
-	must(t, err)
-	return strings.Join(strings.Fields(s), " ")
-}
-
-func location(t *testing.T, ctx context.Context) string {
-	t.Helper()
-	l, err := chromedp.Run(ctx, chromedp.Location())
-	must(t, err)
-	return l
-}
-
-func exists(t *testing.T, ctx context.Context, selector string) bool {
-	t.Helper()
-	n, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf("document.querySelector(%q) !== null", selector)))
-	must(t, err)
-	return n
 }
 
 // person is who signs in at the development IdP.

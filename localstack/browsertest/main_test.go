@@ -2,17 +2,16 @@ package browsertest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
+	"github.com/edu-invite/invite/localstack/browsertest/chromium"
 	"github.com/edu-invite/invite/localstack/stack"
 )
 
@@ -50,15 +49,17 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
-	chromium, err := findChromium()
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			fmt.Fprintln(os.Stderr, "browser tests need Chromium in CI:", err)
-			return 1
-		}
-		fmt.Fprintln(os.Stderr, "SKIP browser tests:", err, "(apt-get install chromium; CI fails here)")
+	b, stopBrowser, err := chromium.Start()
+	if errors.Is(err, chromium.ErrMissing) {
+		fmt.Fprintln(os.Stderr, "SKIP browser tests:", err)
 		return 0
 	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "browser tests:", err)
+		return 1
+	}
+	defer stopBrowser()
+	browser = b
 	raw, err := os.ReadFile(filepath.Join("..", "node_modules", "axe-core", "axe.min.js"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "browser tests need axe-core from localstack/package-lock.json (make npm):", err)
@@ -78,35 +79,7 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer stk.Close()
-
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(chromium), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(filepath.Join(dir, "chromium")),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.WindowSize(1024, 800))
-	defer cancelAlloc()
-	var cancelBrowser context.CancelFunc
-	browser, cancelBrowser = chromedp.NewContext(alloc)
-	defer cancelBrowser()
-	if err := chromedp.Do(browser, chromedp.Navigate("about:blank")); err != nil {
-		fmt.Fprintln(os.Stderr, "chromium did not start:", err)
-		return 1
-	}
 	return m.Run()
-}
-
-// findChromium is $CHROMIUM, else Debian's chromium. Browsers are never
-// downloaded.
-func findChromium() (string, error) {
-	if p := os.Getenv("CHROMIUM"); p != "" {
-		return p, nil
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("no chromium on PATH")
 }
 
 // startStack starts the local stack with its service log in a file, which

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/edu-invite/invite/shared/testkit"
 )
 
 // RIEVersion is the pinned Runtime Interface Emulator (the Makefile
@@ -54,26 +56,9 @@ type Runtime struct {
 	Def  FunctionDef
 	addr string
 	cmd  *exec.Cmd
-	logs *lockedBuffer
+	logs *testkit.LogBuffer
 
 	mu sync.Mutex // the emulator serves one invocation at a time, as one Lambda instance
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // StartRuntime starts rie with the bootstrap; AWS calls go to endpoint.
@@ -86,7 +71,7 @@ func StartRuntime(rie, bootstrap string, def FunctionDef, endpoint, region strin
 	if err != nil {
 		return nil, err
 	}
-	rt := &Runtime{Def: def, addr: invokeAddr, logs: &lockedBuffer{}}
+	rt := &Runtime{Def: def, addr: invokeAddr, logs: &testkit.LogBuffer{}}
 	cmd := exec.Command(rie, "--runtime-interface-emulator-address", invokeAddr, "--runtime-api-address", apiAddr, bootstrap)
 	cmd.Dir = filepath.Dir(bootstrap)
 	// What Lambda sets for a provided.al2023 function, the role's

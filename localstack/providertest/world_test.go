@@ -16,6 +16,7 @@ import (
 
 	"github.com/edu-invite/invite/localstack/stack"
 	"github.com/edu-invite/invite/localstack/substitutes"
+	"github.com/edu-invite/invite/shared/testkit"
 )
 
 const (
@@ -44,7 +45,7 @@ type world struct {
 	name    string
 	issuer  string
 	stk     *stack.Stack
-	log     *syncBuffer
+	log     *testkit.LogBuffer
 	guest   account
 	admin   account
 	cliBack string // the CLI client's redirect URI (never served)
@@ -62,7 +63,7 @@ func startWorld(t *testing.T, name string, pc providerConfig) *world {
 	t.Helper()
 	port := freePort(t)
 	base := "http://127.0.0.1:" + port
-	w := &world{name: name, log: &syncBuffer{}, cliBack: base + "/cli-callback",
+	w := &world{name: name, log: &testkit.LogBuffer{}, cliBack: base + "/cli-callback",
 		guest: account{Login: "gail", Sub: "guest-sub-" + name, Name: "Gail Guest", Email: "gail." + name + "@example.org", EPPN: "gail-" + name + "@uni.example.org"},
 		admin: account{Login: "ada", Sub: "admin-sub-" + name, Name: "Ada Admin", Email: "ada." + name + "@example.org"}}
 	claims := func(a account) map[string]any {
@@ -261,32 +262,5 @@ func (w *world) invitationID(t *testing.T, link string) (int64, string) {
 	return inv.ID, hash
 }
 
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("timed out waiting for %s", what)
-}
-
-// syncBuffer is the service's log, read by the assertions on refusals.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+// eventually polls cond until it holds or 30 seconds have passed.
+var eventually = testkit.Eventually

@@ -39,11 +39,7 @@ func (h groupHandler) Get(r *http.Request, id string) (elimity.Resource, error) 
 	sp := h.sp
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
-	g, ok := sp.groups[id]
-	if !ok {
-		return elimity.Resource{}, scimerrors.ScimErrorResourceNotFound(id)
-	}
-	return g.resource(), nil
+	return getRecord(sp.groups, id)
 }
 
 func (h groupHandler) GetAll(r *http.Request, params elimity.ListRequestParams) (elimity.Page, error) {
@@ -54,18 +50,9 @@ func (h groupHandler) GetAll(r *http.Request, params elimity.ListRequestParams) 
 	sp := h.sp
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
-	var hits []*groupRecord
-	for _, g := range sp.groups {
-		if f == nil || f.matches(attr, groupAttr(g, f.attribute), sp.opts.Unreliable.CaseExactFilters) {
-			hits = append(hits, g)
-		}
-	}
-	sortGroups(hits)
-	resources := []elimity.Resource{}
-	for _, g := range page(hits, params) {
-		resources = append(resources, g.resource())
-	}
-	return elimity.Page{TotalResults: len(hits), Resources: resources}, nil
+	return listRecords(sp.groups, func(g *groupRecord) bool {
+		return f == nil || f.matches(attr, groupAttr(g, f.attribute), sp.opts.Unreliable.CaseExactFilters)
+	}, sortGroups, params), nil
 }
 
 // Replace replaces the whole group, members included (spec 3.2: PUT of the

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	elimity "github.com/elimity-com/scim"
+	scimerrors "github.com/elimity-com/scim/errors"
 )
 
 // userRecord is a stored user: the attributes as the elimity server
@@ -100,4 +101,42 @@ func (g *groupRecord) removeMembers(drop func(member) bool) bool {
 func stringAttr(attrs map[string]any, key string) string {
 	s, _ := attrs[key].(string)
 	return s
+}
+
+// record is a user or a group the SP keeps.
+type record interface {
+	resource() elimity.Resource
+}
+
+// getRecord answers the record with the id, or SCIM's 404.
+func getRecord[R record](records map[string]R, id string) (elimity.Resource, error) {
+	rec, ok := records[id]
+	if !ok {
+		return elimity.Resource{}, scimerrors.ScimErrorResourceNotFound(id)
+	}
+	return rec.resource(), nil
+}
+
+// sortedRecords are the records that match (every one where matches is
+// nil) in the order sorted gives them.
+func sortedRecords[R record](records map[string]R, matches func(R) bool, sorted func([]R)) []R {
+	hits := make([]R, 0, len(records))
+	for _, rec := range records {
+		if matches == nil || matches(rec) {
+			hits = append(hits, rec)
+		}
+	}
+	sorted(hits)
+	return hits
+}
+
+// listRecords answers the page params ask for of the records that match, in
+// the order sorted gives them; its total counts every match.
+func listRecords[R record](records map[string]R, matches func(R) bool, sorted func([]R), params elimity.ListRequestParams) elimity.Page {
+	hits := sortedRecords(records, matches, sorted)
+	resources := []elimity.Resource{}
+	for _, rec := range page(hits, params) {
+		resources = append(resources, rec.resource())
+	}
+	return elimity.Page{TotalResults: len(hits), Resources: resources}
 }

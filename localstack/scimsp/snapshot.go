@@ -13,11 +13,7 @@ import (
 func (sp *SP) Users() []scim.User {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
-	recs := make([]*userRecord, 0, len(sp.users))
-	for _, u := range sp.users {
-		recs = append(recs, u)
-	}
-	sortUsers(recs)
+	recs := sortedRecords(sp.users, nil, sortUsers)
 	out := make([]scim.User, 0, len(recs))
 	for _, u := range recs {
 		out = append(out, u.wire())
@@ -29,11 +25,7 @@ func (sp *SP) Users() []scim.User {
 func (sp *SP) Groups() []scim.Group {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
-	recs := make([]*groupRecord, 0, len(sp.groups))
-	for _, g := range sp.groups {
-		recs = append(recs, g)
-	}
-	sortGroups(recs)
+	recs := sortedRecords(sp.groups, nil, sortGroups)
 	out := make([]scim.Group, 0, len(recs))
 	for _, g := range recs {
 		out = append(out, g.wire())

@@ -31,11 +31,7 @@ func (h userHandler) Get(r *http.Request, id string) (elimity.Resource, error) {
 	sp := h.sp
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
-	u, ok := sp.users[id]
-	if !ok {
-		return elimity.Resource{}, scimerrors.ScimErrorResourceNotFound(id)
-	}
-	return u.resource(), nil
+	return getRecord(sp.users, id)
 }
 
 func (h userHandler) GetAll(r *http.Request, params elimity.ListRequestParams) (elimity.Page, error) {
@@ -46,18 +42,9 @@ func (h userHandler) GetAll(r *http.Request, params elimity.ListRequestParams) (
 	sp := h.sp
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
-	var hits []*userRecord
-	for _, u := range sp.users {
-		if f == nil || f.matches(attr, stringAttr(u.attrs, f.attribute), sp.opts.Unreliable.CaseExactFilters) {
-			hits = append(hits, u)
-		}
-	}
-	sortUsers(hits)
-	resources := []elimity.Resource{}
-	for _, u := range page(hits, params) {
-		resources = append(resources, u.resource())
-	}
-	return elimity.Page{TotalResults: len(hits), Resources: resources}, nil
+	return listRecords(sp.users, func(u *userRecord) bool {
+		return f == nil || f.matches(attr, stringAttr(u.attrs, f.attribute), sp.opts.Unreliable.CaseExactFilters)
+	}, sortUsers, params), nil
 }
 
 func (h userHandler) Replace(r *http.Request, id string, attrs elimity.ResourceAttributes) (elimity.Resource, error) {

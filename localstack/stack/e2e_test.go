@@ -16,6 +16,7 @@ import (
 
 	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
 	"github.com/edu-invite/invite/shared/scim"
+	"github.com/edu-invite/invite/shared/testkit"
 )
 
 // testClock is wall time plus an offset the test moves forward.
@@ -97,18 +98,8 @@ func (e errorBody) check(t *testing.T, status int, path string) {
 	}
 }
 
-// eventually polls cond until it holds or the deadline passes.
-func eventually(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("timed out waiting for %s", what)
-}
+// eventually polls cond until it holds or 30 seconds have passed.
+var eventually = testkit.Eventually
 
 // startTestStack starts the local stack on a free port with substitutes of
 // its own; appsConfig "" keeps the seeded sample application.

@@ -2,36 +2,23 @@ package stack
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/edu-invite/invite/shared/testkit"
 )
 
-// lockedBuffer collects log lines written from many goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) lines() []string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+// logLines are the non-blank lines written to the log so far.
+func logLines(b *testkit.LogBuffer) []string {
 	var out []string
-	sc := bufio.NewScanner(bytes.NewReader(b.buf.Bytes()))
+	sc := bufio.NewScanner(strings.NewReader(b.String()))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for sc.Scan() {
 		if strings.TrimSpace(sc.Text()) != "" {
@@ -48,7 +35,7 @@ func (b *lockedBuffer) lines() []string {
 // names the operation and the cause.
 func TestLogIsJSONLinesWithCorrelationIDs(t *testing.T) {
 	t.Setenv("LOG_LEVEL", "debug")
-	logs := &lockedBuffer{}
+	logs := &testkit.LogBuffer{}
 	clock := &testClock{}
 	s := startTestStackWith(t, clock, "", Options{VisibilityTimeout: time.Second, PollInterval: 200 * time.Millisecond, LogOutput: logs})
 	c := client{t: t, base: s.URL}
@@ -60,7 +47,7 @@ func TestLogIsJSONLinesWithCorrelationIDs(t *testing.T) {
 		t.Fatalf("create role = %d", got)
 	}
 	eventually(t, "the group at the SP", func() bool { return len(s.SP.Groups()) == 1 })
-	eventually(t, "the delivery's log line", func() bool { return strings.Contains(strings.Join(logs.lines(), "\n"), `"msg":"delivered"`) })
+	eventually(t, "the delivery's log line", func() bool { return strings.Contains(strings.Join(logLines(logs), "\n"), `"msg":"delivered"`) })
 
 	// A failure inside the service: the table is gone.
 	if _, err := s.App.DynamoDB.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(s.App.Settings.TableName)}); err != nil {
@@ -71,7 +58,7 @@ func TestLogIsJSONLinesWithCorrelationIDs(t *testing.T) {
 		t.Fatalf("GET role without a table = %d, want 500", got)
 	}
 
-	lines := logs.lines()
+	lines := logLines(logs)
 	if len(lines) < 3 {
 		t.Fatalf("only %d log lines:\n%s", len(lines), strings.Join(lines, "\n"))
 	}

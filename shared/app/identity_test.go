@@ -1,34 +1,16 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/edu-invite/invite/shared/oidc"
+	"github.com/edu-invite/invite/shared/testkit"
 )
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestStartUpNamesMisconfiguration: an issuer configured with a trailing
 // slash the provider does not have is logged at start-up as a
@@ -44,7 +26,7 @@ func TestStartUpNamesMisconfiguration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var log lockedBuffer
+	var log testkit.LogBuffer
 	checkProvider(NewLoggerTo(&log), "API access tokens", v.Check)
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(log.String(), "identity provider misconfigured") {

@@ -1,14 +1,9 @@
 package dynamo_test
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"testing"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/dynamo"
@@ -94,12 +89,7 @@ func TestIndexRepairMovesHistoryLinks(t *testing.T) {
 	acceptedInvitations(t, s, 100, 40)
 	// Age the links: the open keys, as older versions wrote them.
 	for i := range int64(40) {
-		key := map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: fmt.Sprint("INV#", 100+i)},
-			"sk": &types.AttributeValueMemberS{Value: "ROLE#1"}}
-		_, err := client.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(client.table), Key: key,
-			UpdateExpression:          aws.String("SET gsi1sk = :k, gsi4sk = :k"),
-			ExpressionAttributeValues: map[string]types.AttributeValue{":k": &types.AttributeValueMemberS{Value: fmt.Sprint("INV#", 100+i)}}})
-		must(t, err)
+		setRawStrings(t, client, fmt.Sprint("INV#", 100+i), "ROLE#1", fmt.Sprint("INV#", 100+i), "gsi1sk", "gsi4sk")
 	}
 	linksRead := func() int64 {
 		_, i0 := counter.snapshot()

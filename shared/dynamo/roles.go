@@ -115,17 +115,10 @@ func (s *Store) DeleteRole(ctx context.Context, r domain.Role, deliveries []doma
 	return t.commit(ctx)
 }
 
-// GetRole reads one role.
+// GetRole reads one role, consistently: the one read of a role item is
+// getRoleRecord's.
 func (s *Store) GetRole(ctx context.Context, roleID int64) (domain.Role, error) {
-	var rec roleRecord
-	found, err := s.getItem(ctx, roleKey(roleID), &rec)
-	if err != nil {
-		return domain.Role{}, err
-	}
-	if !found {
-		return domain.Role{}, roleNotFound(roleID)
-	}
-	return rec.domain()
+	return s.getRoleRecord(ctx, roleID)
 }
 
 // GetRoles reads the roles with the given ids, in the order of the ids;

@@ -1,14 +1,9 @@
 package dynamo_test
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"testing"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/dynamo"
@@ -47,12 +42,7 @@ func createRole(t *testing.T, s *dynamo.Store, roleID int64, org string) {
 // orgItems counts the organization items in a user's partition.
 func orgItems(t *testing.T, client rawTable, userID int64) int {
 	t.Helper()
-	out, err := client.Query(context.Background(), &dynamodb.QueryInput{TableName: aws.String(client.table),
-		KeyConditionExpression: aws.String("pk = :pk AND begins_with(sk, :org)"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": &types.AttributeValueMemberS{Value: fmt.Sprint("USER#", userID)}, ":org": &types.AttributeValueMemberS{Value: "ORG#"}}})
-	must(t, err)
-	return len(out.Items)
+	return countRawItems(t, client, fmt.Sprint("USER#", userID), "ORG#")
 }
 
 func TestOrganizationIndexFollowsMemberships(t *testing.T) {
@@ -227,13 +217,6 @@ func TestRebuildUserOrganizationsBackfills(t *testing.T) {
 	if n := orgItems(t, client, 1); n != 1 {
 		t.Errorf("user 1 has %d organization items", n)
 	}
-}
-
-func deleteItem(t *testing.T, client rawTable, pk, sk string) {
-	t.Helper()
-	_, err := client.DeleteItem(context.Background(), &dynamodb.DeleteItemInput{TableName: aws.String(client.table),
-		Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}, "sk": &types.AttributeValueMemberS{Value: sk}}})
-	must(t, err)
 }
 
 func TestOrganizationIndexFollowsARoleMove(t *testing.T) {

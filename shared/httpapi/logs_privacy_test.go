@@ -1,36 +1,17 @@
 package httpapi_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/mail"
+	"github.com/edu-invite/invite/shared/testkit"
 )
-
-// syncBuffer is a log destination for several goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // quotingMailer refuses every mail the way SES does, naming the recipient.
 type quotingMailer struct{}
@@ -46,7 +27,7 @@ func (quotingMailer) Send(_ context.Context, e domain.Email) error {
 // no recipient's address, appears; the actors appear as ids.
 func TestLogsCarryIDsNotPersonalData(t *testing.T) {
 	w := newWorld(t)
-	logs := &syncBuffer{}
+	logs := &testkit.LogBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	w.Svc.Logger = logger
 	previous := slog.Default()

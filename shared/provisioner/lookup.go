@@ -95,34 +95,50 @@ func (p *Provisioner) lookupUser(ctx context.Context, c SCIMClient, spID string,
 	if err != nil {
 		return "", err
 	}
-	answered := false
-	for _, q := range [][2]string{{"userName", u.UserName}, {"externalId", u.ExternalID}} {
-		key := "Users/" + q[0]
-		if q[1] == "" || caps.isRefused(key) {
-			continue
-		}
-		found, err := c.FindUsers(ctx, q[0], q[1])
-		if scim.IsFilterRefused(err) {
-			caps.refuse(key)
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		answered = true
-		for _, f := range found {
-			if userMatches(f, u) {
-				return f.ID, nil
+	id, answered, err := filterLookup(ctx, caps, "Users", [][2]string{{"userName", u.UserName}, {"externalId", u.ExternalID}}, c.FindUsers,
+		func(found []scim.User) string {
+			for _, f := range found {
+				if userMatches(f, u) {
+					return f.ID
+				}
 			}
-		}
-	}
-	if answered {
-		return "", nil
+			return ""
+		})
+	if err != nil || id != "" || answered {
+		return id, err
 	}
 	return listLookup(ctx, func(start int) ([]scim.User, int, error) {
 		pg, err := c.ListUsers(ctx, start, listPageSize)
 		return pg.Resources, pg.TotalResults, err
 	}, func(f scim.User) (string, bool) { return f.ID, userMatches(f, u) })
+}
+
+// filterLookup asks the SP with each eq filter (attribute, value) of a
+// resource type in turn, skipping an empty value and a filter the SP
+// refused before (a new refusal is remembered, and is no failure), until
+// match finds the resource among the answer. answered says whether the SP
+// answered any filter: then a miss means the SP has no such resource.
+func filterLookup[T any](ctx context.Context, caps *spCaps, resource string, filters [][2]string,
+	find func(ctx context.Context, attribute, value string) ([]T, error), match func([]T) string) (id string, answered bool, err error) {
+	for _, q := range filters {
+		key := resource + "/" + q[0]
+		if q[1] == "" || caps.isRefused(key) {
+			continue
+		}
+		found, err := find(ctx, q[0], q[1])
+		if scim.IsFilterRefused(err) {
+			caps.refuse(key)
+			continue
+		}
+		if err != nil {
+			return "", false, err
+		}
+		answered = true
+		if id := match(found); id != "" {
+			return id, true, nil
+		}
+	}
+	return "", answered, nil
 }
 
 // userMatches compares as the SCIM schema does: userName case-insensitive,
@@ -139,27 +155,10 @@ func (p *Provisioner) lookupGroup(ctx context.Context, c SCIMClient, spID, urn, 
 	if err != nil {
 		return "", err
 	}
-	answered := false
-	for _, q := range [][2]string{{"externalId", urn}, {"displayName", name}} {
-		key := "Groups/" + q[0]
-		if q[1] == "" || caps.isRefused(key) {
-			continue
-		}
-		found, err := c.FindGroups(ctx, q[0], q[1])
-		if scim.IsFilterRefused(err) {
-			caps.refuse(key)
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		answered = true
-		if id := matchGroup(found, urn, name); id != "" {
-			return id, nil
-		}
-	}
-	if answered {
-		return "", nil
+	id, answered, err := filterLookup(ctx, caps, "Groups", [][2]string{{"externalId", urn}, {"displayName", name}}, c.FindGroups,
+		func(found []scim.Group) string { return matchGroup(found, urn, name) })
+	if err != nil || id != "" || answered {
+		return id, err
 	}
 	var all []scim.Group
 	_, err = listLookup(ctx, func(start int) ([]scim.Group, int, error) {

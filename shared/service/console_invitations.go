@@ -18,15 +18,8 @@ import (
 // (open, expired until purged, accepted), newest first, for whoever may read
 // the role's invitations (as RoleInvitations).
 func (s *Service) RoleInvitationHistory(ctx context.Context, p *auth.Principal, roleID int64) ([]InvitationWithRoles, error) {
-	if p == nil {
-		return nil, domain.Unauthenticatedf("authentication required")
-	}
-	role, err := s.Store.GetRole(ctx, roleID)
-	if err != nil {
+	if err := s.authorizeInvitationsRead(ctx, p, roleID); err != nil {
 		return nil, err
-	}
-	if !mayReadInvitationsOf(p, role) {
-		return nil, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the invitations of role %d", roleID))
 	}
 	invs, err := s.Store.ListInvitationsOfRole(ctx, roleID)
 	if err != nil {

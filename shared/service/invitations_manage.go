@@ -28,17 +28,27 @@ func mayReadInvitationsOf(p *auth.Principal, r domain.Role) bool {
 	return p.CanManageRole(r) || p.Memberships[r.ID].AtLeast(domain.Inviter)
 }
 
-// RoleInvitations is I5: the open invitations to a role.
-func (s *Service) RoleInvitations(ctx context.Context, p *auth.Principal, roleID int64) ([]InvitationWithRoles, error) {
+// authorizeInvitationsRead answers nil when p may read the invitations of
+// the role roleID, else why not: unauthenticated, the role's absence, or
+// the refusal (as absence where the role is another organization's).
+func (s *Service) authorizeInvitationsRead(ctx context.Context, p *auth.Principal, roleID int64) error {
 	if p == nil {
-		return nil, domain.Unauthenticatedf("authentication required")
+		return domain.Unauthenticatedf("authentication required")
 	}
 	role, err := s.Store.GetRole(ctx, roleID)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if !mayReadInvitationsOf(p, role) {
-		return nil, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the invitations of role %d", roleID))
+		return s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the invitations of role %d", roleID))
+	}
+	return nil
+}
+
+// RoleInvitations is I5: the open invitations to a role.
+func (s *Service) RoleInvitations(ctx context.Context, p *auth.Principal, roleID int64) ([]InvitationWithRoles, error) {
+	if err := s.authorizeInvitationsRead(ctx, p, roleID); err != nil {
+		return nil, err
 	}
 	invs, err := s.Store.ListOpenInvitationsOfRole(ctx, roleID)
 	if err != nil {
@@ -67,12 +77,8 @@ func (s *Service) SearchInvitations(ctx context.Context, p *auth.Principal, role
 		}
 		return s.searchAllOpenInvitations(ctx, req)
 	}
-	role, err := s.Store.GetRole(ctx, roleID)
-	if err != nil {
+	if err := s.authorizeInvitationsRead(ctx, p, roleID); err != nil {
 		return domain.Page[InvitationWithRoles]{}, err
-	}
-	if !mayReadInvitationsOf(p, role) {
-		return domain.Page[InvitationWithRoles]{}, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the invitations of role %d", roleID))
 	}
 	// The open invitations of one role are bounded by how many its
 	// inviters send before they are accepted or expire: read whole.

@@ -15,10 +15,7 @@ import (
 func TestGetRoleCountsMembersAsTheListing(t *testing.T) {
 	s, _ := newService(t)
 	ctx := context.Background()
-	role, err := s.CreateRole(ctx, root, wikiRole("Counted"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	role := createWikiRole(t, s, "Counted")
 	for _, who := range []string{"una", "vic"} {
 		acceptInto(t, s, auth.Person{Sub: "sub-" + who, Email: who + "@example.org", Name: who}, []int64{role.ID})
 	}
@@ -105,14 +102,8 @@ func TestLastMembershipOfAnInstitutionAdminOneRule(t *testing.T) {
 func TestPlaceholderOfALaterAcceptanceReachesTheSPsThatKnowTheUser(t *testing.T) {
 	s, q := newService(t)
 	ctx := context.Background()
-	first, err := s.CreateRole(ctx, root, wikiRole("First"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	second, err := s.CreateRole(ctx, root, wikiRole("Second"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	first := createWikiRole(t, s, "First")
+	second := createWikiRole(t, s, "Second")
 	person := auth.Person{Sub: "sub-pia", Email: "pia@example.org", EduPersonPrincipalName: "pia@example.org", Name: "Pia"}
 	u := acceptInto(t, s, person, []int64{first.ID})
 	if err := s.Store.PutLink(ctx, domain.SPLink{Kind: domain.ResourceUser, LocalID: u.ID, SPID: "sp-a", RemoteID: "a-1",
@@ -142,4 +133,52 @@ func TestPlaceholderOfALaterAcceptanceReachesTheSPsThatKnowTheUser(t *testing.T)
 	if !updated["sp-a"] {
 		t.Errorf("user.update at %v, want sp-a, where the user is known with its old externalId", updated)
 	}
+}
+
+// TestOneProvisioningTruth: where the role's group failed at an SP, the
+// API's user view (which the guest's own access reads too) and the role
+// page say the member failed there with the group's reason, as the role's
+// view says of the group; elsewhere the member stays as it is.
+func TestOneProvisioningTruth(t *testing.T) {
+	s, _ := newService(t)
+	ctx := context.Background()
+	role := createWikiRole(t, s, "Truth")
+	guest := auth.Person{Sub: "urn:collab:person:gia@example.org", Email: "gia@example.org", EduPersonPrincipalName: "gia@example.org", Name: "Gia"}
+	res := testkit.InviteAndAccept(t, s, root, guest, role.ID, domain.Guest, now.Add(24*time.Hour))
+	const reason = "group.create at sp-a: scim POST /Groups: 401 Unauthorized"
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(s.Store.PutLink(ctx, domain.SPLink{Kind: domain.ResourceGroup, LocalID: role.ID, SPID: "sp-a", Status: domain.StatusFailed, LastError: reason, UpdatedAt: now}))
+	must(s.Store.PutLink(ctx, domain.SPLink{Kind: domain.ResourceGroup, LocalID: role.ID, SPID: "sp-b", Status: domain.StatusProvisioned, RemoteID: "g", UpdatedAt: now}))
+
+	groupAt := map[string]domain.ProvisioningStatus{}
+	sts, err := s.RoleProvisioning(ctx, root, role.ID)
+	must(err)
+	for _, st := range sts {
+		groupAt[st.SP] = st.Status
+	}
+	users, err := s.UserProvisioning(ctx, root, res.User.ID)
+	must(err)
+	page, err := s.RolePage(ctx, root, role.ID, "")
+	must(err)
+	for name, view := range map[string][]string{"user view": statusesOf(users), "role page": statusesOf(page.Statuses[res.User.ID])} {
+		if len(view) != 2 || view[0] != "sp-a=failed:"+reason || view[1] != "sp-b=pending:" {
+			t.Errorf("%s: %v (the group: %v)", name, view, groupAt)
+		}
+	}
+	if groupAt["sp-a"] != domain.StatusFailed || len(page.Group) != 2 || page.Group[0].Status != domain.StatusFailed {
+		t.Errorf("the role's group: %v, on its page %+v", groupAt, page.Group)
+	}
+}
+
+func statusesOf(sts []service.ProvisioningStatus) []string {
+	var out []string
+	for _, st := range sts {
+		out = append(out, st.SP+"="+string(st.Status)+":"+st.LastError)
+	}
+	return out
 }

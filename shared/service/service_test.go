@@ -27,6 +27,16 @@ func wikiRole(name string) service.RoleInput {
 	return service.RoleInput{Name: name, OrganizationGUID: "org-test", ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki", ManageType: "SAML20_SP"}}}
 }
 
+// createWikiRole creates the wiki role named name as root.
+func createWikiRole(t *testing.T, s *service.Service, name string) domain.Role {
+	t.Helper()
+	role, err := s.CreateRole(context.Background(), root, wikiRole(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return role
+}
+
 func TestCreateRoleSendsGroupToEachSP(t *testing.T) {
 	s, q := newService(t)
 	role, err := s.CreateRole(context.Background(), root, wikiRole("Wiki editors"))

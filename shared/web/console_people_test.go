@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -36,20 +35,7 @@ func TestConsolePeopleSaysWhenAQueryIsTooBroad(t *testing.T) {
 			}
 			r := httptest.NewRequest("POST", "/console/people", strings.NewReader("q="+query))
 			r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-			r = r.WithContext(context.WithValue(r.Context(), visitKey{}, &visit{principal: f.super, acceptLanguage: "en"}))
-			w := httptest.NewRecorder()
-			f.pages.consolePeople(w, r)
-			body := w.Body.String()
-			if w.Code != http.StatusOK {
-				t.Fatalf("status %d", w.Code)
-			}
-			said := strings.Contains(body, "matches more than 5 people") && strings.Contains(body, `aria-describedby="q-error"`)
-			if said != c.broad {
-				t.Errorf("says the query is too broad: %v, want %v", said, c.broad)
-			}
-			if !strings.Contains(body, `value="`+query+`"`) {
-				t.Errorf("the typed query %q is not kept", query)
-			}
+			body := f.searchPage(t, f.pages.consolePeople, r, "matches more than 5 people", query, c.broad)
 			if listed := strings.Contains(body, "<tbody>"); listed == c.broad {
 				t.Errorf("lists people: %v", listed)
 			}

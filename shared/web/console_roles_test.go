@@ -1,8 +1,6 @@
 package web
 
 import (
-	"context"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -26,20 +24,7 @@ func TestConsoleRolesSaysWhenAQueryIsTooBroad(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := httptest.NewRequest("GET", "/console/roles?q="+strings.ReplaceAll(c.query, " ", "+"), nil)
-			r = r.WithContext(context.WithValue(r.Context(), visitKey{}, &visit{principal: f.super, acceptLanguage: "en"}))
-			w := httptest.NewRecorder()
-			f.pages.consoleRoles(w, r)
-			body := w.Body.String()
-			if w.Code != http.StatusOK {
-				t.Fatalf("status %d", w.Code)
-			}
-			said := strings.Contains(body, "matches more than 1 roles") && strings.Contains(body, `aria-describedby="q-error"`)
-			if said != c.broad {
-				t.Errorf("says the query is too broad: %v, want %v", said, c.broad)
-			}
-			if !strings.Contains(body, `value="`+c.query+`"`) {
-				t.Errorf("the typed query %q is not kept", c.query)
-			}
+			body := f.searchPage(t, f.pages.consoleRoles, r, "matches more than 1 roles", c.query, c.broad)
 			if rows := strings.Count(body, "<tr><td>"); (rows == 0) != c.broad || (!c.broad && rows != 1) {
 				t.Errorf("%d roles listed", rows)
 			}

@@ -48,16 +48,27 @@ type appView struct {
 	StatusText   string
 }
 
-// invitation is the page behind the link in the e-mail.
-func (p *Pages) invitation(w http.ResponseWriter, r *http.Request) {
-	hash := r.URL.Query().Get("hash")
+// invitationOfLink is the invitation behind a link's secret; where there
+// is none it has answered with the page for an unknown link (and a server
+// error for any other failure) and says so with ok false.
+func (p *Pages) invitationOfLink(w http.ResponseWriter, r *http.Request, hash string) (link service.InvitationLink, ok bool) {
 	link, err := p.cfg.Service.InvitationByLink(r.Context(), hash)
 	if domain.IsNotFound(err) {
 		p.problem(w, r, http.StatusNotFound, "", stateUnknown, "/")
-		return
+		return link, false
 	}
 	if err != nil {
 		p.serverError(w, r, err)
+		return link, false
+	}
+	return link, true
+}
+
+// invitation is the page behind the link in the e-mail.
+func (p *Pages) invitation(w http.ResponseWriter, r *http.Request) {
+	hash := r.URL.Query().Get("hash")
+	link, ok := p.invitationOfLink(w, r, hash)
+	if !ok {
 		return
 	}
 	p.showInvitation(w, r, hash, link)
@@ -143,13 +154,8 @@ func (p *Pages) accept(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, pageURL, http.StatusSeeOther)
 		return
 	}
-	link, err := p.cfg.Service.InvitationByLink(r.Context(), hash)
-	if domain.IsNotFound(err) {
-		p.problem(w, r, http.StatusNotFound, "", stateUnknown, "/")
-		return
-	}
-	if err != nil {
-		p.serverError(w, r, err)
+	link, ok := p.invitationOfLink(w, r, hash)
+	if !ok {
 		return
 	}
 	if link.State != service.LinkOpen || p.cfg.Service.AcceptanceBlock(link, *v.principal.Person) != service.BlockNone {

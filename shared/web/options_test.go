@@ -4,25 +4,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
-	"time"
-
-	"github.com/edu-invite/invite/shared/auth"
-	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
-	"github.com/edu-invite/invite/shared/testkit"
 )
 
 // OPTIONS on a page path answers 204 with the methods its routes serve,
 // without a session cookie; a path no page serves stays a 404, and the
 // other methods are routed as before.
 func TestOptionsOnPagePathsAnswersAllow(t *testing.T) {
-	clock := func() time.Time { return time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC) }
-	svc, _ := testkit.NewService(t, clock)
-	pages, err := New(Config{Service: svc, Authenticator: &auth.Authenticator{}, Sessions: dynamotest.NewStore(t, clock),
-		Clock: clock, BaseURL: "https://invite.example.edu/"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := pages.Handler()
+	h := newPublicPages(t, nil)
 	for _, tc := range []struct {
 		method, path string
 		status       int

@@ -7,11 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edu-invite/invite/shared/auth"
-	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
 	"github.com/edu-invite/invite/shared/middleware"
 	"github.com/edu-invite/invite/shared/secrets"
-	"github.com/edu-invite/invite/shared/testkit"
 )
 
 // TestPagesNotThroughCloudFrontAreRefused: with the origin secret
@@ -22,17 +19,7 @@ import (
 func TestPagesNotThroughCloudFrontAreRefused(t *testing.T) {
 	const secret = "origin-secret-of-the-pages-test-0123456789"
 	t.Setenv("TEST_PAGES_ORIGIN_VERIFY", secret)
-	clock := func() time.Time { return time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC) }
-	svc, _ := testkit.NewService(t, clock)
-	newHandler := func(origin *middleware.OriginCheck) http.Handler {
-		pages, err := New(Config{Service: svc, Authenticator: &auth.Authenticator{}, Sessions: dynamotest.NewStore(t, clock),
-			Clock: clock, BaseURL: "https://invite.example.edu/", Origin: origin})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return pages.Handler()
-	}
-	guarded := newHandler(&middleware.OriginCheck{Secrets: secrets.NewResolver(nil, time.Minute), Ref: "env:TEST_PAGES_ORIGIN_VERIFY"})
+	guarded := newPublicPages(t, &middleware.OriginCheck{Secrets: secrets.NewResolver(nil, time.Minute), Ref: "env:TEST_PAGES_ORIGIN_VERIFY"})
 	get := func(h http.Handler, path, header string, set bool) *httptest.ResponseRecorder {
 		r := httptest.NewRequest(http.MethodGet, "https://abc123.execute-api.eu-west-1.amazonaws.com"+path, nil)
 		if set {
@@ -66,7 +53,7 @@ func TestPagesNotThroughCloudFrontAreRefused(t *testing.T) {
 			t.Errorf("%s with the secret: 403 %s", path, w.Body.String())
 		}
 	}
-	if w := get(newHandler(nil), "/", "", false); w.Code != http.StatusOK {
+	if w := get(newPublicPages(t, nil), "/", "", false); w.Code != http.StatusOK {
 		t.Errorf("without an origin check configured: %d", w.Code)
 	}
 }

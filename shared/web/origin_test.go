@@ -8,22 +8,32 @@ import (
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
+	"github.com/edu-invite/invite/shared/middleware"
 	"github.com/edu-invite/invite/shared/testkit"
 )
+
+// newPublicPages is the pages' handler at the public address
+// https://invite.example.edu/, with an empty table, no identity provider and
+// the given origin check (nil: none), for tests of what is answered before
+// anyone signs in.
+func newPublicPages(t *testing.T, origin *middleware.OriginCheck) http.Handler {
+	t.Helper()
+	clock := func() time.Time { return time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC) }
+	svc, _ := testkit.NewService(t, clock)
+	pages, err := New(Config{Service: svc, Authenticator: &auth.Authenticator{}, Sessions: dynamotest.NewStore(t, clock),
+		Clock: clock, BaseURL: "https://invite.example.edu/", Origin: origin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pages.Handler()
+}
 
 // TestPublicOriginIsTrustedBehindAProxy: behind CloudFront the Host a
 // function sees is API Gateway's own name. A form posted from the public
 // origin by a browser that sends no Sec-Fetch-Site is still accepted; one
 // from another origin is still refused.
 func TestPublicOriginIsTrustedBehindAProxy(t *testing.T) {
-	clock := func() time.Time { return time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC) }
-	svc, _ := testkit.NewService(t, clock)
-	pages, err := New(Config{Service: svc, Authenticator: &auth.Authenticator{}, Sessions: dynamotest.NewStore(t, clock),
-		Clock: clock, BaseURL: "https://invite.example.edu/"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := pages.Handler()
+	h := newPublicPages(t, nil)
 	for _, tc := range []struct {
 		origin  string
 		refused bool
