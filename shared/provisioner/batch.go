@@ -154,11 +154,16 @@ func (p *Provisioner) flushOutcomes(ctx context.Context, b *batch) (unrecorded m
 	if err == nil {
 		return nil
 	}
-	first := ""
-	if len(o.Audit) > 0 {
-		first = o.Audit[0].DeliveryID
+	// The line names the batch's first delivery, under that delivery's
+	// correlation id, so that it is found with the request that caused it.
+	first, logCtx := "", ctx
+	switch {
+	case len(o.Audit) > 0:
+		first, logCtx = o.Audit[0].DeliveryID, domain.WithCorrelationID(ctx, o.Audit[0].CorrelationID)
+	case len(o.Delivered) > 0:
+		first, logCtx = o.Delivered[0].ID, domain.WithCorrelationID(ctx, o.Delivered[0].CorrelationID)
 	}
-	p.log().WarnContext(ctx, "provisioning outcomes not recorded at once; links and statuses one by one, audit lost",
+	p.log().WarnContext(logCtx, "provisioning outcomes not recorded at once; links and statuses one by one, audit lost",
 		"links", len(o.Links), "deliveries", len(o.Delivered), "audit_entries", len(o.Audit), "delivery", first, "error", err)
 	for _, c := range created {
 		if err := p.Store.PutLink(ctx, c.link); err != nil {
@@ -192,6 +197,7 @@ func (p *Provisioner) recordDelivered(ctx context.Context, d domain.Delivery) {
 // or when that does not hold (a newer replay, or the item is gone),
 // UpdateDeliveryStatus.
 func (p *Provisioner) finishOne(ctx context.Context, d domain.Delivery) {
+	ctx = domain.WithCorrelationID(ctx, d.CorrelationID)
 	if ok, err := p.Store.FinishDelivery(ctx, d); err == nil && ok {
 		return
 	}

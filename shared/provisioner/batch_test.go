@@ -3,6 +3,7 @@ package provisioner_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"slices"
 	"sync"
 	"testing"
@@ -320,4 +321,63 @@ func TestUnrecordedCreationsAreReceivedAgain(t *testing.T) {
 			t.Errorf("user %d's link after the retry: %+v, %v", d.UserID, l, err)
 		}
 	}
+}
+
+// correlatedLines records, per log line that names a delivery, the
+// correlation id its context carried (what the service's log handler
+// writes as correlationId).
+type correlatedLines struct {
+	mu    sync.Mutex
+	lines map[string]string // message → correlation id
+}
+
+func (h *correlatedLines) Enabled(context.Context, slog.Level) bool { return true }
+func (h *correlatedLines) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h *correlatedLines) WithGroup(string) slog.Handler            { return h }
+func (h *correlatedLines) Handle(ctx context.Context, r slog.Record) error {
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "delivery" {
+			h.mu.Lock()
+			h.lines[r.Message] = domain.CorrelationID(ctx)
+			h.mu.Unlock()
+		}
+		return true
+	})
+	return nil
+}
+
+// TestOutcomeLinesCarryTheirDeliverysCorrelationID: when a batch's
+// outcomes cannot be written at once, the warning and the lines of the
+// one-by-one writes name a delivery, and carry that delivery's
+// correlation id, so they are found with the request that caused them.
+func TestOutcomeLinesCarryTheirDeliverysCorrelationID(t *testing.T) {
+	f := newFixture(t, "PATCH", "right-token")
+	ctx := context.Background()
+	f.acceptedGuest(t, "ann@example.org")
+	ev := batch(t, f.queue.Take(), "wiki-sp", 1)
+	logs := &correlatedLines{lines: map[string]string{}}
+	f.prov.Logger = slog.New(logs)
+	f.prov.Store = &failingStatusStore{countingStore: countingStore{Store: f.store, calls: map[string]int{}, failOutcomes: errors.New("throttled")}}
+	if _, err := f.prov.HandleSQS(ctx, ev); err != nil {
+		t.Fatal(err)
+	}
+	for _, msg := range []string{"provisioning outcomes not recorded at once; links and statuses one by one, audit lost", "delivered but status not recorded"} {
+		id, ok := logs.lines[msg]
+		if !ok {
+			t.Errorf("no line %q (lines: %v)", msg, logs.lines)
+		} else if id != "accept-ann" {
+			t.Errorf("line %q carries correlation id %q, want the acceptance's accept-ann", msg, id)
+		}
+	}
+}
+
+// failingStatusStore also fails a delivery's status written on its own.
+type failingStatusStore struct{ countingStore }
+
+func (s *failingStatusStore) FinishDelivery(context.Context, domain.Delivery) (bool, error) {
+	return false, errors.New("throttled")
+}
+
+func (s *failingStatusStore) UpdateDeliveryStatus(context.Context, domain.Delivery) error {
+	return errors.New("throttled")
 }

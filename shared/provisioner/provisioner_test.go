@@ -109,7 +109,8 @@ var superUser = &auth.Principal{Kind: auth.KindAPIToken, SuperUser: true, Name: 
 // acceptedGuest creates a role, invites and accepts; it returns the role id.
 func (f *fixture) acceptedGuest(t *testing.T, email string) int64 {
 	t.Helper()
-	ctx := context.Background()
+	// As from a request: the deliveries carry its correlation id.
+	ctx := domain.WithCorrelationID(context.Background(), "accept-"+email[:strings.Index(email, "@")])
 	role, err := f.svc.CreateRole(ctx, superUser, service.RoleInput{OrganizationGUID: "org-test", Name: "Wiki editors " + email,
 		ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki"}}})
 	if err != nil {
