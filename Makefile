@@ -64,7 +64,7 @@ chromium:
 test-go: npm chromium
 	$(GO) test -count=1 -timeout 30m ./...
 
-## test-faults: the fault-injection test at the scale of issue 5 (1,000 guests, ~15 min; make test runs 200)
+## test-faults: the fault-injection test at the scale of issue 5 (1,000 guests, ~15 min; make test runs 50)
 test-faults: npm
 	FAULT_TEST_USERS=1000 $(GO) test -count=1 -timeout 40m -run TestDeliveryUnderFaults -v ./localstack/stack/
 
