@@ -7,7 +7,7 @@ BUILD_DIR := build
 NPM_DIR   := localstack
 APIDOCS_DIR := shared/httpapi/apidocs
 
-.PHONY: import-applications job run test test-go test-parity rie test-faults test-model test-fuzz test-infra vet build synth deploy-local npm chromium api-docs-vendor clean bench bench-national
+.PHONY: import-applications job run test test-go test-cdk test-parity rie test-faults test-model test-fuzz test-infra vet build synth deploy-local npm chromium api-docs-vendor clean bench bench-national
 
 ## run: the whole service on one machine (embedded local stack, PORT default 8080)
 # Built, then run (not `go run`, which exits 1 on Ctrl-C): Ctrl-C stops the
@@ -46,7 +46,20 @@ api-docs-vendor: npm
 	   $(APIDOCS_DIR)/node_modules/swagger-ui-dist/swagger-ui.css $(APIDOCS_DIR)/assets/
 
 ## test: vet and every test of the service module and of the CDK app
-test: vet test-go test-fuzz test-infra test-parity
+# vet first: a build error stops everything at once. Then the Go tests beside
+# the CDK app's tests and the parity test (make -j2): the Go tests wait mostly
+# on DynamoDB Local and the SQS substitute, the CDK ones on Node and the
+# Lambda emulators, so each fills the other's idle core. The fuzz runs, which
+# keep both cores busy, come last. Output comes line by line as it is written.
+test: vet
+	$(MAKE) --no-print-directory -j2 --output-sync=line test-go test-cdk
+	$(MAKE) --no-print-directory test-fuzz
+
+# test-cdk: the CDK app's tests, then the parity test (one after the other
+# even under -j: the second synthesizes too). npm here too, so that under -j
+# test-go's npm is the only npm ci.
+test-cdk: npm test-infra
+	$(MAKE) --no-print-directory test-parity
 
 vet:
 	$(GO) vet ./...
