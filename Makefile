@@ -7,7 +7,7 @@ BUILD_DIR := build
 NPM_DIR   := localstack
 APIDOCS_DIR := shared/httpapi/apidocs
 
-.PHONY: import-applications job run test test-go test-parity rie test-faults test-model test-fuzz test-infra vet build synth deploy-local npm chromium api-docs-vendor clean bench bench-national
+.PHONY: import-applications job run test test-go test-cdk test-parity rie test-faults test-model test-fuzz test-infra vet build synth deploy-local npm chromium api-docs-vendor clean bench bench-national
 
 ## run: the whole service on one machine (embedded local stack, PORT default 8080)
 # Built, then run (not `go run`, which exits 1 on Ctrl-C): Ctrl-C stops the
@@ -46,7 +46,20 @@ api-docs-vendor: npm
 	   $(APIDOCS_DIR)/node_modules/swagger-ui-dist/swagger-ui.css $(APIDOCS_DIR)/assets/
 
 ## test: vet and every test of the service module and of the CDK app
-test: vet test-go test-fuzz test-infra test-parity
+# vet first: a build error stops everything at once. Then the Go tests beside
+# the CDK app's tests and the parity test (make -j2): the Go tests wait mostly
+# on DynamoDB Local and the SQS substitute, the CDK ones on Node and the
+# Lambda emulators, so each fills the other's idle core. The fuzz runs, which
+# keep both cores busy, come last. Output comes line by line as it is written.
+test: vet
+	$(MAKE) --no-print-directory -j2 --output-sync=line test-go test-cdk
+	$(MAKE) --no-print-directory test-fuzz
+
+# test-cdk: the CDK app's tests, then the parity test (one after the other
+# even under -j: the second synthesizes too). npm here too, so that under -j
+# test-go's npm is the only npm ci.
+test-cdk: npm test-infra
+	$(MAKE) --no-print-directory test-parity
 
 vet:
 	$(GO) vet ./...
@@ -61,10 +74,14 @@ chromium:
 # The timeout is above go test's default 10 minutes per package: the local
 # stack's tests run ~3 minutes here but may take longer on a loaded machine.
 # The browser tests (localstack/browsertest) need chromium and axe-core.
+# go test runs the packages in the order given, -p (the number of cores) at
+# a time: the slowest go first, so that the many short ones fill in beside
+# them instead of the slowest starting last (./... is alphabetical).
+SLOW_PKGS := ./shared/httpapi ./localstack/stack ./localstack/browsertest ./shared/service ./shared/dynamo
 test-go: npm chromium
-	$(GO) test -count=1 -timeout 30m ./...
+	$(GO) test -count=1 -timeout 30m $(SLOW_PKGS) $$($(GO) list ./... | grep -vxF "$$($(GO) list $(SLOW_PKGS))")
 
-## test-faults: the fault-injection test at the scale of issue 5 (1,000 guests, ~15 min; make test runs 200)
+## test-faults: the fault-injection test at the scale of issue 5 (1,000 guests, ~15 min; make test runs 50)
 test-faults: npm
 	FAULT_TEST_USERS=1000 $(GO) test -count=1 -timeout 40m -run TestDeliveryUnderFaults -v ./localstack/stack/
 
@@ -76,12 +93,22 @@ test-model: npm
 	MODEL_SCALE=$(MODEL_SCALE) $(GO) test -count=1 -timeout 60m -run TestModelAgreesAfterRandomOperations -v ./localstack/stack/
 
 ## test-fuzz: a short run (FUZZTIME each, default 3000x: a count of inputs, not a duration, which a loaded machine can end mid-run) of every fuzz target of the request decoders and dates (go test ./... runs their seed corpora)
+# Each package's test binary is built once, instrumented for fuzzing (go test
+# -c -fuzz), and run per target in the package's directory, with go test's
+# own corpus cache: `go test -fuzz` per target linked the binary anew each
+# time (some 20 links of the httpapi test binary).
 FUZZTIME ?= 3000x
 FUZZ_PKGS := ./shared/httpapi ./shared/dynamo
+FUZZ_BIN_DIR := $(abspath $(BUILD_DIR))/fuzz
 test-fuzz:
-	@for pkg in $(FUZZ_PKGS); do \
-	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
-	    $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	@mkdir -p $(FUZZ_BIN_DIR)
+	@set -e; for pkg in $(FUZZ_PKGS); do \
+	  bin=$(FUZZ_BIN_DIR)/$$(basename $$pkg).test; \
+	  cache=$$($(GO) env GOCACHE)/fuzz/$$($(GO) list $$pkg); \
+	  $(GO) test -c -fuzz=. -o $$bin $$pkg; \
+	  for f in $$(cd $$pkg && $$bin -test.list '^Fuzz' | grep '^Fuzz'); do \
+	    echo "fuzz $$pkg $$f"; \
+	    (cd $$pkg && $$bin -test.run '^$$' -test.fuzz "^$$f\$$" -test.fuzztime $(FUZZTIME) -test.fuzzcachedir $$cache); \
 	  done; \
 	done
 

@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/edu-invite/invite/localstack/lambdasqs"
@@ -144,6 +146,10 @@ func TestBusyQueueIsNotLookedAtBeforeEveryReceive(t *testing.T) {
 	for i := range 60 {
 		q.send(t, fmt.Sprint("g", i), fmt.Sprint("m", i))
 	}
+	// The substitute makes a sent message visible a moment after the send;
+	// on a loaded machine the poller's first look could count fewer than 60
+	// and rightly look again before the sixth batch.
+	q.waitVisible(t, 60)
 	ops := &opSequence{}
 	client := sqs.NewFromConfig(q.cfg, func(o *sqs.Options) { o.APIOptions = append(o.APIOptions, ops.middleware) })
 	r := &recorder{failing: map[string]int{}}
@@ -182,6 +188,30 @@ func TestBusyQueueIsNotLookedAtBeforeEveryReceive(t *testing.T) {
 	}
 	if full != 6 || afterLook > 1 {
 		t.Errorf("%d full receives, %d of them after a look at the queue; want 6, only the first after a look (%v)", full, afterLook, ops.seq)
+	}
+}
+
+// waitVisible waits until the queue counts n messages, none of them in
+// flight.
+func (q queue) waitVisible(t *testing.T, n int) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute) // bounds a failing run only
+	for {
+		out, err := q.client.GetQueueAttributes(context.Background(), &sqs.GetQueueAttributesInput{QueueUrl: &q.url,
+			AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameApproximateNumberOfMessages,
+				types.QueueAttributeNameApproximateNumberOfMessagesNotVisible}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := out.Attributes[string(types.QueueAttributeNameApproximateNumberOfMessages)]
+		hidden := out.Attributes[string(types.QueueAttributeNameApproximateNumberOfMessagesNotVisible)]
+		if all == strconv.Itoa(n) && hidden == "0" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the queue counts %s messages (%s in flight), want %d visible", all, hidden, n)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

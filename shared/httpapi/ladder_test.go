@@ -25,7 +25,7 @@ func TestAuthorityLadder(t *testing.T) {
 	// role A, E of another organization shares lms (which opens nothing:
 	// the organization is the boundary), F is of role A's organization
 	// without a shared application.
-	newLadderWorld := func() (*world, map[string]int64) {
+	newLadderWorld := func(t *testing.T) (*world, map[string]int64) {
 		w := newWorld(t)
 		if _, err := w.Svc.UpdateRole(context.Background(), root, w.RoleA, service.RoleInput{Name: "Role A", DefaultExpiryDays: 365,
 			ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "wiki"}, {ManageID: "lms"}}}); err != nil {
@@ -72,32 +72,36 @@ func TestAuthorityLadder(t *testing.T) {
 				return fmt.Sprintf(`{"intendedAuthority":%q,"roleIdentifiers":[%d],"email":%q,"sub":"urn:collab:person:example.org:%s"}`, a, role, email, email)
 			}},
 	}
-	n := 0
+	// Each caller's world is its own: the callers run in parallel.
 	for caller, ceilings := range ceiling {
-		w, targets := newLadderWorld()
-		for target, roleID := range targets {
-			max := ceilings[target]
-			for _, intended := range ladder {
-				want := max != none && !intended.Higher(max)
-				for _, p := range paths {
-					n++
-					email := fmt.Sprintf("l%d@example.org", n)
-					rec := w.do(caller, "POST", p.route, p.body(email, roleID, intended))
-					allowed := want
-					if p.provisioning && caller != "super" && caller != "superToken" && caller != "instAdmin" && caller != "orgToken" {
-						allowed = false
-					}
-					got := rec.Code == http.StatusCreated
-					if got != allowed {
-						t.Errorf("%s grants %s on role %s via %s: status %d, want allowed=%v: %s", caller, intended, target, p.name, rec.Code, allowed, rec.Body.String())
-					}
-					// Another organization's role answers as an unknown one (400).
-					if !got && rec.Code != http.StatusForbidden && rec.Code != http.StatusUnauthorized && rec.Code != http.StatusBadRequest {
-						t.Errorf("%s grants %s on role %s via %s: refused with %d, want 400, 401 or 403", caller, intended, target, p.name, rec.Code)
+		t.Run(caller, func(t *testing.T) {
+			t.Parallel()
+			n := 0
+			w, targets := newLadderWorld(t)
+			for target, roleID := range targets {
+				max := ceilings[target]
+				for _, intended := range ladder {
+					want := max != none && !intended.Higher(max)
+					for _, p := range paths {
+						n++
+						email := fmt.Sprintf("l%d@example.org", n)
+						rec := w.do(caller, "POST", p.route, p.body(email, roleID, intended))
+						allowed := want
+						if p.provisioning && caller != "super" && caller != "superToken" && caller != "instAdmin" && caller != "orgToken" {
+							allowed = false
+						}
+						got := rec.Code == http.StatusCreated
+						if got != allowed {
+							t.Errorf("%s grants %s on role %s via %s: status %d, want allowed=%v: %s", caller, intended, target, p.name, rec.Code, allowed, rec.Body.String())
+						}
+						// Another organization's role answers as an unknown one (400).
+						if !got && rec.Code != http.StatusForbidden && rec.Code != http.StatusUnauthorized && rec.Code != http.StatusBadRequest {
+							t.Errorf("%s grants %s on role %s via %s: refused with %d, want 400, 401 or 403", caller, intended, target, p.name, rec.Code)
+						}
 					}
 				}
 			}
-		}
+		})
 	}
 }
 

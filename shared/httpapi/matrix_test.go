@@ -77,7 +77,9 @@ func upTo(status int, lowest string) [9]int {
 // checks the status: deny by default, the authority ladder, organization
 // scoping of institution admins and API tokens. A refused change must not
 // queue any SCIM delivery. Reads share one world; each change gets a fresh
-// world so that callers do not see each other's effects.
+// world so that callers do not see each other's effects. The changes, each
+// on worlds of their own, run in parallel once the reads are done (a read
+// signs its caller in, which writes, so reads stay one at a time).
 func TestAuthorizationMatrix(t *testing.T) {
 	cases := matrixCases()
 	if len(cases) == 0 {
@@ -86,6 +88,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 	shared := newWorld(t)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.method != http.MethodGet {
+				t.Parallel()
+			}
 			for i, caller := range callers {
 				w := shared
 				if tc.method != http.MethodGet {

@@ -19,11 +19,10 @@ import (
 // secrets kept elsewhere.
 var worldReferencePrefixes = []string{"env:WORLD_SP_", "secretsmanager:elsewhere/"}
 
-// worldRegistry puts the world's applications and connections in its
-// table, as the import does, and answers the table-backed registry with
-// its management: wiki, sp-a, sp-b and the unused spare-app and sp-spare
-// belong to org-a (the institution admin's); lms and drive to none.
-func worldRegistry(t testing.TB, store *dynamo.Store) (*config.Live, *service.RegistryAdmin, *testkit.MemoryVault) {
+// seedWorldRegistry puts the world's applications and connections in its
+// table, as the import does: wiki, sp-a, sp-b and the unused spare-app and
+// sp-spare belong to org-a (the institution admin's); lms and drive to none.
+func seedWorldRegistry(t testing.TB, store *dynamo.Store) {
 	t.Helper()
 	doc := mustDoc(t, testkit.Registry)
 	doc.Provisionings = append(doc.Provisionings, config.ProvisioningDoc{ID: "sp-spare", BaseURL: "https://spare.example.org/scim",
@@ -51,8 +50,15 @@ func worldRegistry(t testing.TB, store *dynamo.Store) (*config.Live, *service.Re
 			t.Fatal(err)
 		}
 	}
+}
+
+// worldRegistry answers the table-backed registry of a table that holds the
+// world's applications and connections, with its management and an empty
+// vault.
+func worldRegistry(t testing.TB, store *dynamo.Store) (*config.Live, *service.RegistryAdmin, *testkit.MemoryVault) {
+	t.Helper()
 	live := config.NewLive(store, nil)
-	if err := live.Load(ctx); err != nil {
+	if err := live.Load(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	vault := testkit.NewMemoryVault()

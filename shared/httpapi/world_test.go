@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/dynamo"
@@ -79,20 +81,22 @@ func personOf(name string) auth.Person {
 
 var root = &auth.Principal{Kind: auth.KindAPIToken, SuperUser: true, Name: "root"}
 
+// newWorld is a fresh world on a table of its own: a copy of the items of
+// the one world the test binary builds (world_template_test.go), with a
+// service, registry, vault and queue of its own, as if built anew.
 func newWorld(t testing.TB) *world {
 	t.Helper()
+	return cloneWorld(t, builtWorld(t))
+}
+
+// buildWorld builds a world the long way, through the service, on the
+// given table.
+func buildWorld(t testing.TB, client *dynamodb.Client, table string) *world {
+	t.Helper()
 	w := &world{t: t, Now: worldNow, Users: map[string]domain.User{}, UserRoles: map[string]domain.UserRole{}}
-	w.Svc, w.Queue = testkit.NewService(t, func() time.Time { return w.Now })
-	w.Store = w.Svc.Store.(*dynamo.Store)
+	w.wire(client, table)
+	seedWorldRegistry(t, w.Store)
 	w.Svc.Registry, w.Svc.RegistryAdmin, w.Vault = worldRegistry(t, w.Store)
-	w.Svc.GroupURNPrefix, w.Svc.Reconciler = "urn:collab:group:example.org", plannedReconciler{}
-	ppl := people{}
-	for _, c := range callers {
-		ppl[c] = personOf(c)
-	}
-	w.API = &httpapi.API{Service: w.Svc, Authenticator: &auth.Authenticator{Tokens: w.Store, Users: w.Store, People: ppl}}
-	w.API.Authenticator.OnLogin = w.Svc
-	w.Server = w.API.Local()
 
 	ctx := context.Background()
 	w.RoleA = w.createRole("Role A", "org-a", "wiki")
@@ -125,6 +129,24 @@ func newWorld(t testing.TB) *world {
 	}
 	w.OpenInvitationA, w.OpenSecretA = w.invite("open@example.org", w.RoleA, domain.Guest)
 	return w
+}
+
+// wire gives the world its service on the table, with a recording queue,
+// the world's clock and API, and the callers' people; the registry is set
+// by the caller.
+func (w *world) wire(client *dynamodb.Client, table string) {
+	clock := func() time.Time { return w.Now }
+	w.Queue = &testkit.RecordingQueue{}
+	w.Store = dynamo.New(client, table, clock)
+	w.Svc = &service.Service{Store: w.Store, Queue: w.Queue, Clock: clock, PublicBaseURL: testkit.PublicBaseURL}
+	w.Svc.GroupURNPrefix, w.Svc.Reconciler = "urn:collab:group:example.org", plannedReconciler{}
+	ppl := people{}
+	for _, c := range callers {
+		ppl[c] = personOf(c)
+	}
+	w.API = &httpapi.API{Service: w.Svc, Authenticator: &auth.Authenticator{Tokens: w.Store, Users: w.Store, People: ppl}}
+	w.API.Authenticator.OnLogin = w.Svc
+	w.Server = w.API.Local()
 }
 
 func (w *world) createRole(name, org, app string) int64 {
