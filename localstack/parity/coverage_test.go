@@ -53,9 +53,10 @@ func apiRole(t *testing.T, name, org string) string {
 	app := ensureCoverageApp(t, org)
 	body := `{"name":"` + name + `","description":"` + name + ` of the coverage test","organizationGUID":"` + org + `","defaultExpiryDays":30,` +
 		`"applicationUsages":[{"landingPage":"https://coverage.parity.example.org","application":{"manageId":"` + app + `"}}]}`
-	// A warm roles function sees a new application when its cached
-	// registry is refreshed (config.DefaultRefresh, 30 s).
-	for deadline := time.Now().Add(40 * time.Second); ; {
+	// A warm roles function whose cached registry lacks the new
+	// application reloads it on the miss (config.MissRefresh, 2 s), long
+	// before its refresh (config.DefaultRefresh, 30 s).
+	for deadline := time.Now().Add(10 * time.Second); ; {
 		code, out := superUserCall(t, http.MethodPost, "/api/v1/roles", body)
 		if code == http.StatusCreated {
 			id := idOf(out)
