@@ -87,6 +87,28 @@ func (s *Service) MembersOfRole(ctx context.Context, p *auth.Principal, roleID i
 	return role, members, nil
 }
 
+// MemberCountOfRole is a role and how many members it has (its member
+// counter: one BatchGetItem, whatever the role's size), to those who may
+// see its members: what the console's role deletion asks before it
+// deletes.
+func (s *Service) MemberCountOfRole(ctx context.Context, p *auth.Principal, roleID int64) (domain.Role, int64, error) {
+	if p == nil {
+		return domain.Role{}, 0, domain.Unauthenticatedf("authentication required")
+	}
+	role, err := s.Store.GetRole(ctx, roleID)
+	if err != nil {
+		return domain.Role{}, 0, err
+	}
+	if !p.CanSeeMembers(role) {
+		return domain.Role{}, 0, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the members of role %d", roleID))
+	}
+	counts, err := s.Store.CountMembersOfRoles(ctx, []int64{roleID})
+	if err != nil {
+		return domain.Role{}, 0, err
+	}
+	return role, counts[roleID], nil
+}
+
 // Sort fields of SearchMembersOfRole, as the reference names them.
 const (
 	MemberSortName      = "name"
