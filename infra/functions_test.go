@@ -92,7 +92,7 @@ func TestFunctionEnvironment(t *testing.T) {
 		"reconcile":    common,
 		"outbox-sweep": join(common, mail, []string{"SCIM_QUEUE_URL"}),
 		"mail-events":  common,
-		"jobs":         join(common, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "PERFORMANCE_SEED_ALLOWED"}),
+		"jobs":         join(common, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "PERFORMANCE_SEED_ALLOWED", "JOBS_CONTINUE_IN_SELF"}),
 	}
 	bothScenarios(t, func(t *testing.T, s *scenario) {
 		for _, name := range expectedFunctionNames {

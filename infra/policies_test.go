@@ -207,7 +207,7 @@ var expectedGrants = map[string]grantSet{
 	"reconcile":    union(logsWrite, reconcileTable, spSecrets),
 	"outbox-sweep": union(logsWrite, outboxTable, queueSend, mailSend),
 	"mail-events":  union(logsWrite, mailEventsTable),
-	"jobs":         union(logsWrite, jobsTable, grants([]string{"dynamodb:Scan"}, lTable), queueSend, mailSend),
+	"jobs":         union(logsWrite, jobsTable, grants([]string{"dynamodb:Scan"}, lTable), queueSend, mailSend, grants([]string{"lambda:InvokeFunction"}, "function invite jobs")),
 }
 
 // TestEachFunctionHasExactlyItsGrants compares every allowed action and
