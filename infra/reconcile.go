@@ -21,6 +21,35 @@ func wireOnDemandJobs(system, jobs serviceFunction) {
 	wireInvoke(system, jobs, "JOBS_FUNCTION_NAME")
 }
 
+// wireExpiryContinuation lets the expiry function hand the memberships it
+// could not remove before its time limit to an expiry job in the jobs
+// function at once (service.continueExpiry), rather than to its next
+// hourly run.
+func wireExpiryContinuation(expiry, jobs serviceFunction) {
+	wireInvoke(expiry, jobs, "JOBS_FUNCTION_NAME")
+}
+
+// wireJobsSelfContinuation lets the jobs function queue an expiry job in
+// itself when its own expiry run reaches its time limit with memberships
+// left, so that a cohort of any size goes on without the hourly wait. Its
+// own name comes from the runtime (AWS_LAMBDA_FUNCTION_NAME, read when
+// JOBS_CONTINUE_IN_SELF is set): a reference to itself in its environment
+// or its role's default policy would be a dependency cycle, so the grant is
+// a policy of its own, which the function does not depend on.
+func wireJobsSelfContinuation(jobs serviceFunction) {
+	if jobs.Function == nil {
+		return
+	}
+	jobs.Function.AddEnvironment(jsii.String("JOBS_CONTINUE_IN_SELF"), jsii.String("true"), nil)
+	awsiam.NewPolicy(jobs.Function, jsii.String("SelfContinuation"), &awsiam.PolicyProps{
+		Roles: &[]awsiam.IRole{jobs.Role},
+		Statements: &[]awsiam.PolicyStatement{awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+			Actions:   jsii.Strings("lambda:InvokeFunction"),
+			Resources: &[]*string{jobs.Function.FunctionArn()},
+		})},
+	})
+}
+
 // wireInvoke names target in caller's environment variable and allows
 // caller to invoke it, and nothing else.
 func wireInvoke(caller, target serviceFunction, variable string) {

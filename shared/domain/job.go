@@ -15,6 +15,9 @@ const (
 	JobIndexRepair     JobKind = "index-repair"         // derived items older versions did not write
 	JobPerformanceSeed JobKind = "performance-seed"     // roles and users for performance tests
 	JobLandingPageFix  JobKind = "landing-page-fix"     // missing landing pages filled in from the registry
+	// JobExpiry goes on with the memberships still due when an expiry run
+	// stopped at its time budget: the run queues it itself (not the API).
+	JobExpiry JobKind = "expiry"
 )
 
 // JobRequest is one on-demand job as the API starts it and the runner

@@ -31,4 +31,9 @@ type MemberStore interface {
 	// skipping offset of them, with the side's total, at the cost of a page.
 	// KindNotFound for a missing role.
 	MembersPageOfRole(ctx context.Context, roleID int64, guests, descending bool, offset, size int) (role Role, page Page[Member], err error)
+	// AllMembersPageOfRole reads a role and one page of all its members by
+	// name, each with its whole user, skipping offset of them, with the
+	// role's member count, at the cost of a page whatever the role's size.
+	// KindNotFound for a missing role.
+	AllMembersPageOfRole(ctx context.Context, roleID int64, descending bool, offset, size int) (role Role, page Page[Member], err error)
 }

@@ -144,6 +144,10 @@ func (s *Service) runJob(ctx context.Context, req domain.JobRequest) (any, error
 		return s.PerformanceSeed(ctx, p, req.Roles, req.Users)
 	case domain.JobLandingPageFix:
 		return s.FixLandingPages(ctx, p)
+	case domain.JobExpiry:
+		// Queued by an expiry run with memberships left; queues the next
+		// itself while it makes progress and some are still left.
+		return s.RemoveExpired(ctx)
 	}
 	return nil, fmt.Errorf("no job %q", req.Kind)
 }

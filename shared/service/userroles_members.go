@@ -32,6 +32,25 @@ func (s *Service) membersSearchBound() int {
 	return DefaultMembersSearchBound
 }
 
+// PageMembersOfRole is U10 paged: one page of every membership of a role,
+// by name, with its whole user, and the role's member count, to those who
+// may see the role's members. A page costs a bounded number of requests
+// however many members the role has, so a role of any size is listed
+// page by page (no MaxMembersListed).
+func (s *Service) PageMembersOfRole(ctx context.Context, p *auth.Principal, roleID int64, req domain.PageRequest) (domain.Page[domain.Member], error) {
+	if p == nil {
+		return domain.Page[domain.Member]{}, domain.Unauthenticatedf("authentication required")
+	}
+	role, page, err := s.Store.AllMembersPageOfRole(ctx, roleID, req.Descending, req.Offset(), req.Size)
+	if err != nil {
+		return domain.Page[domain.Member]{}, err
+	}
+	if !p.CanSeeMembers(role) {
+		return domain.Page[domain.Member]{}, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the members of role %d", roleID))
+	}
+	return page, nil
+}
+
 // MembersOfRole returns every membership of a role with its whole user
 // (U10: every attribute, which the members index's copy does not hold), to
 // those who may see the role's members.
@@ -51,9 +70,31 @@ func (s *Service) MembersOfRole(ctx context.Context, p *auth.Principal, roleID i
 		return domain.Role{}, nil, err
 	}
 	if more {
-		return domain.Role{}, nil, domain.Invalidf("role %d has more than %d members, more than one request lists", roleID, MaxMembersListed)
+		return domain.Role{}, nil, domain.Invalidf("role %d has more than %d members, more than one answer lists: ask for pages (pageNumber, pageSize)", roleID, MaxMembersListed)
 	}
 	return role, members, nil
+}
+
+// MemberCountOfRole is a role and how many members it has (its member
+// counter: one BatchGetItem, whatever the role's size), to those who may
+// see its members: what the console's role deletion asks before it
+// deletes.
+func (s *Service) MemberCountOfRole(ctx context.Context, p *auth.Principal, roleID int64) (domain.Role, int64, error) {
+	if p == nil {
+		return domain.Role{}, 0, domain.Unauthenticatedf("authentication required")
+	}
+	role, err := s.Store.GetRole(ctx, roleID)
+	if err != nil {
+		return domain.Role{}, 0, err
+	}
+	if !p.CanSeeMembers(role) {
+		return domain.Role{}, 0, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the members of role %d", roleID))
+	}
+	counts, err := s.Store.CountMembersOfRoles(ctx, []int64{roleID})
+	if err != nil {
+		return domain.Role{}, 0, err
+	}
+	return role, counts[roleID], nil
 }
 
 // Sort fields of SearchMembersOfRole, as the reference names them.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/service"
 )
@@ -93,6 +94,51 @@ func TestSearchMembersPastTheBound(t *testing.T) {
 			}
 			if page.Total != tc.total || len(page.Items) != tc.length || page.Items[0].User.Name != tc.first {
 				t.Errorf("total %d, %d items, first %q; want %d, %d, %q", page.Total, len(page.Items), firstName(page.Items), tc.total, tc.length, tc.first)
+			}
+		})
+	}
+}
+
+// TestMemberCountOfRole: the count the console's role deletion shows is the
+// role's member count from its counter (also past MaxMembersListed, which
+// the unpaged member list refuses), for those who may see its members; a
+// guest of the role is refused, an unknown role is not found.
+func TestMemberCountOfRole(t *testing.T) {
+	s, _ := newService(t)
+	ctx := context.Background()
+	role, err := s.CreateRole(ctx, root, wikiRole("Counted lecture"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := domain.Seed{}
+	for i := range int64(37) {
+		uid := 500_001 + i
+		seed.Users = append(seed.Users, domain.User{ID: uid, Sub: fmt.Sprint("sub-counted-", uid), Name: fmt.Sprintf("Listener %02d", i),
+			Email: fmt.Sprint("counted", uid, "@example.org"), CreatedAt: now})
+		seed.UserRoles = append(seed.UserRoles, domain.UserRole{ID: 600_001 + i, UserID: uid, RoleID: role.ID, Authority: domain.Guest, CreatedAt: now})
+	}
+	if err := s.Store.Seed(ctx, seed); err != nil {
+		t.Fatal(err)
+	}
+	inviter := &auth.Principal{Kind: auth.KindPerson, Memberships: map[int64]domain.Authority{role.ID: domain.Inviter}, User: &domain.User{ID: 998}}
+	guest := &auth.Principal{Kind: auth.KindPerson, Memberships: map[int64]domain.Authority{role.ID: domain.Guest}, User: &domain.User{ID: 999}}
+	tests := []struct {
+		name   string
+		p      *auth.Principal
+		roleID int64
+		kind   domain.ErrorKind
+		count  int64
+	}{
+		{"super user", root, role.ID, 0, 37},
+		{"inviter of the role", inviter, role.ID, 0, 37},
+		{"guest of the role", guest, role.ID, domain.KindForbidden, 0},
+		{"unknown role", root, 999_999, domain.KindNotFound, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, count, err := s.MemberCountOfRole(ctx, tc.p, tc.roleID)
+			if domain.KindOf(err) != tc.kind || count != tc.count || (err == nil && got.ID != role.ID) {
+				t.Errorf("role %d, count %d, error %v; want %d, kind %d", got.ID, count, err, tc.count, tc.kind)
 			}
 		})
 	}

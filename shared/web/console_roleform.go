@@ -260,7 +260,7 @@ func (p *Pages) consoleRoleDeletePreview(w http.ResponseWriter, r *http.Request)
 	if !ok {
 		return
 	}
-	role, members, err := p.cfg.Service.MembersOfRole(r.Context(), pr, id)
+	role, members, err := p.cfg.Service.MemberCountOfRole(r.Context(), pr, id)
 	if err != nil {
 		p.refuse(w, r, err)
 		return
@@ -275,7 +275,7 @@ func (p *Pages) consoleRoleDeletePreview(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	page := roleDeletePage{consolePage: p.consoleBase(r, pr, lang, "console.roledelete.title", "roles", role.Name), RoleID: id, Name: role.Name,
-		Members: len(members), Invitations: len(invs)}
+		Members: int(members), Invitations: len(invs)}
 	for _, sp := range p.cfg.Service.Registry.SPsOfRole(role) {
 		page.SPs = append(page.SPs, firstNonEmpty(sp.Name, sp.ID))
 	}
