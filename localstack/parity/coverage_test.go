@@ -108,6 +108,7 @@ func TestJobsFunctionRunsEachJobKind(t *testing.T) {
 		{"index repair", http.MethodPost, "/api/v1/system/index-repair"},
 		{"cleanup", http.MethodGet, "/api/v1/system/cron/cleanup"},
 		{"reminders", http.MethodGet, "/api/v1/system/cron/expiry-notifications"},
+		{"landing page fix", http.MethodGet, "/api/v1/system/landing-page-fix"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			noDenials(t)
