@@ -144,7 +144,7 @@ func (p *Pages) invitePage(w http.ResponseWriter, r *http.Request, pr *auth.Prin
 		p.forbidden(w, r)
 		return page, false
 	}
-	if len(page.Roles) == 0 && !broad {
+	if len(listed.Items) == 0 && !broad {
 		page.List.SearchError = i18n.T(lang, "console.invite.noRoles")
 	}
 	for _, a := range []domain.Authority{domain.Guest, domain.Inviter, domain.Manager, domain.ApplicationManager, domain.InstitutionAdmin} {
