@@ -125,6 +125,18 @@ func TestInviteFormCostDoesNotGrowWithRoles(t *testing.T) {
 		t.Fatal(err)
 	}
 	large := measure()
+	// A posted form naming many roles as chosen reads at most
+	// service.MaxChosenRoles of them: it costs what one chosen role costs.
+	many := url.Values{"searchroles": {"1"}}
+	for i := range int64(3 * service.MaxChosenRoles / 2) {
+		many.Add("role", fmt.Sprint(f.roleID+i))
+	}
+	one := "/console/invite?searchroles=1&role=" + first
+	_, _, oneCost := serveInvite(f.pages, f.counter, f.super, http.MethodPost, one)
+	status, body, manyCost := serveInvite(f.pages, f.counter, f.super, http.MethodPost, "/console/invite?"+many.Encode())
+	if _, checked := offeredRoles(body); status != http.StatusOK || len(checked) == 0 || len(checked) > service.MaxChosenRoles || manyCost != oneCost {
+		t.Errorf("%d chosen roles: status %d, %d kept checked, %d requests (one chosen: %d)", len(many["role"]), status, len(checked), manyCost, oneCost)
+	}
 	for key, n := range large {
 		t.Logf("%s: %d requests with 60 roles, %d with 360", key, small[key], n)
 		if n != small[key] {
