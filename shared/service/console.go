@@ -345,9 +345,10 @@ func (s *Service) InvitableRoles(ctx context.Context, p *auth.Principal, req dom
 const MaxChosenRoles = 100
 
 // ChosenInvitableRoles are the roles of ids (the first MaxChosenRoles, in
-// their order, each once) that the caller may invite to, read by id: a role the
-// caller may not invite to, of another organization or gone, is left out
-// as a missing one (Invite refuses it again when the form is sent).
+// their order, each once) that the caller may invite to, read by id: a
+// role the caller may not invite to, of another organization or gone, is
+// left out as a missing one (Invite refuses it again when the form is
+// sent).
 func (s *Service) ChosenInvitableRoles(ctx context.Context, p *auth.Principal, ids []int64) ([]domain.Role, error) {
 	if p == nil {
 		return nil, domain.Unauthenticatedf("authentication required")
