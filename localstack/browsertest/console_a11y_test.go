@@ -112,6 +112,23 @@ func TestConsolePagesAccessible(t *testing.T) {
 				t.Errorf("expiry error = %q", got)
 			}
 			checkAxe(t, ctx)
+			// A role search that finds nothing: the form comes back with
+			// the chosen role and what was typed, and says so next to the
+			// search field.
+			setValue(t, ctx, "#q", "nosuchroleword")
+			if got := click(t, ctx, "#search-roles"); got != http.StatusOK {
+				t.Errorf("role search in the invite form = %d", got)
+			}
+			if got := text(t, ctx, "#q-error"); got != i18n.T(lang, "console.invite.noRoles") {
+				t.Errorf("role search message = %q", got)
+			}
+			kept, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(
+				`document.querySelector('input[name="role"][value="%d"]').checked && document.querySelector("#recipients").value === "no-address, also wrong"`, role)))
+			must(t, err)
+			if !kept {
+				t.Error("the role search lost the chosen role or the typed recipients")
+			}
+			checkAxe(t, ctx)
 			setValue(t, ctx, "#recipients", "links."+lang+"@example.org")
 			setValue(t, ctx, "#expiry", clock.Now().AddDate(0, 0, 7).Format("2006-01-02"))
 			must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#nomail"))))

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -324,24 +325,43 @@ func (s *Service) JobRuns(ctx context.Context, p *auth.Principal) ([]domain.JobR
 	return out, nil
 }
 
-// InvitableRoles are the roles of the caller's list scope that the caller
-// may invite to, by name, without member counts (the invite form needs
-// none: one or two Query requests, not a COUNT per role).
-func (s *Service) InvitableRoles(ctx context.Context, p *auth.Principal) ([]domain.Role, error) {
+// InvitableRoles is one page of the roles the caller may invite to: the
+// page of the role list (ListRoles, with its word search and sort: the
+// store's sorted listing, or the few roles the caller holds, read by id)
+// without the roles where the caller has no grantable authority. A page
+// costs what a role list page costs however many roles the scope holds;
+// the page may hold fewer than its size when some roles are left out.
+func (s *Service) InvitableRoles(ctx context.Context, p *auth.Principal, req domain.PageRequest) (domain.Page[domain.Role], error) {
+	page, _, err := s.ListRoles(ctx, p, req, false)
+	if err != nil {
+		return domain.Page[domain.Role]{}, err
+	}
+	page.Items = slices.DeleteFunc(page.Items, func(r domain.Role) bool { return len(RightsOn(p, r).Grantable) == 0 })
+	return page, nil
+}
+
+// MaxChosenRoles bounds the roles one invitation form shows as chosen
+// (read by id), so that a posted form cannot make the page read more.
+const MaxChosenRoles = 100
+
+// ChosenInvitableRoles are the roles of ids (the first MaxChosenRoles, in
+// their order, each once) that the caller may invite to, read by id: a
+// role the caller may not invite to, of another organization or gone, is
+// left out as a missing one (Invite refuses it again when the form is
+// sent).
+func (s *Service) ChosenInvitableRoles(ctx context.Context, p *auth.Principal, ids []int64) ([]domain.Role, error) {
 	if p == nil {
 		return nil, domain.Unauthenticatedf("authentication required")
 	}
-	roles, err := s.rolesInScope(ctx, p)
+	ids = ids[:min(len(ids), MaxChosenRoles)]
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	roles, err := s.Store.GetRoles(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	out := roles[:0]
-	for _, r := range roles {
-		if len(RightsOn(p, r).Grantable) > 0 {
-			out = append(out, r)
-		}
-	}
-	return out, nil
+	return slices.DeleteFunc(roles, func(r domain.Role) bool { return len(RightsOn(p, r).Grantable) == 0 }), nil
 }
 
 // SearchPeople is the console's user search: SearchUsers' scope and

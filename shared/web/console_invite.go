@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,7 +20,12 @@ import (
 // field what is wrong with it.
 type invitePage struct {
 	consolePage
+	// Roles are the chosen roles, then one page of the roles the caller
+	// may invite to (List's search and page; the pager's buttons post the
+	// form, so what was typed and chosen is kept).
 	Roles       []roleChoice
+	List        listState
+	Pager       pager
 	Authorities []choice
 	LangChoices []choice
 	Recipients  string
@@ -78,9 +84,15 @@ func (p *Pages) consoleInviteForm(w http.ResponseWriter, r *http.Request) {
 	p.render(w, r, http.StatusOK, "console/invite", page)
 }
 
-// invitePage fills the form's choices: the roles the person may invite to
-// and the authorities they may grant there (service.RightsOn). Nobody who
-// may invite to no role gets the form (403).
+// inviteRoleSorts: the form offers roles by name.
+var inviteRoleSorts = []string{"name"}
+
+// invitePage fills the form's choices: the chosen roles (read by id) and
+// one page of the role listing (service.InvitableRoles, narrowed by the
+// form's search), and the authorities the person may grant there
+// (service.RightsOn). A page costs what a role list page costs however
+// many roles the person's scope holds. Nobody who may invite to no role
+// gets the form (403).
 func (p *Pages) invitePage(w http.ResponseWriter, r *http.Request, pr *auth.Principal, lang string, f inviteForm) (invitePage, bool) {
 	page := invitePage{consolePage: p.consoleBase(r, pr, lang, "console.invite.title", "roles"), Recipients: f.recipients,
 		Message: f.message, Expiry: f.expiry, EndDate: f.endDate, NoMail: f.noMail, Errors: map[string]string{},
@@ -89,17 +101,32 @@ func (p *Pages) invitePage(w http.ResponseWriter, r *http.Request, pr *auth.Prin
 		p.forbidden(w, r)
 		return page, false
 	}
-	roles, err := p.cfg.Service.InvitableRoles(r.Context(), pr)
+	st := listStateOf(r, inviteRoleSorts)
+	st.Private, st.SearchLabel = true, i18n.T(lang, "console.invite.search")
+	listed, err := p.cfg.Service.InvitableRoles(r.Context(), pr, st.request())
+	bound, broad := domain.IsSearchTooBroad(err)
+	if err != nil && !broad {
+		p.refuse(w, r, err)
+		return page, false
+	}
+	if broad {
+		st.SearchError = i18n.T(lang, "console.roles.tooBroad", bound)
+	}
+	chosenRoles, err := p.cfg.Service.ChosenInvitableRoles(r.Context(), pr, f.roleIDs)
 	if err != nil {
 		p.refuse(w, r, err)
 		return page, false
 	}
+	page.List, page.Pager = st, st.pager(lang, listed.Total)
 	chosen := map[int64]bool{}
 	for _, id := range f.roleIDs {
 		chosen[id] = true
 	}
 	grantable := map[domain.Authority]bool{}
-	for _, role := range roles {
+	for _, role := range append(chosenRoles, listed.Items...) {
+		if slices.ContainsFunc(page.Roles, func(c roleChoice) bool { return c.ID == role.ID }) {
+			continue
+		}
 		rights := service.RightsOn(pr, role)
 		if len(rights.Grantable) == 0 {
 			continue
@@ -111,9 +138,14 @@ func (p *Pages) invitePage(w http.ResponseWriter, r *http.Request, pr *auth.Prin
 			}
 		}
 	}
-	if len(page.Roles) == 0 {
+	// The whole listing is empty: the person may invite to no role. A
+	// search or a later page that finds none keeps the form.
+	if len(page.Roles) == 0 && st.Query == "" && st.Page == 1 {
 		p.forbidden(w, r)
 		return page, false
+	}
+	if len(listed.Items) == 0 && !broad {
+		page.List.SearchError = i18n.T(lang, "console.invite.noRoles")
 	}
 	for _, a := range []domain.Authority{domain.Guest, domain.Inviter, domain.Manager, domain.ApplicationManager, domain.InstitutionAdmin} {
 		if grantable[a] {
@@ -138,6 +170,11 @@ func (p *Pages) consoleInvite(w http.ResponseWriter, r *http.Request) {
 	}
 	page, ok := p.invitePage(w, r, pr, lang, f)
 	if !ok {
+		return
+	}
+	// A search of the roles or a page of them: the form again, as typed.
+	if r.PostFormValue("searchroles") != "" || r.PostFormValue("page") != "" {
+		p.render(w, r, http.StatusOK, "console/invite", page)
 		return
 	}
 	in := service.InvitationInput{IntendedAuthority: f.authority, Message: strings.TrimSpace(f.message), Language: f.language,
