@@ -78,3 +78,52 @@ func (s *Store) getRoleRecord(ctx context.Context, roleID int64) (domain.Role, e
 	}
 	return rec.domain()
 }
+
+// The role's memberships by side: gsi1 partition ROLE#<roleId> holds every
+// membership under UR#<class>#<sort name>#<userId>, the class saying which
+// of U9's sides it is on (sidesOf):
+//
+//	UR#G#…   guests only (authority GUEST)
+//	UR#B#…   both: a higher authority whose membership includes the guest role
+//	UR#N#…   non-guests only
+//
+// so that a page of one side, by name, reads only that side: the guests
+// are G and B, the non-guests N and B, each two Queries merged by the part
+// after the class (the same order as the members index, gsi4). Every
+// membership is in exactly one class, so a Query of UR# still lists each
+// once (ListUserRolesOfRole). The key follows the membership's authority,
+// guest role and copy of its user, so every write of the membership
+// (newUserRoleRecord, through the projection step) keeps it; memberships
+// of older versions (UR#<userId>) are rewritten by the index repair
+// (RebuildMembersIndexOfRole, roles without `membersSided`).
+const (
+	classGuests    = "G#"
+	classBoth      = "B#"
+	classNonGuests = "N#"
+)
+
+// memberClass is the class of a membership's side key.
+func memberClass(ur domain.UserRole) string {
+	switch sides := sidesOf(ur); {
+	case len(sides) == 2:
+		return classBoth
+	case sides[0] == sideGuests:
+		return classGuests
+	default:
+		return classNonGuests
+	}
+}
+
+// classesOfSide are the classes whose members are on a side.
+func classesOfSide(guests bool) []string {
+	if guests {
+		return []string{classGuests, classBoth}
+	}
+	return []string{classNonGuests, classBoth}
+}
+
+// memberSideSK is a membership's gsi1 sort key: its class, then its place
+// in the members index (memberIndexSK without its prefix).
+func memberSideSK(ur domain.UserRole) string {
+	return prefixUserRole + memberClass(ur) + memberIndexSK(ur.Listing, ur.UserID)[len(prefixUserRole):]
+}

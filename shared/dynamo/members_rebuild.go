@@ -17,7 +17,8 @@ import (
 // every membership gets the copy of its user (version + 1, at the version
 // read; one changed meanwhile is read again, up to 3 times), every
 // invitation link without a copy gets one (only while it exists and has
-// none), and the role item gets its gsi4 keys and membersListed, so that
+// none), every membership gets its side key (gsi1, memberSideSK), and the
+// role item gets its gsi4 keys, membersListed and membersSided, so that
 // its page is read from the index from then on. Memberships whose user is
 // gone are left as they are (no list shows them). Idempotent; safe while
 // the service runs. A missing role is NotFound. Cost: about one request
@@ -26,25 +27,38 @@ func (s *Store) RebuildMembersIndexOfRole(ctx context.Context, roleID int64) err
 	if _, err := s.getRoleRecord(ctx, roleID); err != nil {
 		return err
 	}
-	token := ""
+	in, err := s.partitionQuery(indexGSI1, prefixRole+id(roleID), sortKeyPrefix(prefixUserRole))
+	if err != nil {
+		return err
+	}
+	in.TableName, in.Limit = aws.String(s.table), aws.Int32(maxPageSize)
 	for {
-		urs, next, err := s.ListUserRolesOfRole(ctx, roleID, token, maxPageSize)
+		out, err := s.db.Query(ctx, in)
+		if err != nil {
+			return fmt.Errorf("query memberships of role %d: %w", roleID, err)
+		}
+		urs, err := decodeUserRoles(out.Items)
 		if err != nil {
 			return err
 		}
-		if err := s.relistRoleMembers(ctx, urs); err != nil {
+		sided := make(map[int64]string, len(out.Items))
+		for i, av := range out.Items {
+			sided[urs[i].UserID] = stringAttr(av, attrGSI1SK)
+		}
+		if err := s.relistRoleMembers(ctx, urs, sided); err != nil {
 			return err
 		}
-		if next == "" {
+		if len(out.LastEvaluatedKey) == 0 {
 			break
 		}
-		token = next
+		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
 	if err := s.listInvitationLinksOfRole(ctx, roleID); err != nil {
 		return err
 	}
 	// Last, so that a page is never read from an index still being filled.
 	upd := expression.Set(expression.Name("membersListed"), expression.Value(true)).
+		Set(expression.Name("membersSided"), expression.Value(true)).
 		Set(expression.Name(attrGSI4PK), expression.Value(membersIndexPK(roleID))).
 		Set(expression.Name(attrGSI4SK), expression.Value(roleIndexSK))
 	expr, err := expression.NewBuilder().WithUpdate(upd).WithCondition(expression.AttributeExists(expression.Name(attrPK))).Build()
@@ -60,8 +74,9 @@ func (s *Store) RebuildMembersIndexOfRole(ctx context.Context, roleID int64) err
 	return nil
 }
 
-// relistRoleMembers gives memberships the current copy of their users.
-func (s *Store) relistRoleMembers(ctx context.Context, urs []domain.UserRole) error {
+// relistRoleMembers gives memberships the current copy of their users and
+// their side key (sided: the gsi1 sort key each has, by user id).
+func (s *Store) relistRoleMembers(ctx context.Context, urs []domain.UserRole, sided map[int64]string) error {
 	keys := make([]itemKey, len(urs))
 	for i, ur := range urs {
 		keys[i] = userKey(ur.UserID)
@@ -80,7 +95,11 @@ func (s *Store) relistRoleMembers(ctx context.Context, urs []domain.UserRole) er
 	}
 	for _, ur := range urs {
 		u, ok := users[ur.UserID]
-		if !ok || ur.Listing == domain.ListingOf(u) {
+		if !ok {
+			continue
+		}
+		if relisted := (domain.UserRole{UserID: ur.UserID, Authority: ur.Authority, GuestRoleIncluded: ur.GuestRoleIncluded,
+			Listing: domain.ListingOf(u)}); ur.Listing == relisted.Listing && sided[ur.UserID] == memberSideSK(relisted) {
 			continue
 		}
 		if err := s.relistOne(ctx, ur, u); err != nil {

@@ -3,11 +3,11 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/edu-invite/invite/shared/domain"
 )
@@ -25,25 +25,27 @@ func guestSideFilter(guests bool) expression.ConditionBuilder {
 	return authority.NotEqual(guest)
 }
 
-// MembersPageOfRole reads one page of a role's guests (or non-guests) from
-// its members index, by name (descending: from the end), skipping offset
-// of them: the Query stops once offset+size members of that side are read,
-// so a page's cost grows with its position and with the other side's
-// members before it, never with the role's size. The total is the side's
-// counter (one BatchGetItem of its shards, roles_members_count.go); only a
+// MembersPageOfRole reads one page of a role's guests (or non-guests) by
+// name (descending: from the end), skipping offset of them, from the
+// role's memberships by side (gsi1, memberSideSK): the side's two classes
+// are read by two Queries at once, each up to offset+size items, and
+// merged in name order, so a page reads only members of its side and its
+// cost grows with its position, never with the role's size or the other
+// side. The total is the side's counter (one BatchGetItem of its shards,
+// roles_members_count.go), unless the Queries read the whole side; only a
 // role of an older version, whose side counters are not exact until
-// RepairIndexes recounts it, is counted by a COUNT Query of the index with
-// the same filter (one request per 1 MB, some 2,000 members). The role is read
-// consistently in the same round trip.
+// RepairIndexes recounts it, is counted by a COUNT Query of the index. The
+// role is read consistently in the same round trip.
 func (s *Store) MembersPageOfRole(ctx context.Context, roleID int64, guests, descending bool, offset, size int) (role domain.Role, page domain.Page[domain.Member], err error) {
 	var items []item
+	var whole bool
 	err = together(ctx, func(gctx context.Context) error {
 		var err error
 		role, err = s.getRoleRecord(gctx, roleID)
 		return err
 	}, func(gctx context.Context) error {
 		var err error
-		items, err = s.membersOfSide(gctx, roleID, guests, descending, offset+size)
+		items, whole, err = s.membersOfSide(gctx, roleID, guests, descending, offset+size)
 		return err
 	})
 	if err != nil {
@@ -54,8 +56,8 @@ func (s *Store) MembersPageOfRole(ctx context.Context, roleID int64, guests, des
 			return domain.Role{}, domain.Page[domain.Member]{}, err
 		}
 	}
-	if len(items) < offset+size {
-		// The Query read the whole index: the side has exactly these.
+	if whole {
+		// The Queries read the whole side: it has exactly these.
 		page.Total = int64(len(items))
 		return role, page, nil
 	}
@@ -72,6 +74,53 @@ func (s *Store) MembersPageOfRole(ctx context.Context, roleID int64, guests, des
 	return role, page, nil
 }
 
+// membersOfSide reads the first want members of a side in name order (the
+// members index's): each of the side's classes up to want items, the two
+// Queries at once, merged. whole: the side has no more than these.
+func (s *Store) membersOfSide(ctx context.Context, roleID int64, guests, descending bool, want int) (members []item, whole bool, err error) {
+	classes := classesOfSide(guests)
+	read := make([][]item, len(classes))
+	query := func(i int) func(context.Context) error {
+		return func(ctx context.Context) error {
+			in, err := s.partitionQuery(indexGSI1, prefixRole+id(roleID), sortKeyPrefix(prefixUserRole+classes[i]))
+			if err != nil {
+				return err
+			}
+			in.ScanIndexForward = aws.Bool(!descending)
+			read[i], err = queryUpTo(ctx, s, in, want, asItem)
+			return err
+		}
+	}
+	if err := together(ctx, query(0), query(1)); err != nil {
+		return nil, false, fmt.Errorf("members of role %d: %w", roleID, err)
+	}
+	whole = len(read[0]) < want && len(read[1]) < want
+	members = mergeBySideKey(read[0], read[1], descending)
+	return members[:min(len(members), want)], whole && len(members) < want, nil
+}
+
+// mergeBySideKey merges two runs of memberships, each in gsi1 order, by
+// their place after the class (name, then user id).
+func mergeBySideKey(a, b []item, descending bool) []item {
+	place := func(it item) string {
+		sk := stringAttr(it, attrGSI1SK)
+		return sk[min(len(sk), len(prefixUserRole)+len(classGuests)):]
+	}
+	out := make([]item, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		c := strings.Compare(place(a[0]), place(b[0]))
+		if descending {
+			c = -c
+		}
+		if c <= 0 {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
 // sideQuery is a Query of the members of a role's index on one side.
 func (s *Store) sideQuery(roleID int64, guests bool) (*expression.Expression, error) {
 	key := expression.Key(attrGSI4PK).Equal(expression.Value(membersIndexPK(roleID))).
@@ -81,37 +130,6 @@ func (s *Store) sideQuery(roleID int64, guests bool) (*expression.Expression, er
 		return nil, fmt.Errorf("members of role %d: %w", roleID, err)
 	}
 	return &expr, nil
-}
-
-// membersOfSide reads the first want members of a side, in index order.
-func (s *Store) membersOfSide(ctx context.Context, roleID int64, guests, descending bool, want int) ([]item, error) {
-	expr, err := s.sideQuery(roleID, guests)
-	if err != nil {
-		return nil, err
-	}
-	var out []item
-	var start map[string]types.AttributeValue
-	for len(out) < want {
-		res, err := s.db.Query(ctx, &dynamodb.QueryInput{
-			TableName: aws.String(s.table), IndexName: aws.String(indexGSI4),
-			KeyConditionExpression: expr.KeyCondition(), FilterExpression: expr.Filter(),
-			ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-			ScanIndexForward: aws.Bool(!descending), ExclusiveStartKey: start,
-			// Limit counts items read before the filter: read what the
-			// page still needs, at least a small batch (the other side's
-			// members in between are read and dropped).
-			Limit: aws.Int32(int32(max(want-len(out), 25))),
-		})
-		if err != nil {
-			return nil, fmt.Errorf("query members of role %d: %w", roleID, err)
-		}
-		out = append(out, res.Items...)
-		if len(res.LastEvaluatedKey) == 0 {
-			break
-		}
-		start = res.LastEvaluatedKey
-	}
-	return out[:min(len(out), want)], nil
 }
 
 // countMembersOfSide counts a side of a role's index (Select COUNT).

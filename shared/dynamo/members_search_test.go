@@ -117,9 +117,10 @@ func TestMembersPageOfRoleIsTrue(t *testing.T) {
 }
 
 // TestMembersPageCostDoesNotGrowWithMembers: a page of a role's guests or
-// non-guests costs no more requests and items read with 400 members than
-// with 40: the Query stops at the page's end (a small batch at least) and
-// the total is the side's counter.
+// non-guests costs no more requests with 800 members than with 40, and no
+// more items read with 800 than with 400 (once each class of the side
+// holds more than the page's window): each of the side's two classes is
+// read up to the page's end and the total is the side's counter.
 func TestMembersPageCostDoesNotGrowWithMembers(t *testing.T) {
 	s, counter, _ := itemCountingStore(t)
 	urs := seedMembers(t, s, 1, 1, 40, true)
@@ -150,16 +151,21 @@ func TestMembersPageCostDoesNotGrowWithMembers(t *testing.T) {
 		small[name] = measure(name)
 	}
 	urs = append(urs, seedMembers(t, s, 1, 41, 360, false)...)
+	medium := map[string]cost{}
+	for name := range pages {
+		medium[name] = measure(name)
+	}
+	urs = append(urs, seedMembers(t, s, 1, 401, 400, false)...)
 	for name := range pages {
 		c := measure(name)
 		q := pages[name]
-		if c.requests > small[name].requests || c.items > small[name].items {
-			t.Errorf("%s: %+v with 40 members, %+v with 400", name, small[name], c)
+		if c.requests > small[name].requests || c.items > medium[name].items {
+			t.Errorf("%s: %+v with 40 members, %+v with 400, %+v with 800", name, small[name], medium[name], c)
 		}
-		// The role (GetItem, not counted as items), the side's window
-		// (offset + size members, at least a batch of 25, with the other
-		// side's members in between) and the side's 4 counter shards.
-		if window := q.number*q.size + q.size; c.requests > 3 || c.items > int64(max(2*window, 25)+4) {
+		// The role (GetItem, not counted as items), the side's two
+		// classes up to the window (offset + size members each), sent
+		// together, and the side's 4 counter shards.
+		if window := q.number*q.size + q.size; c.requests > 4 || c.items > int64(2*window+4) {
 			t.Errorf("%s: %d requests, %d items for a window of %d", name, c.requests, c.items, window)
 		}
 		t.Logf("%s: %d requests, %d items", name, c.requests, c.items)
@@ -265,7 +271,7 @@ func TestSideCountersOfOlderRoles(t *testing.T) {
 		t.Fatalf("the repair recounted %d roles, want role 1", res.RoleCountsRepaired)
 	}
 	after := page("repaired", true) + page("repaired", false)
-	if after != 6 || before <= after {
-		t.Errorf("requests of two pages: %d before the repair, %d after; want 6 after, fewer than before", before, after)
+	if after != 8 || before <= after {
+		t.Errorf("requests of two pages: %d before the repair, %d after; want 8 after, fewer than before", before, after)
 	}
 }

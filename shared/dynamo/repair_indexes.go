@@ -24,7 +24,8 @@ import (
 // interrupted run resumes from its cursor:
 //
 //   - a role whose member counter is not exact: RecountMembersOfRole;
-//   - a role whose members index is not complete: RebuildMembersIndexOfRole;
+//   - a role whose members index or side keys are not complete:
+//     RebuildMembersIndexOfRole;
 //   - every role: the links of its invitations no longer open, moved to
 //     the history keys, and links without a copy of their invitation
 //     given one (repairHistoryLinks): reads trust the copies;
@@ -55,7 +56,7 @@ func (s *Store) RepairIndexes(ctx context.Context, cursor string, limit int) (do
 	if err != nil {
 		return domain.IndexRepair{}, err
 	}
-	project(in, "id", "membersListed", attrOrganizationsPending, "version")
+	project(in, "id", "membersListed", "membersSided", attrOrganizationsPending, "version")
 	in.TableName, in.Limit = aws.String(s.table), aws.Int32(int32(limit))
 	if len(start) > 1 {
 		in.ExclusiveStartKey = make(item, len(start))
@@ -74,6 +75,7 @@ func (s *Store) RepairIndexes(ctx context.Context, cursor string, limit int) (do
 		var rec struct {
 			ID            int64 `dynamodbav:"id"`
 			MembersListed bool  `dynamodbav:"membersListed"`
+			MembersSided  bool  `dynamodbav:"membersSided"`
 			Pending       bool  `dynamodbav:"organizationsPending"`
 			Version       int64 `dynamodbav:"version"`
 		}
@@ -81,7 +83,7 @@ func (s *Store) RepairIndexes(ctx context.Context, cursor string, limit int) (do
 			return domain.IndexRepair{}, err
 		}
 		ids = append(ids, rec.ID)
-		if !rec.MembersListed {
+		if !rec.MembersListed || !rec.MembersSided {
 			unlisted = append(unlisted, rec.ID)
 		}
 		if rec.Pending {

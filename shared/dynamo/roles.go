@@ -16,7 +16,7 @@ func (s *Store) CreateRole(ctx context.Context, r domain.Role, deliveries []doma
 	}
 	t := s.newTxn()
 	role := newRoleRecord(r, 1)
-	role.MembersListed = true // no members yet: the index is complete
+	role.MembersListed, role.MembersSided = true, true // no members yet: the indexes are complete
 	t.putNew(role, always(domain.Conflictf("role %d already exists", r.ID)))
 	t.putNew(newRoleNameRecord(r), always(domain.Conflictf("role name %q is already taken", r.Name)))
 	for _, manageID := range r.ManageIDs() {
@@ -63,7 +63,7 @@ func (s *Store) updateRole(ctx context.Context, r domain.Role, deliveries []doma
 	}
 	t := s.newTxn()
 	role := newRoleRecord(r, r.Version+1)
-	role.MembersListed = rec.MembersListed
+	role.MembersListed, role.MembersSided = rec.MembersListed, rec.MembersSided
 	role.OrganizationsPending = rec.OrganizationsPending || stored.OrganizationGUID != r.OrganizationGUID
 	t.putVersion(role, r.Version, s.versionFailure(roleKey(r.ID), roleNotFound(r.ID)))
 	if domain.NormalizedRoleName(stored.Name) != domain.NormalizedRoleName(r.Name) {

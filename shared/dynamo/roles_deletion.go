@@ -31,7 +31,7 @@ func newRoleDeletionRecord(stored domain.Role) roleRecord {
 	rec.itemKey = roleDeletionKey(stored.ID)
 	rec.indexKeys = indexKeys{} // in no listing, no members index
 	rec.Entity = entityRoleDeletion
-	rec.MembersListed = false
+	rec.MembersListed, rec.MembersSided = false, false
 	return rec
 }
 

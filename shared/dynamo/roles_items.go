@@ -39,6 +39,10 @@ type roleRecord struct {
 	// user's copy, so its members index (gsi4) is complete: set by
 	// CreateRole, the seed and RebuildMembersIndexOfRole, kept by UpdateRole.
 	MembersListed bool `dynamodbav:"membersListed,omitempty"`
+	// MembersSided says that every membership of the role has its side
+	// key (gsi1, memberSideSK), so U9 pages a side from it: set with
+	// MembersListed, by the same writes and the same rebuild.
+	MembersSided bool `dynamodbav:"membersSided,omitempty"`
 	// OrganizationsPending says that the role moved to another
 	// organization and its members' organization items may not follow yet
 	// (roles_move.go).

@@ -7,7 +7,8 @@ import (
 )
 
 // userRoleRecord is a membership, stored in its user's partition. gsi1 lists
-// the memberships of a role; gsi2 finds a membership by its own id.
+// the memberships of a role by side and name (memberSideSK); gsi2 finds a
+// membership by its own id.
 type userRoleRecord struct {
 	itemKey
 	indexKeys
@@ -44,7 +45,7 @@ func newUserRoleRecord(ur domain.UserRole, version int64) userRoleRecord {
 		itemKey: userRoleKey(ur.UserID, ur.RoleID),
 		indexKeys: indexKeys{
 			GSI1PK: prefixRole + id(ur.RoleID),
-			GSI1SK: prefixUserRole + id(ur.UserID),
+			GSI1SK: memberSideSK(ur),
 			GSI2PK: prefixUserRole + id(ur.ID),
 			GSI2SK: "UR",
 		},

@@ -35,7 +35,7 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 			return err
 		}
 		role := newRoleRecord(r, 1)
-		role.MembersListed = true
+		role.MembersListed, role.MembersSided = true, true
 		records = append(records, role, newRoleNameRecord(r))
 		for _, manageID := range r.ManageIDs() {
 			records = append(records, newAppLinkRecord(r, manageID))

@@ -8,10 +8,23 @@ import (
 	"github.com/edu-invite/invite/shared/service"
 )
 
-// membersOfRole answers every membership of a role with its user.
+// membersOfRole answers every membership of a role with its user: as one
+// array (up to service.MaxMembersListed members), or, when the caller asks
+// for a page (pageNumber or pageSize), one page of them by name in the
+// page envelope, so that a role of any size is listed page by page.
 func (a *API) membersOfRole(w http.ResponseWriter, r *http.Request) {
 	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {
+		return
+	}
+	if q := r.URL.Query(); q.Has("pageNumber") || q.Has("pageSize") {
+		req, err := pageRequest(r, service.MemberSortName)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		page, err := a.Service.PageMembersOfRole(r.Context(), p, roleID, req)
+		respond(w, r, http.StatusOK, newPage(mapSlice(page.Items, memberJSON), req, page.Total), err)
 		return
 	}
 	_, members, err := a.Service.MembersOfRole(r.Context(), p, roleID)

@@ -2,7 +2,9 @@ package httpapi_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,6 +44,63 @@ func TestMembersOfRole(t *testing.T) {
 	}
 	if rec := w.do("manager", "GET", "/api/v1/user_roles/roles/abc", ""); rec.Code != http.StatusBadRequest {
 		t.Errorf("bad role id: status %d", rec.Code)
+	}
+}
+
+// TestMembersOfRolePaged: U10 with pageNumber or pageSize answers one
+// page of the role's members by name, with their whole users, in the page
+// envelope with the role's member count; the pages together are the
+// unpaged answer; bad paging parameters are a 400.
+func TestMembersOfRolePaged(t *testing.T) {
+	w := newWorld(t)
+	type member struct {
+		ID   int64 `json:"id"`
+		User struct {
+			ID   int64  `json:"id"`
+			Name string `json:"name"`
+			Sub  string `json:"sub"`
+		} `json:"user"`
+	}
+	type page struct {
+		Content       []member `json:"content"`
+		TotalElements int64    `json:"totalElements"`
+		TotalPages    int      `json:"totalPages"`
+		Number        int      `json:"number"`
+	}
+	all := decode[[]member](t, w.do("inviter", "GET", "/api/v1/user_roles/roles/{roleA}", ""))
+	var paged []string
+	for number := 0; number < 3; number++ {
+		rec := w.do("inviter", "GET", fmt.Sprintf("/api/v1/user_roles/roles/{roleA}?pageSize=3&pageNumber=%d", number), "")
+		if rec.Code != http.StatusOK {
+			t.Fatalf("page %d: status %d: %s", number, rec.Code, rec.Body.String())
+		}
+		p := decode[page](t, rec)
+		if p.TotalElements != int64(len(all)) || p.TotalPages != (len(all)+2)/3 || p.Number != number {
+			t.Errorf("page %d: total %d, pages %d, number %d; want %d members", number, p.TotalElements, p.TotalPages, p.Number, len(all))
+		}
+		for _, m := range p.Content {
+			if m.User.Sub == "" || m.ID == 0 {
+				t.Errorf("page %d: member %+v without its whole user", number, m)
+			}
+			paged = append(paged, m.User.Name)
+		}
+	}
+	var names []string
+	for _, m := range all {
+		names = append(names, m.User.Name)
+	}
+	slices.Sort(names)
+	if !slices.IsSorted(paged) || !slices.Equal(paged, names) {
+		t.Errorf("pages %v, want every member by name %v", paged, names)
+	}
+	if rec := w.do("inviter", "GET", "/api/v1/user_roles/roles/{roleA}?pageSize=3&sortDirection=DESC", ""); rec.Code != http.StatusOK ||
+		decode[page](t, rec).Content[0].User.Name != names[len(names)-1] {
+		t.Errorf("descending: status %d: %s", rec.Code, rec.Body.String())
+	}
+	for _, bad := range []string{"?pageSize=0", "?pageNumber=-1", "?pageSize=101", "?pageSize=2&sortDirection=UP"} {
+		if rec := w.do("inviter", "GET", "/api/v1/user_roles/roles/{roleA}"+bad, ""); rec.Code != http.StatusBadRequest {
+			t.Errorf("%s: status %d, want 400", bad, rec.Code)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package service
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -32,9 +33,34 @@ func (s *Service) membersSearchBound() int {
 	return DefaultMembersSearchBound
 }
 
-// membersPages is the store's paging of a role's members index by side.
+// membersPages is the store's paging of a role's members index by side,
+// and of all its members with their whole users.
 type membersPages interface {
 	MembersPageOfRole(ctx context.Context, roleID int64, guests, descending bool, offset, size int) (role domain.Role, page domain.Page[domain.Member], err error)
+	AllMembersPageOfRole(ctx context.Context, roleID int64, descending bool, offset, size int) (role domain.Role, page domain.Page[domain.Member], err error)
+}
+
+// PageMembersOfRole is U10 paged: one page of every membership of a role,
+// by name, with its whole user, and the role's member count, to those who
+// may see the role's members. A page costs a bounded number of requests
+// however many members the role has, so a role of any size is listed
+// page by page (no MaxMembersListed).
+func (s *Service) PageMembersOfRole(ctx context.Context, p *auth.Principal, roleID int64, req domain.PageRequest) (domain.Page[domain.Member], error) {
+	if p == nil {
+		return domain.Page[domain.Member]{}, domain.Unauthenticatedf("authentication required")
+	}
+	mp, ok := s.Store.(membersPages)
+	if !ok {
+		return domain.Page[domain.Member]{}, fmt.Errorf("the store cannot page the members of a role")
+	}
+	role, page, err := mp.AllMembersPageOfRole(ctx, roleID, req.Descending, req.Offset(), req.Size)
+	if err != nil {
+		return domain.Page[domain.Member]{}, err
+	}
+	if !p.CanSeeMembers(role) {
+		return domain.Page[domain.Member]{}, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the members of role %d", roleID))
+	}
+	return page, nil
 }
 
 // MembersOfRole returns every membership of a role with its whole user
@@ -56,7 +82,7 @@ func (s *Service) MembersOfRole(ctx context.Context, p *auth.Principal, roleID i
 		return domain.Role{}, nil, err
 	}
 	if more {
-		return domain.Role{}, nil, domain.Invalidf("role %d has more than %d members, more than one request lists", roleID, MaxMembersListed)
+		return domain.Role{}, nil, domain.Invalidf("role %d has more than %d members, more than one answer lists: ask for pages (pageNumber, pageSize)", roleID, MaxMembersListed)
 	}
 	return role, members, nil
 }
