@@ -150,8 +150,8 @@ bench: npm
 ## Local's files, default build/national-db) and is resumable: a progress item in the table records how many
 ## users are in, a run continues from there, and a run whose target is reached only asks the queries.
 ## NATIONAL_SEED_UNTIL (RFC 3339 time) stops seeding at the first chunk boundary after it and asks the queries
-## at the scale reached; NATIONAL_SEED_WRITERS writes in flight (default 8), NATIONAL_SEED_CHUNK users per
-## chunk (default 25000). Progress (users/s, items/s, ETA) goes to build/bench-national.txt as each chunk ends.
+## at the scale reached; NATIONAL_SEED_WRITERS writes in flight (default 8), NATIONAL_SEED_CHUNK roles or users per
+## chunk (default 5000). Progress (users/s, items/s, ETA) goes to build/bench-national.txt as each chunk ends.
 ## Delete NATIONAL_DB_DIR to seed from scratch.
 NATIONAL_USERS ?= 1000000
 NATIONAL_ROLES ?= 10000
@@ -159,7 +159,7 @@ NATIONAL_BIG_ROLE ?= 50000
 NATIONAL_DB_DIR ?= $(CURDIR)/$(BUILD_DIR)/national-db
 NATIONAL_SEED_UNTIL ?=
 NATIONAL_SEED_WRITERS ?= 8
-NATIONAL_SEED_CHUNK ?= 25000
+NATIONAL_SEED_CHUNK ?= 5000
 bench-national: npm
 	@mkdir -p $(BUILD_DIR)
 	@TRUTH_USERS=$(NATIONAL_USERS) TRUTH_ROLES=$(NATIONAL_ROLES) TRUTH_BIG_ROLE=$(NATIONAL_BIG_ROLE) \

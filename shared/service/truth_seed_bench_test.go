@@ -73,16 +73,17 @@ func (p truthPlan) user(i int, now time.Time) (domain.User, domain.UserRole, str
 	return u, ur, org
 }
 
-// truthProgress is the progress item: seeded users are in; next > seeded
-// is the chunk a run was writing.
+// truthProgress is the progress item: the first rolesSeeded roles and
+// seeded users are in; rolesNext > rolesSeeded or next > seeded is the chunk
+// a run was writing. Users follow once every role is in.
 type truthProgress struct {
-	PK      string `dynamodbav:"pk"`
-	SK      string `dynamodbav:"sk"`
-	Seeded  int    `dynamodbav:"seeded"`
-	Next    int    `dynamodbav:"next"`
-	Roles   int    `dynamodbav:"roles"`
-	BigRole int    `dynamodbav:"bigRole"`
-	Updated string `dynamodbav:"updated"`
+	PK          string `dynamodbav:"pk"`
+	SK          string `dynamodbav:"sk"`
+	RolesSeeded int    `dynamodbav:"rolesSeeded"`
+	RolesNext   int    `dynamodbav:"rolesNext"`
+	Seeded      int    `dynamodbav:"seeded"`
+	Next        int    `dynamodbav:"next"`
+	Updated     string `dynamodbav:"updated"`
 }
 
 const truthProgressPK, truthProgressSK = "BENCH#truth", "PROGRESS"
@@ -98,7 +99,10 @@ func truthTable(b *testing.B, plan truthPlan, items, requests, written *atomic.I
 		if err != nil {
 			b.Fatal(err)
 		}
-		ddb, err := substitutes.StartDynamoDB(context.Background(), substitutes.DynamoDBOptions{DataDir: dir})
+		// A JVM opening a large table on a busy machine takes minutes.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		ddb, err := substitutes.StartDynamoDB(ctx, substitutes.DynamoDBOptions{DataDir: dir})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -143,9 +147,10 @@ func writeTruthProgress(ctx context.Context, client *dynamodb.Client, table stri
 }
 
 // seedTruth seeds the plan from where the table's progress item says it
-// got, TRUTH_SEED_CHUNK users per Seed (default 25,000), until the plan's
-// users are in or TRUTH_SEED_UNTIL (RFC 3339) has passed, and returns how
-// many users the table holds. Progress goes to stderr as each chunk ends.
+// got, in chunks of TRUTH_SEED_CHUNK roles or users per Seed (default
+// 5,000), until the plan's roles and users are in or TRUTH_SEED_UNTIL (RFC
+// 3339) has passed, and returns how many users the table holds. Progress
+// goes to stderr as each chunk ends.
 func seedTruth(b *testing.B, client *dynamodb.Client, table string, store *dynamo.Store, plan truthPlan, now time.Time, written *atomic.Int64) int {
 	b.Helper()
 	ctx := context.Background()
@@ -153,7 +158,7 @@ func seedTruth(b *testing.B, client *dynamodb.Client, table string, store *dynam
 	if err != nil {
 		b.Fatal(err)
 	}
-	if progress.Seeded >= plan.users {
+	if progress.RolesSeeded >= plan.roles && progress.Seeded >= plan.users {
 		b.Logf("the table holds %d users already (target %d): no seeding", progress.Seeded, plan.users)
 		return progress.Seeded
 	}
@@ -163,49 +168,60 @@ func seedTruth(b *testing.B, client *dynamodb.Client, table string, store *dynam
 			b.Fatalf("TRUTH_SEED_UNTIL: %v", err)
 		}
 	}
-	chunk := envInt("TRUTH_SEED_CHUNK", 25_000)
-	start, from := time.Now(), progress.Seeded
-	written0 := written.Load()
-	progress.Roles, progress.BigRole = plan.roles, plan.bigRole
-	for progress.Seeded < plan.users {
+	chunk := envInt("TRUTH_SEED_CHUNK", 5_000)
+	roles := plan.rolesOf(now)
+	start, from, written0 := time.Now(), progress.Seeded, written.Load()
+	for progress.RolesSeeded < plan.roles || progress.Seeded < plan.users {
 		if !until.IsZero() && time.Now().After(until) {
-			fmt.Fprintf(os.Stderr, "truth seed: stopped at %d of %d users (TRUTH_SEED_UNTIL %s); a run continues from here\n",
-				progress.Seeded, plan.users, until.Format(time.RFC3339))
+			fmt.Fprintf(os.Stderr, "truth seed: stopped at %d of %d roles, %d of %d users (TRUTH_SEED_UNTIL %s); a run continues from here\n",
+				progress.RolesSeeded, plan.roles, progress.Seeded, plan.users, until.Format(time.RFC3339))
 			break
 		}
-		// The chunk a run stopped in is written again as it was.
-		end := max(progress.Next, min(progress.Seeded+chunk, plan.users))
-		progress.Next = end
+		// The chunk a run stopped in is written again as it was: its
+		// counters are guarded by the seed's ids.
+		var seed domain.Seed
+		what, done, target := "roles", &progress.RolesSeeded, plan.roles
+		if progress.RolesSeeded < plan.roles {
+			progress.RolesNext = max(progress.RolesNext, min(progress.RolesSeeded+chunk, plan.roles))
+			seed.Roles = roles[progress.RolesSeeded:progress.RolesNext]
+		} else {
+			what, done, target = "users", &progress.Seeded, plan.users
+			progress.Next = max(progress.Next, min(progress.Seeded+chunk, plan.users))
+			for i := progress.Seeded; i < progress.Next; i++ {
+				u, ur, _ := plan.user(i, now)
+				seed.Users, seed.UserRoles = append(seed.Users, u), append(seed.UserRoles, ur)
+			}
+		}
 		if err := writeTruthProgress(ctx, client, table, progress); err != nil {
 			b.Fatal(err)
 		}
 		chunkStart, chunkWritten := time.Now(), written.Load()
-		var seed domain.Seed
-		if progress.Seeded == 0 {
-			seed.Roles = plan.rolesOf(now)
-		}
-		for i := progress.Seeded; i < end; i++ {
-			u, ur, _ := plan.user(i, now)
-			seed.Users, seed.UserRoles = append(seed.Users, u), append(seed.UserRoles, ur)
-		}
 		if err := store.Seed(ctx, seed); err != nil {
 			b.Fatal(err)
 		}
-		progress.Seeded = end
+		progress.RolesSeeded, progress.Seeded = progress.RolesNext, max(progress.Seeded, progress.Next)
 		if err := writeTruthProgress(ctx, client, table, progress); err != nil {
 			b.Fatal(err)
 		}
 		took := time.Since(chunkStart).Seconds()
-		rate := float64(progress.Seeded-from) / time.Since(start).Seconds()
-		eta := time.Duration(float64(plan.users-progress.Seeded) / rate * float64(time.Second)).Round(time.Second)
-		fmt.Fprintf(os.Stderr, "truth seed: %s %d/%d users; chunk %d users/s, %d items/s; run %.0f users/s, %.0f items/s; ETA %s\n",
-			time.Now().UTC().Format("15:04:05"), progress.Seeded, plan.users, int(float64(len(seed.Users))/took),
-			int(float64(written.Load()-chunkWritten)/took), rate, float64(written.Load()-written0)/time.Since(start).Seconds(), eta)
+		itemRate := float64(written.Load()-written0) / time.Since(start).Seconds()
+		eta := "-"
+		if what == "users" {
+			rate := float64(progress.Seeded-from) / time.Since(start).Seconds()
+			eta = time.Duration(float64(plan.users-progress.Seeded) / rate * float64(time.Second)).Round(time.Second).String()
+		}
+		fmt.Fprintf(os.Stderr, "truth seed: %s %s %d/%d; chunk %.0f %s/s, %.0f items/s; run %.0f items/s; users ETA %s\n",
+			time.Now().UTC().Format("15:04:05"), what, *done, target, float64(len(seed.Roles)+len(seed.Users))/took, what,
+			float64(written.Load()-chunkWritten)/took, itemRate, eta)
 	}
-	if progress.Seeded > from {
-		b.Logf("seeded users %d to %d in %s (%d writers, chunks of %d; %d items, %.0f items/s)", from+1, progress.Seeded,
-			time.Since(start).Round(time.Second), envInt("TRUTH_SEED_WRITERS", dynamo.DefaultSeedWriters), chunk,
-			written.Load()-written0, float64(written.Load()-written0)/time.Since(start).Seconds())
+	if written.Load() > written0 {
+		b.Logf("seeded up to %d roles and %d users (users %d to %d this run) in %s (%d writers, chunks of %d; %d items, %.0f items/s)",
+			progress.RolesSeeded, progress.Seeded, from+1, progress.Seeded, time.Since(start).Round(time.Second),
+			envInt("TRUTH_SEED_WRITERS", dynamo.DefaultSeedWriters), chunk, written.Load()-written0,
+			float64(written.Load()-written0)/time.Since(start).Seconds())
+	}
+	if progress.RolesSeeded < plan.roles {
+		b.Fatalf("only %d of %d roles are seeded yet: no query is asked before every role is in", progress.RolesSeeded, plan.roles)
 	}
 	return progress.Seeded
 }
