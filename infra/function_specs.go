@@ -196,8 +196,10 @@ var functionSpecs = []functionSpec{
 		// Hourly: ends expired user-roles, notifies users and queues SCIM updates.
 		Name: "expiry", Kind: scheduledJob, TimeoutSeconds: 300, MemoryMB: defaultMemoryMB,
 		Table: tableAccess{
-			Reads:   kinds(roleItems, []string{partitionRegistry, partitionSPLink, partitionOrganization}),
-			Writes:  kinds(membershipItems, []string{partitionMail, partitionJobRun + "expiry"}),
+			Reads: kinds(roleItems, []string{partitionRegistry, partitionSPLink, partitionOrganization}),
+			// JOB#job#<id>: the continuation it queues for the jobs
+			// function when memberships are left at its time limit.
+			Writes:  kinds(membershipItems, []string{partitionMail, partitionJobRun + "expiry", partitionJobRun + "job#"}),
 			Indexes: kinds(peopleIndexes, []string{indexExpiringMemberships}),
 		},
 		SendsToQueue: true, SendsMail: true,

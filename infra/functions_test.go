@@ -87,7 +87,7 @@ func TestFunctionEnvironment(t *testing.T) {
 		"web": join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "CONNECTION_SECRET_PREFIX",
 			"OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET_ARN", "SESSION_IDLE_TIMEOUT", "RECONCILE_FUNCTION_NAME"}),
 		"provisioner":  join(common, []string{"SCIM_QUEUE_URL", "SCIM_DLQ_URL", "SCIM_MAX_RECEIVE_COUNT"}),
-		"expiry":       join(common, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL"}),
+		"expiry":       join(common, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "JOBS_FUNCTION_NAME"}),
 		"cleanup":      common,
 		"reconcile":    common,
 		"outbox-sweep": join(common, mail, []string{"SCIM_QUEUE_URL"}),

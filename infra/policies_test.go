@@ -171,9 +171,9 @@ var (
 		keysOf("SP#*", "ROLE#*", "UR#*"),
 		keysOf("SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*", "SPGUARD#*"))
 	expiryTable = tableGrants(
-		patterns(pRoles, keysOf("REGISTRY", "SPLINK#*"), pMembership, keysOf("MAIL#*", "JOB#expiry*"), keysOf("ORGANIZATIONS")),
+		patterns(pRoles, keysOf("REGISTRY", "SPLINK#*"), pMembership, keysOf("MAIL#*", "JOB#expiry*", "JOB#job#*"), keysOf("ORGANIZATIONS")),
 		patterns(iPeople, keysOf("EXPIRES#*")),
-		patterns(pMembership, keysOf("MAIL#*", "JOB#expiry*")))
+		patterns(pMembership, keysOf("MAIL#*", "JOB#expiry*", "JOB#job#*")))
 	cleanupTable = tableGrants(
 		patterns(pRoles, keysOf("REGISTRY", "SPLINK#*"), pMembership, keysOf("INV#*", "MAIL#*", "TOKEN#*", "TOKENID#*", "JOB#cleanup*"), keysOf("ORGANIZATIONS")),
 		patterns(iPeople, keysOf("EXPIRES#*", "INVEXPIRES#*", "TOKENEXPIRES#*")),
@@ -202,7 +202,7 @@ var expectedGrants = map[string]grantSet{
 	"system":       union(logsWrite, originVerify, systemTable, queueSend, mailSend, connSecrets, spSecretsRead, grants([]string{"lambda:InvokeFunction"}, "function invite reconcile", "function invite jobs")),
 	"web":          union(logsWrite, originVerify, webTable, queueSend, mailSend, oidcClient, connSecrets, spSecretsRead, grants([]string{"lambda:InvokeFunction"}, "function invite reconcile")),
 	"provisioner":  union(logsWrite, provisionerTable, queueConsume, deadLetterSend, spSecrets),
-	"expiry":       union(logsWrite, expiryTable, queueSend, mailSend),
+	"expiry":       union(logsWrite, expiryTable, queueSend, mailSend, grants([]string{"lambda:InvokeFunction"}, "function invite jobs")),
 	"cleanup":      union(logsWrite, cleanupTable),
 	"reconcile":    union(logsWrite, reconcileTable, spSecrets),
 	"outbox-sweep": union(logsWrite, outboxTable, queueSend, mailSend),

@@ -21,6 +21,14 @@ func wireOnDemandJobs(system, jobs serviceFunction) {
 	wireInvoke(system, jobs, "JOBS_FUNCTION_NAME")
 }
 
+// wireExpiryContinuation lets the expiry function hand the memberships it
+// could not remove before its time limit to an expiry job in the jobs
+// function at once (service.continueExpiry), rather than to its next
+// hourly run.
+func wireExpiryContinuation(expiry, jobs serviceFunction) {
+	wireInvoke(expiry, jobs, "JOBS_FUNCTION_NAME")
+}
+
 // wireInvoke names target in caller's environment variable and allows
 // caller to invoke it, and nothing else.
 func wireInvoke(caller, target serviceFunction, variable string) {

@@ -99,6 +99,7 @@ func NewInviteStack(scope constructs.Construct, id string, props *InviteStackPro
 	wireOnDemandReconcile(functions["system"], functions["reconcile"])
 	wireOnDemandReconcile(functions["web"], functions["reconcile"])
 	wireOnDemandJobs(functions["system"], functions["jobs"])
+	wireExpiryContinuation(functions["expiry"], functions["jobs"])
 
 	if cfg.OIDCIssuer == "" || cfg.OIDCAudience == "" {
 		awscdk.Annotations_Of(stack).AddWarningV2(jsii.String("invite:oidcUnset"), jsii.String(

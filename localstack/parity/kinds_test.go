@@ -20,6 +20,8 @@ var sortKeyWords = map[string]bool{
 	"INV": true, "LAST": true, "MAIL": true, "ORG": true, "PENDING": true, "ROLE": true, "SEQ": true,
 	"SESSION": true, "TOKEN": true, "UNIQUE": true, "UR": true, "USER": true,
 	"LIST#": true, "ALL": true, "READY": true, "GUARD": true, "W#": true, "INVH#": true,
+	// The classes of a membership's side key (gsi1 sort key UR#<class>#…).
+	"G#": true, "B#": true, "N#": true,
 }
 
 // keyWord is the part of a key literal that names its kind: up to and with

@@ -275,7 +275,8 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 	}
 	if fn := os.Getenv("JOBS_FUNCTION_NAME"); fn != "" {
 		// The system API function: on-demand jobs run in the jobs
-		// function, whose time limit fits them.
+		// function, whose time limit fits them; the expiry function: the
+		// memberships left at its time limit go on there at once.
 		svc.Jobs = invokedJobs{invoker{cfg: cfg, function: fn, hc: &http.Client{Timeout: 30 * time.Second}}}
 	}
 	a := &App{

@@ -14,6 +14,9 @@ const (
 	JobDateRepair      JobKind = "date-repair"          // stored dates out of bounds, repaired
 	JobIndexRepair     JobKind = "index-repair"         // derived items older versions did not write
 	JobPerformanceSeed JobKind = "performance-seed"     // roles and users for performance tests
+	// JobExpiry goes on with the memberships still due when an expiry run
+	// stopped at its time budget: the run queues it itself (not the API).
+	JobExpiry JobKind = "expiry"
 )
 
 // JobRequest is one on-demand job as the API starts it and the runner

@@ -130,9 +130,11 @@ type InvitationStore interface {
 	// ListOpenInvitationsOfRole returns the open invitations to a role. No
 	// domain error (none: empty).
 	ListOpenInvitationsOfRole(ctx context.Context, roleID int64) ([]Invitation, error)
-	// ListInvitationsOfRole returns every invitation that grants a role,
-	// in any state (open, expired until purged, accepted), by id. No
-	// domain error (none: empty).
+	// ListInvitationsOfRole returns the invitations of a role a list
+	// shows, by id: every open one and the newest of its history (expired
+	// until purged, accepted; a bounded number), so that a year of
+	// accepted invitations costs a list nothing. No domain error (none:
+	// empty).
 	ListInvitationsOfRole(ctx context.Context, roleID int64) ([]Invitation, error)
 	// SaveAcceptance applies an acceptance atomically. KindConflict when the
 	// invitation was accepted meanwhile, or a new user (id or sub) or new

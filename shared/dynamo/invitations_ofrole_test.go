@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/dynamo"
 )
 
 // TestListInvitationsOfRole keeps accepted invitations, which the open
@@ -64,5 +65,52 @@ func TestOpenInvitationsOfRoleCostTheSameAfterAYear(t *testing.T) {
 	}
 	if n > 2 {
 		t.Errorf("%d requests, want 2 (the links, then the open invitation)", n)
+	}
+}
+
+// TestInvitationsOfRoleCostTheSameAfterAYear: a list of a role's
+// invitations is its open ones and the newest RoleViewHistory of its
+// history, whole from the links' copies: with 250 accepted invitations it
+// costs what it costs with 30 (three requests), and shows the newest.
+func TestInvitationsOfRoleCostTheSameAfterAYear(t *testing.T) {
+	s, requests := countingStore(t)
+	must(t, s.CreateRole(ctx(t), role(1, "One"), nil))
+	accepted := func(from, n int64) {
+		var invs []domain.Invitation
+		for i := range n {
+			inv := invitation(from+i, fmt.Sprint("digest-old-", from+i), 1)
+			inv.Status = domain.InvitationAccepted
+			invs = append(invs, inv)
+		}
+		for start := 0; start < len(invs); start += 25 {
+			must(t, s.CreateInvitations(ctx(t), invs[start:min(start+25, len(invs))]))
+		}
+	}
+	must(t, s.CreateInvitations(ctx(t), []domain.Invitation{invitation(1, "digest-open-1", 1), invitation(2, "digest-open-2", 1)}))
+	list := func(label string, newest int64) int64 {
+		t.Helper()
+		before := requests.Load()
+		invs, err := s.ListInvitationsOfRole(ctx(t), 1)
+		must(t, err)
+		n := requests.Load() - before
+		var open, history []int64
+		for _, inv := range invs {
+			if inv.Status == domain.InvitationOpen {
+				open = append(open, inv.ID)
+			} else if inv.Status == domain.InvitationAccepted && inv.Email != "" {
+				history = append(history, inv.ID)
+			}
+		}
+		want := dynamo.RoleViewHistory
+		if len(open) != 2 || open[0] != 1 || open[1] != 2 || len(history) != want || history[0] != newest-int64(want)+1 || history[want-1] != newest {
+			t.Errorf("%s: open %v, history %v; want 1 and 2 open and the newest %d accepted up to %d", label, open, history, want, newest)
+		}
+		return n
+	}
+	accepted(100, 30)
+	few := list("30 accepted", 129)
+	accepted(1000, 220)
+	if many := list("250 accepted", 1219); many > few || many > 3 {
+		t.Errorf("%d requests with 250 accepted invitations, %d with 30; want at most 3", many, few)
 	}
 }

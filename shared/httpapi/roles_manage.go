@@ -29,27 +29,31 @@ func (a *API) listRoles(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, newPage(rolesJSON(page.Items), req, page.Total), err)
 }
 
-// allVisibleRoles is the internal variant of listRoles: every role the caller may
-// see, as an array.
+// allVisibleRoles is the internal variant of listRoles: the roles the
+// caller may see, as an array of up to service.RoleForcedPageSize (one
+// page of the role listing, by name), so that an answer costs one listing
+// page however many roles exist; a caller who sees more is told to ask for
+// pages (pageNumber, pageSize: the page envelope, as listRoles).
 func (a *API) allVisibleRoles(w http.ResponseWriter, r *http.Request) {
 	p, ok := requireCaller(w, r)
 	if !ok {
 		return
 	}
-	// The forced listing in pages, to the end: this array is every role.
-	var roles []domain.Role
-	for number := 0; ; number++ {
-		page, _, err := a.Service.ListRoles(r.Context(), p, domain.PageRequest{Number: number}, true)
+	if q := r.URL.Query(); q.Has("pageNumber") || q.Has("pageSize") {
+		req, err := pageRequest(r, "name", service.RoleSorts...)
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
-		roles = append(roles, page.Items...)
-		if len(page.Items) == 0 || int64(len(roles)) >= page.Total {
-			break
-		}
+		page, req, err := a.Service.ListRoles(r.Context(), p, req, false)
+		respond(w, r, http.StatusOK, newPage(rolesJSON(page.Items), req, page.Total), err)
+		return
 	}
-	respond(w, r, http.StatusOK, rolesJSON(roles), nil)
+	page, _, err := a.Service.ListRoles(r.Context(), p, domain.PageRequest{}, true)
+	if err == nil && page.Total > int64(len(page.Items)) {
+		err = domain.Invalidf("more than %d roles, more than one answer lists: ask for pages (pageNumber, pageSize)", len(page.Items))
+	}
+	respond(w, r, http.StatusOK, rolesJSON(page.Items), err)
 }
 
 // roleUpdateRequest is the body of a role update: a Role as getRole answers it; fields that

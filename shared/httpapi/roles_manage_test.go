@@ -9,6 +9,7 @@ import (
 
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/httpapi"
+	"github.com/edu-invite/invite/shared/service"
 )
 
 type rolePage = httpapi.PageJSON[httpapi.RoleJSON]
@@ -217,6 +218,44 @@ func TestUpdateRoleRefusalsChangeNothing(t *testing.T) {
 				t.Errorf("queued %d deliveries", n)
 			}
 		})
+	}
+}
+
+// TestInternalRoleListIsBounded: the internal array of roles answers one
+// listing page at most: a caller who sees more roles than that is told to
+// ask for pages, and with pageNumber or pageSize gets them in the page
+// envelope, together every role once.
+func TestInternalRoleListIsBounded(t *testing.T) {
+	w := newWorld(t)
+	defer func(size int) { service.RoleForcedPageSize = size }(service.RoleForcedPageSize)
+	service.RoleForcedPageSize = 1
+	if rec := w.do("super", "GET", "/api/external/v1/internal/invite/roles", ""); rec.Code != http.StatusBadRequest ||
+		!strings.Contains(rec.Body.String(), "pageNumber") {
+		t.Errorf("more roles than a page: status %d %s, want 400 naming the paging parameters", rec.Code, rec.Body.String())
+	}
+	if rec := w.do("manager", "GET", "/api/external/v1/internal/invite/roles", ""); rec.Code != http.StatusOK ||
+		roleNamesOf(decode[[]httpapi.RoleJSON](t, rec)) != "Role A" {
+		t.Errorf("one role: status %d %s, want Role A", rec.Code, rec.Body.String())
+	}
+	var names []string
+	for number := 0; number < 4; number++ {
+		rec := w.do("super", "GET", "/api/external/v1/internal/invite/roles?pageSize=1&pageNumber="+itoa(int64(number)), "")
+		if rec.Code != http.StatusOK {
+			t.Fatalf("page %d: status %d %s", number, rec.Code, rec.Body.String())
+		}
+		page := decode[struct {
+			Content       []httpapi.RoleJSON `json:"content"`
+			TotalElements int64              `json:"totalElements"`
+		}](t, rec)
+		if page.TotalElements != 3 {
+			t.Errorf("page %d: total %d, want 3", number, page.TotalElements)
+		}
+		if n := roleNamesOf(page.Content); n != "" {
+			names = append(names, n)
+		}
+	}
+	if got := strings.Join(names, ", "); got != "Role A, Role B, Role C" {
+		t.Errorf("pages %q, want Role A, Role B, Role C", got)
 	}
 }
 

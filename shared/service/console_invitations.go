@@ -14,9 +14,10 @@ import (
 // (open, expired, accepted) and a person's invitations. The API's I5 stays
 // the open invitations only.
 
-// RoleInvitationHistory is every invitation to a role that is still kept
-// (open, expired until purged, accepted), newest first, for whoever may read
-// the role's invitations (as RoleInvitations).
+// RoleInvitationHistory is a role's open invitations and the newest of its
+// history (expired until purged, accepted: as many as the role's page
+// shows, dynamo.RoleViewHistory), newest first, for whoever may read the
+// role's invitations (as RoleInvitations).
 func (s *Service) RoleInvitationHistory(ctx context.Context, p *auth.Principal, roleID int64) ([]InvitationWithRoles, error) {
 	if p == nil {
 		return nil, domain.Unauthenticatedf("authentication required")
@@ -37,7 +38,8 @@ func (s *Service) RoleInvitationHistory(ctx context.Context, p *auth.Principal, 
 }
 
 // PersonInvitations are the invitations sent to a person's e-mail address
-// in the roles the person holds and whose invitations the caller may read
+// (open, or among the newest of each role's history) in the roles the
+// person holds and whose invitations the caller may read
 // (the caller must see the person: OtherUser), newest first. Invitations
 // are found through the roles' invitation links, as the table keeps no
 // index of invitations by address: an open invitation to a role the person

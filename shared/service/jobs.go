@@ -138,6 +138,10 @@ func (s *Service) runJob(ctx context.Context, req domain.JobRequest) (any, error
 		return s.repairAllIndexes(ctx, p, req.Cursor)
 	case domain.JobPerformanceSeed:
 		return s.PerformanceSeed(ctx, p, req.Roles, req.Users)
+	case domain.JobExpiry:
+		// Queued by an expiry run with memberships left; queues the next
+		// itself while it makes progress and some are still left.
+		return s.RemoveExpired(ctx)
 	}
 	return nil, fmt.Errorf("no job %q", req.Kind)
 }

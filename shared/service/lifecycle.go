@@ -174,6 +174,9 @@ type ExpiryResult struct {
 	// Remaining counts the memberships still due when the run stopped
 	// before its deadline (0: none left).
 	Remaining int64 `json:"remaining,omitempty"`
+	// Continuation is the on-demand job (domain.JobExpiry, in the jobs
+	// function) that goes on with them at once ("": none was started).
+	Continuation string `json:"continuation,omitempty"`
 }
 
 // RemoveExpired ends every membership whose end date has passed, whether
@@ -222,6 +225,12 @@ func (s *Service) RemoveExpired(ctx context.Context) (ExpiryResult, error) {
 		res.Remaining = left
 		if left > 0 {
 			s.log().WarnContext(ctx, "expiry stopped before its deadline or budget; the next run goes on", "removed", res.UserRoles, "remaining", left)
+			if res.UserRoles > 0 {
+				// A run that made progress hands the rest on at once; one
+				// that removed nothing (a user failing every time) leaves
+				// it to the schedule rather than looping.
+				res.Continuation = s.continueExpiry(ctx)
+			}
 		}
 	}
 	if len(run.failures) > 0 {
@@ -234,6 +243,31 @@ func (s *Service) RemoveExpired(ctx context.Context) (ExpiryResult, error) {
 		return res, fmt.Errorf("expiry: %d failures%s, first: %w", len(run.failures), left, run.failures[0])
 	}
 	return res, nil
+}
+
+// continueExpiry queues an expiry run in the jobs function (s.Jobs: an
+// asynchronous invocation, as the API's on-demand jobs) and returns its
+// job id; "" without a job starter (then the schedule goes on) or when it
+// could not be queued (logged: the schedule goes on).
+func (s *Service) continueExpiry(ctx context.Context) string {
+	if s.Jobs == nil {
+		return ""
+	}
+	// A context of its own: the run's may be nearly spent.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	req := domain.JobRequest{ID: newIdentifier(), Kind: domain.JobExpiry, StartedBy: "expiry"}
+	if err := s.queueJobRun(ctx, domain.OnDemandJobName(req.ID)); err != nil {
+		s.log().ErrorContext(ctx, "expiry continuation not queued", "error", err)
+		return ""
+	}
+	if err := s.Jobs.StartJob(ctx, req); err != nil {
+		s.log().ErrorContext(ctx, "expiry continuation not started", "job", req.ID, "error", err)
+		s.RecordJobRun(ctx, domain.OnDemandJobName(req.ID), s.now(), nil, err)
+		return ""
+	}
+	s.log().InfoContext(ctx, "expiry continues in a job", "job", req.ID)
+	return req.ID
 }
 
 // expiryStop is when RemoveExpired starts no more removals: ExpiryReserve

@@ -338,28 +338,71 @@ func (f *truthFixture) kinds() []truthKind {
 		},
 		want: pageOf(byName, rolePage, func(r domain.Role) int64 { return r.ID })})
 	kinds = append(kinds, f.roleKinds()...)
-	members := make([]truthUser, 0, len(f.bigMembers))
-	for _, uid := range f.bigMembers {
-		members = append(members, f.users[uid-1])
-	}
-	slices.SortFunc(members, func(a, b truthUser) int {
-		return cmp.Or(cmp.Compare(strings.ToLower(a.name), strings.ToLower(b.name)), cmp.Compare(a.id, b.id))
-	})
-	memberPage := domain.PageRequest{Size: 10, Number: 2, Sort: "name"}
-	kinds = append(kinds, truthKind{name: "role/members-of-largest-page-3",
-		ask: func() answer {
-			got, err := f.svc.SearchMembersOfRole(context.Background(), benchAdmin, f.bigRole, true, memberPage)
-			if err != nil {
-				return answer{err: err.Error()}
-			}
-			a := answer{total: got.Total, ids: []int64{}}
-			for _, m := range got.Items {
-				a.ids = append(a.ids, m.User.ID)
-			}
-			return a
-		},
-		want: pageOf(members, memberPage, func(u truthUser) int64 { return u.id })})
+	kinds = append(kinds, f.bigRoleKinds()...)
 	return kinds
+}
+
+// truthSides makes some members of the largest role non-guests: every
+// tenth an INVITER, every fiftieth a MANAGER with the guest role (on both
+// sides of U9), so that each side of its members search is paged among
+// members of the other.
+func truthSides(ur *domain.UserRole) {
+	if ur.RoleID != 1 {
+		return
+	}
+	switch {
+	case ur.UserID%50 == 7:
+		ur.Authority, ur.GuestRoleIncluded = domain.Manager, true
+	case ur.UserID%10 == 3:
+		ur.Authority = domain.Inviter
+	}
+}
+
+// bigRoleKinds are the largest role's members: a page of its guests and
+// of its non-guests (U9, by name) and of all its members (U10 paged), each
+// against the members in memory in the members index's order (lower-case
+// name, then the user id as text).
+func (f *truthFixture) bigRoleKinds() []truthKind {
+	var guests, others, all []truthUser
+	for _, uid := range f.bigMembers {
+		ur := domain.UserRole{UserID: uid, RoleID: 1, Authority: domain.Guest}
+		truthSides(&ur)
+		u := f.users[uid-1]
+		all = append(all, u)
+		if ur.Authority == domain.Guest || ur.GuestRoleIncluded {
+			guests = append(guests, u)
+		}
+		if ur.Authority != domain.Guest {
+			others = append(others, u)
+		}
+	}
+	for _, side := range [][]truthUser{guests, others, all} {
+		slices.SortFunc(side, func(a, b truthUser) int { return cmp.Compare(a.listingOrder, b.listingOrder) })
+	}
+	page := domain.PageRequest{Size: 10, Number: 2, Sort: "name"}
+	asked := func(got domain.Page[domain.Member], err error) answer {
+		if err != nil {
+			return answer{err: err.Error()}
+		}
+		a := answer{total: got.Total, ids: []int64{}}
+		for _, m := range got.Items {
+			a.ids = append(a.ids, m.User.ID)
+		}
+		return a
+	}
+	id := func(u truthUser) int64 { return u.id }
+	ctx := context.Background()
+	return []truthKind{
+		{name: "role/members-of-largest-page-3",
+			ask:  func() answer { return asked(f.svc.SearchMembersOfRole(ctx, benchAdmin, f.bigRole, true, page)) },
+			want: pageOf(guests, page, id)},
+		{name: "role/members-others-largest-page-3",
+			ask:  func() answer { return asked(f.svc.SearchMembersOfRole(ctx, benchAdmin, f.bigRole, false, page)) },
+			want: pageOf(others, page, id)},
+		{name: "role/all-members-largest-page-3",
+			ask:  func() answer { return asked(f.svc.PageMembersOfRole(ctx, benchAdmin, f.bigRole, page)) },
+			want: pageOf(all, page, id)},
+	}
 }
 
 // roleKinds are the role listings and searches (R1, the console's role

@@ -37,6 +37,11 @@ import (
 // whole, the same users (its counters are guarded by the store, so they
 // count once).
 
+// truthPlanVersion names a kept table after the plan it holds: raise it
+// when truthPlan.user or rolesOf change, so that no run continues a seed of
+// another plan.
+const truthPlanVersion = 2
+
 // truthPlan is what a truth seed holds: users users, in roles roles, the
 // first bigRole users in role 1.
 type truthPlan struct {
@@ -70,6 +75,7 @@ func (p truthPlan) user(i int, now time.Time) (domain.User, domain.UserRole, str
 		SchacHomeOrganization: domainName, CreatedAt: now}
 	end := now.AddDate(1, 0, 0)
 	ur := domain.UserRole{ID: uid, UserID: uid, RoleID: roleID, Authority: domain.Guest, CreatedAt: now, EndDate: &end}
+	truthSides(&ur)
 	return u, ur, org
 }
 
@@ -106,7 +112,7 @@ func truthTable(b *testing.B, plan truthPlan, items, requests, written *atomic.I
 		if err != nil {
 			b.Fatal(err)
 		}
-		endpoint, table = ddb.URL, fmt.Sprintf("truth-r%d-b%d", plan.roles, plan.bigRole)
+		endpoint, table = ddb.URL, fmt.Sprintf("truth-v%d-r%d-b%d", truthPlanVersion, plan.roles, plan.bigRole)
 		b.Logf("DynamoDB Local on %s, table %s", dir, table)
 	} else {
 		endpoint = dynamotest.Endpoint(b)
