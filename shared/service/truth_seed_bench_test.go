@@ -177,6 +177,7 @@ func seedTruth(b *testing.B, client *dynamodb.Client, table string, store *dynam
 	chunk := envInt("TRUTH_SEED_CHUNK", 5_000)
 	roles := plan.rolesOf(now)
 	start, from, written0 := time.Now(), progress.Seeded, written.Load()
+	var usersStart time.Time // the users' rate, for their ETA, leaves the roles out
 	for progress.RolesSeeded < plan.roles || progress.Seeded < plan.users {
 		if !until.IsZero() && time.Now().After(until) {
 			fmt.Fprintf(os.Stderr, "truth seed: stopped at %d of %d roles, %d of %d users (TRUTH_SEED_UNTIL %s); a run continues from here\n",
@@ -192,6 +193,9 @@ func seedTruth(b *testing.B, client *dynamodb.Client, table string, store *dynam
 			seed.Roles = roles[progress.RolesSeeded:progress.RolesNext]
 		} else {
 			what, done, target = "users", &progress.Seeded, plan.users
+			if usersStart.IsZero() {
+				usersStart = time.Now()
+			}
 			progress.Next = max(progress.Next, min(progress.Seeded+chunk, plan.users))
 			for i := progress.Seeded; i < progress.Next; i++ {
 				u, ur, _ := plan.user(i, now)
@@ -213,7 +217,7 @@ func seedTruth(b *testing.B, client *dynamodb.Client, table string, store *dynam
 		itemRate := float64(written.Load()-written0) / time.Since(start).Seconds()
 		eta := "-"
 		if what == "users" {
-			rate := float64(progress.Seeded-from) / time.Since(start).Seconds()
+			rate := float64(progress.Seeded-from) / time.Since(usersStart).Seconds()
 			eta = time.Duration(float64(plan.users-progress.Seeded) / rate * float64(time.Second)).Round(time.Second).String()
 		}
 		fmt.Fprintf(os.Stderr, "truth seed: %s %s %d/%d; chunk %.0f %s/s, %.0f items/s; run %.0f items/s; users ETA %s\n",
