@@ -173,13 +173,26 @@ bench: npm
 
 ## bench-national: the truth table at a national deployment's scale (not in `make test`; hours of seeding on
 ## DynamoDB Local): 1,000,000 users, 10,000 roles, one of them with 50,000 members (NATIONAL_USERS,
-## NATIONAL_ROLES, NATIONAL_BIG_ROLE set a reduced scale)
+## NATIONAL_ROLES, NATIONAL_BIG_ROLE set a reduced scale). The seed is kept in NATIONAL_DB_DIR (DynamoDB
+## Local's files, default build/national-db) and is resumable: a progress item in the table records how many
+## users are in, a run continues from there, and a run whose target is reached only asks the queries.
+## NATIONAL_SEED_UNTIL (RFC 3339 time) stops seeding at the first chunk boundary after it and asks the queries
+## at the scale reached; NATIONAL_SEED_WRITERS writes in flight (default 8), NATIONAL_SEED_CHUNK roles or users per
+## chunk (default 5000). Progress (users/s, items/s, ETA) goes to build/bench-national.txt as each chunk ends.
+## Delete NATIONAL_DB_DIR to seed from scratch.
 NATIONAL_USERS ?= 1000000
 NATIONAL_ROLES ?= 10000
 NATIONAL_BIG_ROLE ?= 50000
+NATIONAL_DB_DIR ?= $(CURDIR)/$(BUILD_DIR)/national-db
+NATIONAL_SEED_UNTIL ?=
+NATIONAL_SEED_WRITERS ?= 8
+NATIONAL_SEED_CHUNK ?= 5000
 bench-national: npm
 	@mkdir -p $(BUILD_DIR)
-	@TRUTH_USERS=$(NATIONAL_USERS) TRUTH_ROLES=$(NATIONAL_ROLES) TRUTH_BIG_ROLE=$(NATIONAL_BIG_ROLE) $(GO) test -count=1 -timeout 24h -run '^$$' -bench Truth -benchtime 1x -v ./shared/service/ \
+	@TRUTH_USERS=$(NATIONAL_USERS) TRUTH_ROLES=$(NATIONAL_ROLES) TRUTH_BIG_ROLE=$(NATIONAL_BIG_ROLE) \
+		TRUTH_DB_DIR=$(abspath $(NATIONAL_DB_DIR)) TRUTH_SEED_UNTIL=$(NATIONAL_SEED_UNTIL) \
+		TRUTH_SEED_WRITERS=$(NATIONAL_SEED_WRITERS) TRUTH_SEED_CHUNK=$(NATIONAL_SEED_CHUNK) \
+		$(GO) test -count=1 -timeout 24h -run '^$$' -bench Truth -benchtime 1x -v ./shared/service/ \
 		> $(BUILD_DIR)/bench-national.txt 2>&1; status=$$?; \
 	$(TRUTH_TABLE) $(BUILD_DIR)/bench-national.txt; \
 	echo "(machine: $$(nproc) cores; full output in $(BUILD_DIR)/bench-national.txt)"; exit $$status

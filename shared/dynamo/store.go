@@ -30,6 +30,8 @@ type Store struct {
 	// roleListingBound is how many roles a role search reads at most for
 	// one page (roles_listing_page.go).
 	roleListingBound int
+	// seedWriters is how many writes Seed has in flight (users_seed.go).
+	seedWriters int
 }
 
 var _ domain.Store = (*Store)(nil)
@@ -41,7 +43,7 @@ func New(client *dynamodb.Client, table string, clock domain.Clock) *Store {
 		clock = time.Now
 	}
 	return &Store{db: client, table: table, now: clock, auditIDs: newIDBlock(auditSequence, auditIDBlock),
-		searchBound: DefaultSearchBound, roleListingBound: DefaultRoleListingBound}
+		searchBound: DefaultSearchBound, roleListingBound: DefaultRoleListingBound, seedWriters: DefaultSeedWriters}
 }
 
 // getItem reads one item with a strongly consistent read, because callers

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -90,42 +89,31 @@ func (s *Store) Seed(ctx context.Context, seed domain.Seed) error {
 	if err := s.batchPutAll(ctx, records); err != nil {
 		return err
 	}
-	for _, c := range adds {
-		if err := s.addToCount(ctx, c.key, c.n, c.entity); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.addSeedCounts(ctx, seed, adds)
 }
 
-// addToCount adds n to a count item, outside a transaction.
-func (s *Store) addToCount(ctx context.Context, key itemKey, n int64, entity string) error {
-	upd, err := countUpdate(key, n, entity)
-	if err != nil {
-		return err
+// DefaultSeedWriters is how many BatchWriteItem (and counter transaction)
+// calls the seed has in flight: the load is bound by round trips, not by the
+// table's capacity (on-demand), and a bound keeps DynamoDB Local and the
+// Lambda's connections from being flooded.
+const DefaultSeedWriters = 8
+
+// SetSeedWriters changes how many writes the seed has in flight
+// (DefaultSeedWriters); n < 1 keeps the default. For measuring the load.
+func (s *Store) SetSeedWriters(n int) {
+	if n >= 1 {
+		s.seedWriters = n
 	}
-	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(s.table), Key: upd.Key,
-		UpdateExpression: upd.UpdateExpression, ExpressionAttributeNames: upd.ExpressionAttributeNames,
-		ExpressionAttributeValues: upd.ExpressionAttributeValues})
-	if err != nil {
-		return fmt.Errorf("count seeded users: %w", err)
-	}
-	return nil
 }
 
-// seedWriters is how many BatchWriteItem calls the seed has in flight: the
-// load is bound by round trips, not by the table's capacity (on-demand), and
-// a bound keeps DynamoDB Local and the Lambda's connections from being flooded.
-const seedWriters = 8
-
-// batchPutAll writes records in batches of 25, seedWriters at a time; the
+// batchPutAll writes records in batches of 25, s.seedWriters at a time; the
 // first error stops the others.
 func (s *Store) batchPutAll(ctx context.Context, records []any) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	batches := make(chan []any)
 	var wg sync.WaitGroup
-	for range seedWriters {
+	for range s.seedWriters {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

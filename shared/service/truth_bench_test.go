@@ -11,15 +11,12 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
 	"github.com/edu-invite/invite/shared/dynamo"
-	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
 	"github.com/edu-invite/invite/shared/service"
 )
 
@@ -143,56 +140,28 @@ func loadTruth(b *testing.B) *truthFixture {
 		return truthOnce.f
 	}
 	truthOnce.done = true
-	users, roles, big := envInt("TRUTH_USERS", 20_000), envInt("TRUTH_ROLES", 200), envInt("TRUTH_BIG_ROLE", 6_000)
-	big = min(big, users)
-	var items, requests atomic.Int64
-	client := dynamodb.New(dynamodb.Options{BaseEndpoint: aws.String(dynamotest.Endpoint(b)), Region: "eu-west-1",
-		Credentials: credentials.NewStaticCredentialsProvider("test", "test", "")}, countItemsRead(&items, &requests))
-	table := fmt.Sprintf("truth-%d", time.Now().UnixNano())
-	if err := dynamo.CreateTable(context.Background(), client, table); err != nil {
-		b.Fatal(err)
-	}
+	plan := truthPlan{users: envInt("TRUTH_USERS", 20_000), roles: envInt("TRUTH_ROLES", 200), bigRole: envInt("TRUTH_BIG_ROLE", 6_000)}
+	var items, requests, written atomic.Int64
+	client, table := truthTable(b, plan, &items, &requests, &written)
 	store := dynamo.New(client, table, nil)
+	store.SetSeedWriters(envInt("TRUTH_SEED_WRITERS", dynamo.DefaultSeedWriters))
 	f := &truthFixture{svc: &service.Service{Store: store, Queue: nopQueue{}, PublicBaseURL: "https://invite.example.org"},
 		store: store, items: &items, requests: &requests, bound: dynamo.DefaultSearchBound, bigRole: 1}
 	now := time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC)
-	orgs := max(1, roles/100)
-	for r := range roles {
-		f.roles = append(f.roles, domain.Role{ID: int64(r + 1), Name: fmt.Sprintf("Course %06d", r+1), ShortName: fmt.Sprintf("course-%06d", r+1),
-			OrganizationGUID: fmt.Sprint("org-", r%orgs), DefaultExpiryDays: 365, Auditable: domain.Auditable{CreatedAt: now}})
+	f.roles = plan.rolesOf(now)
+	seeded := seedTruth(b, client, table, store, plan, now, &written)
+	if seeded == 0 {
+		b.Fatal("no user is seeded yet (TRUTH_SEED_UNTIL passed before the first chunk)")
 	}
-	start := time.Now()
-	seed := domain.Seed{Roles: f.roles}
-	end := now.AddDate(1, 0, 0)
-	for i := range users {
-		uid := int64(i + 1)
-		given, family := truthFirst[i%len(truthFirst)], truthFamily[(i/len(truthFirst))%len(truthFamily)]
-		roleID := int64(1)
-		if i >= big && roles > 1 {
-			roleID = 2 + int64(i%(roles-1))
-		}
-		org := f.roles[roleID-1].OrganizationGUID
-		domainName := strings.Replace(org, "org-", "inst", 1) + ".example.org"
-		local := fmt.Sprintf("%s.%s.%d", strings.ToLower(given), strings.ToLower(strings.ReplaceAll(family, " ", "")), uid)
-		u := domain.User{ID: uid, Sub: "urn:collab:person:" + domainName + ":" + local, GivenName: given, FamilyName: family,
-			Name: given + " " + family, Email: local + "@" + domainName, EduPersonPrincipalName: local + "@" + domainName,
-			SchacHomeOrganization: domainName, CreatedAt: now}
-		seed.Users = append(seed.Users, u)
-		seed.UserRoles = append(seed.UserRoles, domain.UserRole{ID: uid, UserID: uid, RoleID: roleID, Authority: domain.Guest,
-			CreatedAt: now, EndDate: &end})
-		truthSides(&seed.UserRoles[len(seed.UserRoles)-1])
+	// The brute force knows the users seeded, whatever scale was reached.
+	for i := range seeded {
+		u, ur, org := plan.user(i, now)
 		f.users = append(f.users, truthUserOf(u, org))
-		if roleID == 1 {
-			f.bigMembers = append(f.bigMembers, uid)
-		}
-		if len(seed.Users) == 5_000 || i == users-1 {
-			if err := store.Seed(context.Background(), seed); err != nil {
-				b.Fatal(err)
-			}
-			seed = domain.Seed{}
+		if ur.RoleID == f.bigRole {
+			f.bigMembers = append(f.bigMembers, u.ID)
 		}
 	}
-	b.Logf("seeded %d users in %d roles (%d organizations; role 1 with %d members) in %s", users, roles, orgs, len(f.bigMembers), time.Since(start))
+	b.Logf("the table holds %d users in %d roles (%d organizations; role 1 with %d members)", seeded, plan.roles, plan.organizations(), len(f.bigMembers))
 	truthOnce.f = f
 	return f
 }
