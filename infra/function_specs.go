@@ -258,7 +258,7 @@ var functionSpecs = []functionSpec{
 		Table: tableAccess{
 			Reads: []string{partitionSPLink, partitionCRM, partitionRegistry, partitionOrganization},
 			Writes: kinds(membershipItems, roleItems, []string{partitionInvitation, partitionMail, partitionToken,
-				partitionTokenID, partitionJobRun}),
+				partitionTokenID, partitionJobRun, partitionSeedCounts}),
 			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexSPLinks, indexOutbox, indexMailbox,
 				indexExpiringMemberships, indexExpiringInvitations, indexExpiringTokens}),
 		},

@@ -187,9 +187,9 @@ var (
 		keysOf("OUTBOX#*", "MAILBOX#*"),
 		keysOf("DELIVERY#*", "MAIL#*", "JOB#outbox-sweep*"))
 	jobsTable = tableGrants(
-		patterns(keysOf("SPLINK#*", "CRMORG#*", "REGISTRY", "ORGANIZATIONS"), pMembership, pRoles, keysOf("INV#*", "MAIL#*", "TOKEN#*", "TOKENID#*", "JOB#*")),
+		patterns(keysOf("SPLINK#*", "CRMORG#*", "REGISTRY", "ORGANIZATIONS"), pMembership, pRoles, keysOf("INV#*", "MAIL#*", "TOKEN#*", "TOKENID#*", "JOB#*", "SEEDCOUNTS#*")),
 		patterns(iPeople, iInvitation, keysOf("SP#*", "OUTBOX#*", "MAILBOX#*", "EXPIRES#*", "INVEXPIRES#*", "TOKENEXPIRES#*")),
-		patterns(pMembership, pRoles, keysOf("INV#*", "MAIL#*", "TOKEN#*", "TOKENID#*", "JOB#*")))
+		patterns(pMembership, pRoles, keysOf("INV#*", "MAIL#*", "TOKEN#*", "TOKENID#*", "JOB#*", "SEEDCOUNTS#*")))
 	mailEventsTable = tableGrants(keysOf("REGISTRY", "MAIL#*"), nil, keysOf("MAIL#*"))
 )
 

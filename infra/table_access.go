@@ -51,6 +51,9 @@ const (
 	// cookie's id.
 	partitionSession = "SESSION#"
 	partitionCRM     = "CRMORG#" // CRM organisations, contacts and invitation links
+	// partitionSeedCounts guards the performance seed's counter additions:
+	// a chunk written again (a resumed seed) counts once.
+	partitionSeedCounts = "SEEDCOUNTS#"
 )
 
 // The partition keys of the indexes (Query only).
