@@ -65,7 +65,7 @@ func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 		t.updateUserItem(u, p.takeSummary(u.ID))
 	}
 	for _, roleID := range newRoleIDs(a.NewUserRoles) {
-		t.roleExists(roleID)
+		t.roleStillIn(roleID, st.roleOrgs[roleID])
 	}
 	relist := t.apply(p, len(a.Audit)+len(a.Deliveries))
 	t.putAudit(a.Audit)

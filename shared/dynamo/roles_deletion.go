@@ -55,11 +55,21 @@ func (s *Store) FinishRoleDeletion(ctx context.Context, roleID int64) error {
 	return err
 }
 
-// roleExists is a condition check that the role is still there, so that a
-// membership is never added to a role deleted concurrently: the role's
-// deletion could not see it and would leave it behind.
-func (t *txn) roleExists(roleID int64) {
-	t.checkItem(roleKey(roleID), expression.AttributeExists(expression.Name(attrPK)), always(roleNotFound(roleID)))
+// roleStillIn is a condition check that the role is still there, in the
+// organization the membership's organization item was derived from
+// (organizationGUID, "" for none). So a membership is never added to a role
+// deleted concurrently (its deletion could not see it and would leave it
+// behind), nor listed under the organization a concurrent move left (the
+// move's rebuild of its members' organization items could not see it): the
+// acceptance loses with a conflict, and its retry reads the role again.
+func (t *txn) roleStillIn(roleID int64, organizationGUID string) {
+	org := expression.Name("organizationGUID")
+	sameOrg := expression.AttributeNotExists(org)
+	if organizationGUID != "" {
+		sameOrg = org.Equal(expression.Value(organizationGUID))
+	}
+	t.checkItem(roleKey(roleID), expression.AttributeExists(expression.Name(attrPK)).And(sameOrg),
+		t.store.versionFailure(roleKey(roleID), roleNotFound(roleID)))
 }
 
 // newRoleIDs are the distinct roles of new memberships.
