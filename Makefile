@@ -47,19 +47,21 @@ api-docs-vendor: npm
 
 ## test: vet and every test of the service module and of the CDK app
 # vet first: a build error stops everything at once. Then the Go tests beside
-# the CDK app's tests and the parity test (make -j2): the Go tests wait mostly
-# on DynamoDB Local and the SQS substitute, the CDK ones on Node and the
-# Lambda emulators, so each fills the other's idle core. The fuzz runs, which
-# keep both cores busy, come last. Output comes line by line as it is written.
+# the CDK app's tests, the parity test and the fuzz runs (make -j2): the Go
+# tests wait mostly on DynamoDB Local and the SQS substitute, the others on
+# Node, the Lambda emulators and the compiler, so each fills the other's idle
+# core; the Go tests take longest, so the rest ends before them. The fuzz runs
+# count inputs, not time, so sharing the cores changes nothing they check.
+# Output comes line by line as it is written.
 test: vet
 	$(MAKE) --no-print-directory -j2 --output-sync=line test-go test-cdk
-	$(MAKE) --no-print-directory test-fuzz
 
-# test-cdk: the CDK app's tests, then the parity test (one after the other
-# even under -j: the second synthesizes too). npm here too, so that under -j
-# test-go's npm is the only npm ci.
+# test-cdk: the CDK app's tests, the parity test, then the fuzz runs (one
+# after the other even under -j: the first two synthesize). npm here too, so
+# that under -j test-go's npm is the only npm ci.
 test-cdk: npm test-infra
 	$(MAKE) --no-print-directory test-parity
+	$(MAKE) --no-print-directory test-fuzz
 
 vet:
 	$(GO) vet ./...
