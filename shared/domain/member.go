@@ -16,6 +16,10 @@ type MemberStore interface {
 	// role has more than limit members. A membership whose user is gone is
 	// left out. No domain error (none: empty).
 	ListMembersOfRole(ctx context.Context, roleID int64, limit int) (members []Member, more bool, err error)
+	// MembersOfRoleWithAuthority returns the memberships of a role with one
+	// of the authorities, with their users, without reading the role's
+	// guests unless GUEST is asked for. No domain error (none: empty).
+	MembersOfRoleWithAuthority(ctx context.Context, roleID int64, authorities ...Authority) ([]Member, error)
 	// MemberRowsOfRole reads a role and up to limit of its members as the
 	// lists show them, from the role's members index; more is set when the
 	// role has more than limit members. KindNotFound for a missing role.

@@ -23,15 +23,30 @@ type roleDeletionConsequence struct {
 	UserInfo  map[string]any   `json:"userInfo"`
 }
 
+// roleDeletionConsequences answers the memberships a role's deletion ends:
+// the reference's array for a role of at most service.MaxMembersListed
+// members; the page envelope (by name, totalElements the role's member
+// count) for a larger role or when the caller asks for a page.
 func (a *API) roleDeletionConsequences(w http.ResponseWriter, r *http.Request) {
 	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {
 		return
 	}
-	members, err := a.Service.RoleDeletionConsequences(r.Context(), p, roleID)
-	respond(w, r, http.StatusOK, mapSlice(members, func(m domain.Member) roleDeletionConsequence {
+	req, err := pageRequest(r, service.MemberSortName)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	q := r.URL.Query()
+	members, page, err := a.Service.RoleDeletionConsequences(r.Context(), p, roleID, req, q.Has("pageNumber") || q.Has("pageSize"))
+	consequence := func(m domain.Member) roleDeletionConsequence {
 		return roleDeletionConsequence{Authority: m.UserRole.Authority, UserInfo: memberJSON(m).UserInfo}
-	}), err)
+	}
+	if err == nil && page != nil {
+		respond(w, r, http.StatusOK, newPage(mapSlice(page.Items, consequence), req, page.Total), nil)
+		return
+	}
+	respond(w, r, http.StatusOK, mapSlice(members, consequence), err)
 }
 
 func (a *API) organizationInstitutionAdmins(w http.ResponseWriter, r *http.Request) {

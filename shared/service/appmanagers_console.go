@@ -37,7 +37,7 @@ func (s *Service) OrganizationApplicationManagers(ctx context.Context, p *auth.P
 	if !p.CanCreateRoleIn(org) {
 		return nil, domain.Forbiddenf("only institution admins and super users list application managers")
 	}
-	out, _, err := s.applicationManagerMemberships(ctx, org)
+	out, err := s.applicationManagerMemberships(ctx, org)
 	if err != nil {
 		return nil, err
 	}
@@ -49,27 +49,25 @@ func (s *Service) OrganizationApplicationManagers(ctx context.Context, p *auth.P
 
 // applicationManagerMemberships reads the APPLICATION_MANAGER memberships
 // of an organization's roles, in role order: one Query for the roles and
-// one members read per role (MaxMembersListed each; truncated reports a
-// role with more). The console lists them per membership, the API per
-// person.
-func (s *Service) applicationManagerMemberships(ctx context.Context, org string) (out []ApplicationManagerOf, truncated bool, err error) {
+// one read per role of its APPLICATION_MANAGER memberships alone (never
+// its guests), so a role of any size answers. The console lists them per
+// membership, the API per person.
+func (s *Service) applicationManagerMemberships(ctx context.Context, org string) ([]ApplicationManagerOf, error) {
 	roles, err := s.Store.ListRolesByOrganization(ctx, org)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
+	var out []ApplicationManagerOf
 	for _, r := range roles {
-		members, more, err := s.Store.ListMembersOfRole(ctx, r.ID, MaxMembersListed)
+		members, err := s.Store.MembersOfRoleWithAuthority(ctx, r.ID, domain.ApplicationManager)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
-		truncated = truncated || more
 		for _, m := range members {
-			if m.UserRole.Authority == domain.ApplicationManager {
-				out = append(out, ApplicationManagerOf{Member: m, Role: r})
-			}
+			out = append(out, ApplicationManagerOf{Member: m, Role: r})
 		}
 	}
-	return out, truncated, nil
+	return out, nil
 }
 
 // MayAdministerOrganization reports whether the caller has the console's

@@ -14,25 +14,9 @@ import (
 
 // RoleManagerEmails returns the e-mail addresses of a role's managers
 // (MANAGER or INSTITUTION_ADMIN memberships), to those who may see its
-// members, as the console shows whom to ask.
+// members, as the console shows whom to ask. Only those memberships are
+// read (never the role's guests), so a role of any size answers.
 func (s *Service) RoleManagerEmails(ctx context.Context, p *auth.Principal, roleID int64) ([]string, error) {
-	_, members, err := s.MembersOfRole(ctx, p, roleID)
-	if err != nil {
-		return nil, err
-	}
-	emails := []string{}
-	for _, m := range members {
-		if a := m.UserRole.Authority; a == domain.Manager || a == domain.InstitutionAdmin {
-			emails = append(emails, m.User.Email)
-		}
-	}
-	return emails, nil
-}
-
-// RoleDeletionConsequences lists who loses what when a role is deleted:
-// every membership with its user, to those who administer the role's
-// organization (super users, its institution admins and API tokens).
-func (s *Service) RoleDeletionConsequences(ctx context.Context, p *auth.Principal, roleID int64) ([]domain.Member, error) {
 	if p == nil {
 		return nil, domain.Unauthenticatedf("authentication required")
 	}
@@ -40,17 +24,61 @@ func (s *Service) RoleDeletionConsequences(ctx context.Context, p *auth.Principa
 	if err != nil {
 		return nil, err
 	}
-	if !p.CanCreateRoleIn(role.OrganizationGUID) {
-		return nil, s.refuseRole(ctx, p, role, domain.Forbiddenf("only the role's institution admins and super users see the consequences of deleting role %d", roleID))
+	if !p.CanSeeMembers(role) {
+		return nil, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the members of role %d", roleID))
 	}
-	members, more, err := s.Store.ListMembersOfRole(ctx, roleID, MaxMembersListed)
+	managers, err := s.Store.MembersOfRoleWithAuthority(ctx, roleID, domain.Manager, domain.InstitutionAdmin)
 	if err != nil {
 		return nil, err
 	}
-	if more {
-		return nil, domain.Invalidf("role %d has more than %d members, more than one request lists", roleID, MaxMembersListed)
+	emails := []string{}
+	for _, m := range managers {
+		emails = append(emails, m.User.Email)
 	}
-	return members, nil
+	return emails, nil
+}
+
+// RoleDeletionConsequences lists who loses what when a role is deleted,
+// to those who administer the role's organization (super users, its
+// institution admins and API tokens). Unpaged (paged false), a role of at
+// most MembersListedBound members answers every membership with its user,
+// as the reference does; a larger one, or a caller asking for a page,
+// answers the page req of them by name with the role's member count (page
+// not nil), at a page's cost whatever the role's size: a role is never
+// refused for its size, and no answer outgrows a Lambda response.
+func (s *Service) RoleDeletionConsequences(ctx context.Context, p *auth.Principal, roleID int64, req domain.PageRequest, paged bool) ([]domain.Member, *domain.Page[domain.Member], error) {
+	if p == nil {
+		return nil, nil, domain.Unauthenticatedf("authentication required")
+	}
+	role, err := s.Store.GetRole(ctx, roleID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !p.CanCreateRoleIn(role.OrganizationGUID) {
+		return nil, nil, s.refuseRole(ctx, p, role, domain.Forbiddenf("only the role's institution admins and super users see the consequences of deleting role %d", roleID))
+	}
+	if !paged {
+		bound := s.membersListedBound()
+		counts, err := s.Store.CountMembersOfRoles(ctx, []int64{roleID})
+		if err != nil {
+			return nil, nil, err
+		}
+		if counts[roleID] <= int64(bound) {
+			members, more, err := s.Store.ListMembersOfRole(ctx, roleID, bound)
+			if err != nil {
+				return nil, nil, err
+			}
+			if !more {
+				return members, nil, nil
+			}
+			// The counter lagged members added a moment ago: a page.
+		}
+	}
+	_, page, err := s.Store.AllMembersPageOfRole(ctx, roleID, req.Descending, req.Offset(), req.Size)
+	if err != nil {
+		return nil, nil, err
+	}
+	return nil, &page, nil
 }
 
 // InstitutionAdmins lists the institution admins of an organization: the

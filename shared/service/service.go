@@ -50,6 +50,9 @@ type Service struct {
 	// by a query or sort by another field than the name (0:
 	// DefaultMembersSearchBound).
 	MembersSearchBound int
+	// MembersListedBound is how many members one unpaged answer holds
+	// (U10, the consequences of a role's deletion; 0: MaxMembersListed).
+	MembersListedBound int
 	// Lifecycle tunes reminders and expiry; the zero value is the default.
 	Lifecycle Lifecycle
 	// Session is the session configuration of U6 (users_config.go).

@@ -25,6 +25,13 @@ const MaxMembersListed = 5000
 // domain.SearchTooBroad, as a people search whose every word is too common.
 const DefaultMembersSearchBound = 2000
 
+func (s *Service) membersListedBound() int {
+	if s.MembersListedBound > 0 {
+		return s.MembersListedBound
+	}
+	return MaxMembersListed
+}
+
 func (s *Service) membersSearchBound() int {
 	if s.MembersSearchBound > 0 {
 		return s.MembersSearchBound
@@ -52,8 +59,10 @@ func (s *Service) PageMembersOfRole(ctx context.Context, p *auth.Principal, role
 }
 
 // MembersOfRole returns every membership of a role with its whole user
-// (U10: every attribute, which the members index's copy does not hold), to
-// those who may see the role's members.
+// (U10 unpaged: every attribute, which the members index's copy does not
+// hold), to those who may see the role's members. Its answer is documented
+// as bounded (MembersListedBound; more: 400 naming the paged form); no
+// other route uses it.
 func (s *Service) MembersOfRole(ctx context.Context, p *auth.Principal, roleID int64) (domain.Role, []domain.Member, error) {
 	if p == nil {
 		return domain.Role{}, nil, domain.Unauthenticatedf("authentication required")
@@ -65,12 +74,13 @@ func (s *Service) MembersOfRole(ctx context.Context, p *auth.Principal, roleID i
 	if !p.CanSeeMembers(role) {
 		return domain.Role{}, nil, s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the members of role %d", roleID))
 	}
-	members, more, err := s.Store.ListMembersOfRole(ctx, roleID, MaxMembersListed)
+	bound := s.membersListedBound()
+	members, more, err := s.Store.ListMembersOfRole(ctx, roleID, bound)
 	if err != nil {
 		return domain.Role{}, nil, err
 	}
 	if more {
-		return domain.Role{}, nil, domain.Invalidf("role %d has more than %d members, more than one answer lists: ask for pages (pageNumber, pageSize)", roleID, MaxMembersListed)
+		return domain.Role{}, nil, domain.Invalidf("role %d has more than %d members, more than one answer lists: ask for pages (pageNumber, pageSize)", roleID, bound)
 	}
 	return role, members, nil
 }
