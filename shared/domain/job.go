@@ -18,6 +18,10 @@ const (
 	// JobExpiry goes on with the memberships still due when an expiry run
 	// stopped at its time budget: the run queues it itself (not the API).
 	JobExpiry JobKind = "expiry"
+	// JobRoleDeletion goes on with the memberships of a deleted role that
+	// its DELETE request (or the job before) left; started by the role's
+	// deletion, never by the jobs API.
+	JobRoleDeletion JobKind = "role-deletion"
 )
 
 // JobRequest is one on-demand job as the API starts it and the runner
@@ -37,6 +41,9 @@ type JobRequest struct {
 	Users int `json:"users,omitempty"`
 	// Cursor continues an index repair that a run left unfinished.
 	Cursor string `json:"cursor,omitempty"`
+	// RoleID is the deleted role whose memberships a role deletion job
+	// removes.
+	RoleID int64 `json:"roleId,omitempty"`
 }
 
 // JobStarter starts an on-demand job elsewhere (the jobs function, which

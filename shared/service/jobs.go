@@ -148,6 +148,10 @@ func (s *Service) runJob(ctx context.Context, req domain.JobRequest) (any, error
 		// Queued by an expiry run with memberships left; queues the next
 		// itself while it makes progress and some are still left.
 		return s.RemoveExpired(ctx)
+	case domain.JobRoleDeletion:
+		// Queued by a role's deletion with members left; queues the next
+		// itself when its time runs out.
+		return s.resumeRoleDeletion(ctx, p, req.RoleID)
 	}
 	return nil, fmt.Errorf("no job %q", req.Kind)
 }

@@ -60,7 +60,12 @@ func (s *Service) DeleteRole(ctx context.Context, p *auth.Principal, id int64) e
 		s.dispatch(ctx, deliveries)
 		s.recordRoleChange(ctx, p, role, domain.AuditRoleDeleted)
 	}
-	if err := s.removeMembershipsOfDeletedRole(ctx, p, role); err != nil {
+	done, err := s.removeMembershipsOfDeletedRole(ctx, p, role, s.roleDeletionBudget(), time.Time{})
+	if err != nil {
+		return err
+	}
+	if !done {
+		_, err := s.continueRoleDeletion(ctx, p, role.ID)
 		return err
 	}
 	return s.Store.FinishRoleDeletion(ctx, role.ID)
@@ -75,31 +80,41 @@ func (s *Service) DeleteRole(ctx context.Context, p *auth.Principal, id int64) e
 // may not be listed yet. The role's member counter is read consistently
 // from the table, so the removal is done only when the listing is empty
 // and the counter says no membership is left; until then it lists again.
-func (s *Service) removeMembershipsOfDeletedRole(ctx context.Context, p *auth.Principal, role domain.Role) error {
-	idle := 0
+//
+// It stops once it has removed budget members (0: no bound) or at stopAt
+// (zero: none), with done false: the caller hands the rest on
+// (continueRoleDeletion).
+func (s *Service) removeMembershipsOfDeletedRole(ctx context.Context, p *auth.Principal, role domain.Role, budget int, stopAt time.Time) (done bool, err error) {
+	idle, removedCount := 0, 0
 	for {
 		page, _, err := s.Store.ListUserRolesOfRole(ctx, role.ID, "", 100)
 		if err != nil {
-			return err
+			return false, err
 		}
 		progress := false
 		if len(page) == 0 {
 			counts, err := s.Store.CountMembersOfRoles(ctx, []int64{role.ID})
 			if err != nil {
-				return err
+				return false, err
 			}
 			if counts[role.ID] <= 0 {
-				return nil
+				return true, nil
 			}
 		}
 		for _, ur := range page {
+			if (budget > 0 && removedCount >= budget) || (!stopAt.IsZero() && !time.Now().Before(stopAt)) {
+				return false, nil
+			}
 			err := s.retryConflicts(ctx, func() error {
 				removed, err := s.leaveDeletedRole(ctx, p, role, ur.UserID)
 				progress = progress || removed
+				if removed {
+					removedCount++
+				}
 				return err
 			})
 			if err != nil {
-				return err
+				return false, err
 			}
 		}
 		// Removing shifts the pages: start over until none are left. A page
@@ -107,10 +122,10 @@ func (s *Service) removeMembershipsOfDeletedRole(ctx context.Context, p *auth.Pr
 		// some, is the index catching up.
 		if !progress {
 			if idle++; idle > len(conflictRetries) {
-				return domain.ErrVersionConflict
+				return false, domain.ErrVersionConflict
 			}
 			if err := sleepCtx(ctx, conflictRetries[idle-1]); err != nil {
-				return err
+				return false, err
 			}
 		}
 	}

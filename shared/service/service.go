@@ -53,6 +53,10 @@ type Service struct {
 	// MembersListedBound is how many members one unpaged answer holds
 	// (U10, the consequences of a role's deletion; 0: MaxMembersListed).
 	MembersListedBound int
+	// RoleDeletionBudget is how many members a role's DELETE request
+	// removes itself before it hands the rest to a role deletion job (0:
+	// DefaultRoleDeletionBudget).
+	RoleDeletionBudget int
 	// Lifecycle tunes reminders and expiry; the zero value is the default.
 	Lifecycle Lifecycle
 	// Session is the session configuration of U6 (users_config.go).
