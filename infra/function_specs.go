@@ -93,10 +93,12 @@ var functionSpecs = []functionSpec{
 	},
 	{
 		Name: "roles", Kind: apiFunction, TimeoutSeconds: apiTimeoutSeconds, MemoryMB: defaultMemoryMB,
-		// Roles; a role's deletion removes its memberships.
+		// Roles; a role's deletion removes its memberships (JOB#job#<id>:
+		// the role deletion job it queues for the jobs function with the
+		// members past its budget).
 		Table: tableAccess{
 			Reads:   []string{partitionInvitation, partitionRegistry, partitionSPLink, partitionToken, partitionOrganization},
-			Writes:  kinds(membershipItems, roleItems, []string{partitionMail}, []string{partitionAuthFailure}),
+			Writes:  kinds(membershipItems, roleItems, []string{partitionMail, partitionJobRun + "job#"}, []string{partitionAuthFailure}),
 			Indexes: kinds(peopleIndexes, []string{indexInviter}),
 		},
 		SendsToQueue: true, ReadsMachineCallers: true,

@@ -79,7 +79,7 @@ func TestFunctionEnvironment(t *testing.T) {
 	}
 	want := map[string][]string{
 		"users":       join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
-		"roles":       join(common, oidc, []string{"SCIM_QUEUE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
+		"roles":       join(common, oidc, []string{"SCIM_QUEUE_URL", "MACHINE_CALLERS_SECRET_ARN", "JOBS_FUNCTION_NAME"}),
 		"invitations": join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
 		"crm":         join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "MACHINE_CALLERS_SECRET_ARN"}),
 		"tokens":      join(common, oidc),

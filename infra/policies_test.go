@@ -143,9 +143,9 @@ var (
 		iPeople,
 		patterns(patterns(pMembership, keysOf("MAIL#*")), keysOf("AUTHFAIL#*")))
 	rolesTable = tableGrants(
-		patterns(patterns(keysOf("INV#*", "REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, pRoles, keysOf("MAIL#*"), keysOf("ORGANIZATIONS")), keysOf("AUTHFAIL#*")),
+		patterns(patterns(keysOf("INV#*", "REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, pRoles, keysOf("MAIL#*", "JOB#job#*"), keysOf("ORGANIZATIONS")), keysOf("AUTHFAIL#*")),
 		patterns(iPeople, keysOf("INVITER#*")),
-		patterns(patterns(pMembership, pRoles, keysOf("MAIL#*")), keysOf("AUTHFAIL#*")))
+		patterns(patterns(pMembership, pRoles, keysOf("MAIL#*", "JOB#job#*")), keysOf("AUTHFAIL#*")))
 	invitationsTable = tableGrants(
 		patterns(patterns(pRoles, keysOf("REGISTRY", "SPLINK#*", "TOKEN#*"), pMembership, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*"), keysOf("ORGANIZATIONS")), keysOf("AUTHFAIL#*")),
 		patterns(iPeople, iInvitation),
@@ -195,7 +195,7 @@ var (
 
 var expectedGrants = map[string]grantSet{
 	"users":        union(logsWrite, originVerify, usersTable, queueSend, mailSend, machineCallers),
-	"roles":        union(logsWrite, originVerify, rolesTable, queueSend, machineCallers),
+	"roles":        union(logsWrite, originVerify, rolesTable, queueSend, machineCallers, grants([]string{"lambda:InvokeFunction"}, "function invite jobs")),
 	"invitations":  union(logsWrite, originVerify, invitationsTable, queueSend, mailSend, machineCallers),
 	"crm":          union(logsWrite, originVerify, crmTable, queueSend, mailSend, machineCallers),
 	"tokens":       union(logsWrite, originVerify, tokensTable),

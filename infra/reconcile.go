@@ -29,6 +29,14 @@ func wireExpiryContinuation(expiry, jobs serviceFunction) {
 	wireInvoke(expiry, jobs, "JOBS_FUNCTION_NAME")
 }
 
+// wireRoleDeletionContinuation lets the roles function hand the members
+// of a deleted role past its DELETE request's budget to a role deletion
+// job in the jobs function (service.continueRoleDeletion): a role of
+// 50,000 members takes far longer than a request.
+func wireRoleDeletionContinuation(roles, jobs serviceFunction) {
+	wireInvoke(roles, jobs, "JOBS_FUNCTION_NAME")
+}
+
 // wireJobsSelfContinuation lets the jobs function queue an expiry job in
 // itself when its own expiry run reaches its time limit with memberships
 // left, so that a cohort of any size goes on without the hourly wait. Its

@@ -100,6 +100,7 @@ func NewInviteStack(scope constructs.Construct, id string, props *InviteStackPro
 	wireOnDemandReconcile(functions["web"], functions["reconcile"])
 	wireOnDemandJobs(functions["system"], functions["jobs"])
 	wireExpiryContinuation(functions["expiry"], functions["jobs"])
+	wireRoleDeletionContinuation(functions["roles"], functions["jobs"])
 	wireJobsSelfContinuation(functions["jobs"])
 
 	if cfg.OIDCIssuer == "" || cfg.OIDCAudience == "" {
