@@ -172,7 +172,7 @@ var functionSpecs = []functionSpec{
 				partitionCRM, partitionRegistry, partitionRegistryChange, partitionToken, partitionTokenID, partitionPendingToken, partitionSession,
 				partitionOrganization, partitionJobRun + "reconcile#"}, []string{partitionAuthFailure}),
 			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexPersonSessions, indexAllTokens, indexAudit,
-				indexSPLinks, indexOutbox, indexDeadLetters, indexMailbox}),
+				indexSPLinks, indexOutbox, indexDeadLetters, indexMailbox, indexInvitationPerson}),
 		},
 		SendsToQueue: true, SendsMail: true, NeedsPublicURL: true, SignsInPeople: true,
 		ManagesConnections: true, TestsConnections: true,
