@@ -50,6 +50,10 @@ type StackConfig struct {
 	// OIDCIntrospectionClientID turns on introspection of opaque access
 	// tokens; its secret is the invite/oidc-introspection secret.
 	OIDCIntrospectionClientID string
+	// ExpiryLimit is EXPIRY_LIMIT of the expiry and jobs functions: the
+	// memberships one expiry run ends before it hands the rest on (0: no
+	// bound but its time limit).
+	ExpiryLimit int
 	// InvitationsPerInviterPerDay is INVITATIONS_PER_INVITER_PER_DAY
 	// (a number or "off"; empty: the service's default).
 	InvitationsPerInviterPerDay string
@@ -134,6 +138,8 @@ const (
 	ctxOriginSecretVersion  = "originSecretVersion"
 )
 
+const ctxExpiryLimit = "expiryLimit"
+
 // identityProviderSettings maps the context keys of how the identity
 // provider is used to the variables the service reads (shared/app/identity.go).
 var identityProviderSettings = map[string]string{
@@ -202,6 +208,7 @@ func LoadStackConfig(lookup ContextLookup) (StackConfig, error) {
 		SessionMaxLifetime:          r.str(ctxSessionMaxLifetime, ""),
 		OIDCIntrospectionClientID:   r.str(ctxIntrospectionClient, ""),
 		InvitationsPerInviterPerDay: strings.ToLower(r.str(ctxInvitationsPerDay, "")),
+		ExpiryLimit:                 r.integer(ctxExpiryLimit, 0),
 		Disclaimer:                  r.str(ctxDisclaimer, ""),
 		SuperUsers:                  r.str(ctxSuperUsers, ""),
 		MailDomain:                  r.str(ctxMailDomain, defaultMailDomain),
@@ -238,6 +245,9 @@ func LoadStackConfig(lookup ContextLookup) (StackConfig, error) {
 		if v, err := time.ParseDuration(d.value); err != nil || v <= 0 {
 			r.fail("%s: %q is not a positive Go duration (e.g. 12h)", d.key, d.value)
 		}
+	}
+	if cfg.ExpiryLimit < 0 {
+		r.fail("%s: %d is not a positive number of memberships", ctxExpiryLimit, cfg.ExpiryLimit)
 	}
 	if v := cfg.InvitationsPerInviterPerDay; v != "" && v != "off" {
 		if n, err := strconv.Atoi(v); err != nil || n < 1 {

@@ -90,6 +90,8 @@ func TestStackConfigRejectsBadValues(t *testing.T) {
 		{"sessionMaxLifetime", "-1h", "not a positive Go duration"},
 		{"invitationsPerInviterPerDay", "0", "neither a positive number nor off"},
 		{"invitationsPerInviterPerDay", "lots", "neither a positive number nor off"},
+		{"expiryLimit", "-5", "not a positive number of memberships"},
+		{"expiryLimit", "1.5", "not a whole number"},
 	}
 	for _, c := range cases {
 		t.Run(c.key+"="+fmt.Sprint(c.value), func(t *testing.T) {

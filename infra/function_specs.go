@@ -49,6 +49,9 @@ type functionSpec struct {
 	ServesSessionConfig bool // the session settings of U6 (session.go)
 	Seeds               bool // PERFORMANCE_SEED_ALLOWED, the switch of S1
 	SignsInPeople       bool // OIDC_CLIENT_ID, OIDC_CLIENT_SECRET_ARN (and read of it), SESSION_IDLE_TIMEOUT
+	// EndsExpired: EXPIRY_LIMIT, when the operator sets one (the expiry
+	// run and its continuation in the jobs function).
+	EndsExpired bool
 
 	// Routes are HTTP API path prefixes; each gets ANY on the prefix and on
 	// prefix/{proxy+}.
@@ -174,7 +177,7 @@ var functionSpecs = []functionSpec{
 				partitionCRM, partitionRegistry, partitionRegistryChange, partitionToken, partitionTokenID, partitionPendingToken, partitionSession,
 				partitionOrganization, partitionJobRun + "reconcile#"}, []string{partitionAuthFailure}),
 			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexPersonSessions, indexAllTokens, indexAudit,
-				indexSPLinks, indexOutbox, indexDeadLetters, indexMailbox}),
+				indexSPLinks, indexOutbox, indexDeadLetters, indexMailbox, indexInvitationPerson}),
 		},
 		SendsToQueue: true, SendsMail: true, NeedsPublicURL: true, SignsInPeople: true,
 		ManagesConnections: true, TestsConnections: true,
@@ -204,7 +207,7 @@ var functionSpecs = []functionSpec{
 			Writes:  kinds(membershipItems, []string{partitionMail, partitionJobRun + "expiry", partitionJobRun + "job#"}),
 			Indexes: kinds(peopleIndexes, []string{indexExpiringMemberships}),
 		},
-		SendsToQueue: true, SendsMail: true,
+		SendsToQueue: true, SendsMail: true, EndsExpired: true,
 		NeedsPublicURL: true,
 		Schedule:       "rate(1 hour)",
 	},
@@ -264,7 +267,7 @@ var functionSpecs = []functionSpec{
 			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexSPLinks, indexOutbox, indexMailbox,
 				indexExpiringMemberships, indexExpiringInvitations, indexExpiringTokens}),
 		},
-		ScansTable: true, SendsToQueue: true, SendsMail: true, NeedsPublicURL: true, Seeds: true,
+		ScansTable: true, SendsToQueue: true, SendsMail: true, NeedsPublicURL: true, Seeds: true, EndsExpired: true,
 	},
 	{
 		// Records bounces and complaints on the outbox mail they are about.

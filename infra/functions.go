@@ -126,6 +126,9 @@ func functionEnvironment(spec functionSpec, cfg StackConfig, res serviceResource
 	if spec.Seeds {
 		env[envPerformanceSeedAllowed] = jsii.String(cfg.Session[envPerformanceSeedAllowed])
 	}
+	if spec.EndsExpired && cfg.ExpiryLimit > 0 {
+		env["EXPIRY_LIMIT"] = jsii.String(strconv.Itoa(cfg.ExpiryLimit))
+	}
 	if spec.SignsInPeople {
 		env["OIDC_CLIENT_ID"] = jsii.String(cfg.OIDCClientID)
 		env["OIDC_CLIENT_SECRET_ARN"] = res.Secrets.OIDCClient.SecretArn()

@@ -119,6 +119,11 @@ func TestFunctionEnvironment(t *testing.T) {
 			if s.name == "custom" && name == "web" {
 				w = append(w, "SESSION_MAX_LIFETIME")
 			}
+			// The expiry run's bound, only when set, to the expiry run
+			// and its continuation.
+			if s.name == "custom" && (name == "expiry" || name == "jobs") {
+				w = append(w, "EXPIRY_LIMIT")
+			}
 			// The operator's SCIM address allow-list, only when set, to
 			// every function that checks or calls an SP address.
 			if s.name == "custom" && slices.Contains([]string{"system", "web", "provisioner", "reconcile"}, name) {
@@ -197,6 +202,11 @@ func TestEnvironmentTakesContextValues(t *testing.T) {
 	}
 	if _, set := defaultScenario.synth(t).environment(t, "web")["DISCLAIMER"]; set {
 		t.Error("web DISCLAIMER is set without the disclaimer context key")
+	}
+	for _, name := range []string{"expiry", "jobs"} {
+		if got := s.environment(t, name)["EXPIRY_LIMIT"]; got != "2000" {
+			t.Errorf("%s EXPIRY_LIMIT = %v, want 2000", name, got)
+		}
 	}
 	if got := s.environment(t, "system")["CONNECTION_SECRET_PREFIX"]; got != "invite/scim-connections/" {
 		t.Errorf("system CONNECTION_SECRET_PREFIX = %v", got)

@@ -164,7 +164,7 @@ var (
 		patterns(patterns(pMembership, pRoles, keysOf("INV#*", "MAIL#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "JOB#*", "ORGANIZATIONS")), keysOf("AUTHFAIL#*")))
 	webTable = tableGrants(
 		patterns(patterns(keysOf("SPLINK#*", "JOB#*"), pMembership, pRoles, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "TOKENPENDING#*", "SESSION#*", "ORGANIZATIONS", "JOB#reconcile#*")), keysOf("AUTHFAIL#*")),
-		patterns(iPeople, iInvitation, keysOf("PERSONSESSIONS#*", "TOKENS", "AUDIT", "SP#*", "OUTBOX#*", "DLQ#*", "MAILBOX#*")),
+		patterns(iPeople, iInvitation, keysOf("PERSONSESSIONS#*", "TOKENS", "AUDIT", "SP#*", "OUTBOX#*", "DLQ#*", "MAILBOX#*", "INVPERSON#*")),
 		patterns(patterns(pMembership, pRoles, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "TOKENPENDING#*", "SESSION#*", "ORGANIZATIONS", "JOB#reconcile#*")), keysOf("AUTHFAIL#*")))
 	provisionerTable = tableGrants(
 		keysOf("USER#*", "ROLE#*", "REGISTRY", "SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*", "SPGUARD#*"),

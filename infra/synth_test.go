@@ -104,6 +104,7 @@ func prepareScenarios(dir string) error {
 		ctxSessionMaxLifetime:   "10h",
 		ctxIntrospectionClient:  "invite-api",
 		ctxInvitationsPerDay:    "500",
+		ctxExpiryLimit:          "2000",
 		"oidcScopes":            "openid profile email eduperson",
 		"oidcClaimEppn":         "eppn",
 		ctxThrottleRate:         "20",

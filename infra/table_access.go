@@ -85,6 +85,10 @@ const (
 	indexOpenInvitations     = "INVOPEN" // gsi4
 )
 
+// indexInvitationPerson (gsi2) holds the role links of the invitations sent
+// to an address: the console's person page.
+const indexInvitationPerson = "INVPERSON#"
+
 // tableAccess is what a function may do with the table. What it writes it
 // may also read; reads of the table are GetItem, BatchGetItem, Query and
 // ConditionCheckItem, of the indexes Query alone.

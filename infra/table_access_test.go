@@ -56,6 +56,8 @@ func TestSensitiveItemKinds(t *testing.T) {
 		{"SESSION#*", "read", []string{"web"}},
 		{"SESSION#*", "write", []string{"web"}},
 		{"PERSONSESSIONS#*", "query", []string{"web"}},
+		// A person's invitations by their address: the console's person page.
+		{"INVPERSON#*", "query", []string{"web"}},
 		// Every API function but the pages authenticates API tokens by
 		// their hash; the pages and the token routes manage them, the
 		// cleanup and its on-demand run (the jobs function) delete expired

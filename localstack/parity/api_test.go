@@ -124,6 +124,11 @@ func TestAPIFunctionsWithTheirItemKinds(t *testing.T) {
 	if len(members) != 1 {
 		t.Fatalf("members of the role: %v, want Pat", members)
 	}
+	// U10 paged: the members index by name, the users, the member counter.
+	paged := api.call(http.MethodGet, "/api/v1/user_roles/roles/"+roleID+"?pageNumber=0&pageSize=10", "", http.StatusOK)
+	if content, _ := field(paged, "content").([]any); len(content) != 1 || fmt.Sprint(field(paged, "totalElements")) != "1" {
+		t.Fatalf("a page of the role's members: %v, want Pat of 1", paged)
+	}
 	api.call(http.MethodGet, "/api/v1/users/me", "", http.StatusOK)
 	api.call(http.MethodGet, "/api/v1/users/search?query=pat", "", http.StatusOK)
 

@@ -141,6 +141,17 @@ func TestConsoleToSP(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+	// The guest's page in the console lists the accepted invitation, read
+	// by the guest's address (gsi2 INVPERSON#) with the web function's role.
+	code, page = admin.get("/console/people?q=" + url.QueryEscape(guest))
+	person := regexp.MustCompile(`/console/people/(\d+)`).FindStringSubmatch(page)
+	if code != http.StatusOK || person == nil {
+		t.Fatalf("people search for the guest: %d %.800s", code, textOf(page))
+	}
+	if code, page = admin.get("/console/people/" + person[1]); code != http.StatusOK ||
+		!strings.Contains(page, `data-invitation="`+guest+`" data-state="accepted"`) {
+		t.Errorf("the guest's page: %d, want the accepted invitation: %.800s", code, textOf(page))
+	}
 	backoffs := env.Log.Calls("provisioner", "sqs:ChangeMessageVisibility")
 	applied := false
 	for _, c := range backoffs {

@@ -5,13 +5,17 @@ package parity
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/edu-invite/invite/shared/domain"
 )
 
 // TestScheduledJobsRecordTheirRuns invokes each scheduled function with
@@ -95,5 +99,91 @@ func TestRepairIsAJobOfTheJobsFunction(t *testing.T) {
 	}
 	if calls := env.Log.Calls("jobs", "dynamodb:UpdateItem"); len(calls) == 0 {
 		t.Errorf("the jobs function did not claim the job")
+	}
+}
+
+// TestExpiryContinuesInTheJobsFunction: a day with more memberships due
+// than one expiry run takes on (the deployment's expiryLimit, set in the
+// Makefile's PARITY_CONTEXT) is ended by the scheduled expiry run, which
+// hands the rest on to the jobs function (lambda:InvokeFunction with the
+// expiry function's role), whose run goes on in itself (the jobs
+// function's own role) until none is left: each invocation and each table
+// access is allowed by the template's statements.
+func TestExpiryContinuesInTheJobsFunction(t *testing.T) {
+	noDenials(t)
+	ctx := context.Background()
+	limit, err := strconv.Atoi(env.Functions["expiry"].Env["EXPIRY_LIMIT"])
+	if err != nil || limit < 1 || env.Functions["jobs"].Env["EXPIRY_LIMIT"] == "" {
+		t.Fatalf("the parity deployment bounds no expiry run (EXPIRY_LIMIT %q, %v): expiryLimit in PARITY_CONTEXT", env.Functions["expiry"].Env["EXPIRY_LIMIT"], err)
+	}
+	roleID, err := strconv.ParseInt(apiRole(t, "Cohort ending", "org-parity"), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Three runs' worth and one more, ended an hour ago.
+	cohort := 2*limit + 1
+	firstUser, err := env.Store.NextIDs(ctx, "user", cohort)
+	if err != nil {
+		t.Fatal(err)
+	}
+	firstMembership, err := env.Store.NextIDs(ctx, "userrole", cohort)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC()
+	ended := now.Add(-time.Hour)
+	seed := domain.Seed{}
+	for i := range int64(cohort) {
+		uid := firstUser + i
+		seed.Users = append(seed.Users, domain.User{ID: uid, Sub: fmt.Sprint("urn:collab:person:cohort-", uid), GivenName: "Cohort",
+			FamilyName: fmt.Sprint(uid), Name: fmt.Sprint("Cohort ", uid), Email: fmt.Sprint("cohort", uid, "@parity.example.org"), CreatedAt: now})
+		seed.UserRoles = append(seed.UserRoles, domain.UserRole{ID: firstMembership + i, UserID: uid, RoleID: roleID, Authority: domain.Guest,
+			CreatedAt: now.Add(-24 * time.Hour), EndDate: &ended})
+	}
+	if err := env.Store.Seed(ctx, seed); err != nil {
+		t.Fatal(err)
+	}
+	// The expiry function invokes only the jobs function, which invokes
+	// only itself.
+	invokes := func(function string) int { return len(env.Log.Calls(function, "lambda:InvokeFunction")) }
+	fromExpiry, fromJobs := invokes("expiry"), invokes("jobs")
+	out, err := env.Scheduled(ctx, "expiry")
+	if err != nil {
+		t.Fatalf("expiry: %v", err)
+	}
+	var res struct {
+		Removed struct {
+			UserRoles    int    `json:"userRoles"`
+			Remaining    int64  `json:"remaining"`
+			Continuation string `json:"continuation"`
+		} `json:"removed"`
+	}
+	first := &res.Removed
+	if err := json.Unmarshal(out, &res); err != nil || first.UserRoles == 0 || first.Remaining == 0 || first.Continuation == "" {
+		t.Fatalf("the scheduled run answered %s (%v), want some removed, some left and a continuation", out, err)
+	}
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		left, err := env.Store.CountUserRolesEndingBetween(ctx, ended.Add(-time.Minute), now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if left == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d memberships still due 90 s after the scheduled run", left)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	if n := invokes("expiry") - fromExpiry; n != 1 {
+		t.Errorf("the expiry function invoked the jobs function %d times, want once", n)
+	}
+	if n := invokes("jobs") - fromJobs; n < 1 {
+		t.Errorf("the jobs function never went on in itself (%d invocations) with %d memberships and a bound of %d a run", n, cohort, limit)
+	}
+	runs, err := env.Store.GetJobRuns(ctx, []string{domain.OnDemandJobName(first.Continuation)})
+	if err != nil || len(runs) != 1 || runs[0].Failed || runs[0].FinishedAt.IsZero() {
+		t.Errorf("the continuation's run: %+v (%v), want one finished without failure", runs, err)
 	}
 }

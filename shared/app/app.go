@@ -62,6 +62,10 @@ type Settings struct {
 	MachineCallers string
 	// ReminderDays from REMINDER_DAYS: "30,7,1" (the default when unset) or "off".
 	ReminderDays []int
+	// ExpiryLimit from EXPIRY_LIMIT: the memberships one expiry run takes
+	// on before it hands the rest on to a continuation (0, unset: no bound
+	// but the run's time limit; service.Lifecycle.ExpiryLimit).
+	ExpiryLimit int
 	// MaxReceiveCount from SCIM_MAX_RECEIVE_COUNT: the work queue's redrive
 	// count, at which the provisioner dead-letters a delivery itself; 0
 	// (unset) leaves it to SQS.
@@ -141,6 +145,13 @@ func SettingsFromEnv() (Settings, error) {
 		}
 		s.InvitationsPerDay = n
 	}
+	if v := os.Getenv("EXPIRY_LIMIT"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return s, fmt.Errorf("EXPIRY_LIMIT must be a positive integer, not %q", v)
+		}
+		s.ExpiryLimit = n
+	}
 	if v := os.Getenv("RECONCILE_MAX_DELETE_SHARE"); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || f <= 0 || f > 1 {
@@ -218,7 +229,7 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 	svc := &service.Service{
 		Store: store, Queue: sqs.NewQueue(sqsClient, s.QueueURL), Registry: registry, Mailer: mailer, Renderer: renderer,
 		Clock: clock, Logger: logger, PublicBaseURL: s.PublicBaseURL, GroupURNPrefix: s.GroupURNPrefix,
-		Lifecycle: service.Lifecycle{ReminderDays: s.ReminderDays}, InvitationsPerDay: s.InvitationsPerDay,
+		Lifecycle: service.Lifecycle{ReminderDays: s.ReminderDays, ExpiryLimit: s.ExpiryLimit}, InvitationsPerDay: s.InvitationsPerDay,
 		Session: sessionSettingsFromEnv(),
 		RegistryAdmin: &service.RegistryAdmin{Store: store, Vault: &secrets.Vault{SM: sm, Prefix: s.ConnectionSecretPrefix},
 			Secrets: resolver, Prober: &scimprobe.Prober{Policy: s.Outbound}, Invalidate: registry.Invalidate,

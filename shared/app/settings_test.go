@@ -20,6 +20,23 @@ func TestMaxReceiveCountSetting(t *testing.T) {
 	}
 }
 
+// TestExpiryLimitSetting: EXPIRY_LIMIT bounds the memberships one expiry
+// run ends (unset: none); anything but a positive number stops the function.
+func TestExpiryLimitSetting(t *testing.T) {
+	t.Setenv("TABLE_NAME", "invite")
+	for _, tc := range []struct {
+		value   string
+		want    int
+		wantErr bool
+	}{{"", 0, false}, {"3", 3, false}, {"0", 0, true}, {"-2", 0, true}, {"all", 0, true}} {
+		t.Setenv("EXPIRY_LIMIT", tc.value)
+		s, err := SettingsFromEnv()
+		if (err != nil) != tc.wantErr || (err == nil && s.ExpiryLimit != tc.want) {
+			t.Errorf("%q: %d, %v; want %d (error %v)", tc.value, s.ExpiryLimit, err, tc.want, tc.wantErr)
+		}
+	}
+}
+
 func TestSuperUsersSetting(t *testing.T) {
 	t.Setenv("TABLE_NAME", "invite")
 	t.Setenv("SUPER_USERS", " urn:collab:person:example.org:admin, boss@example.org\tthird ")

@@ -63,6 +63,10 @@ func roleSortText(s string) string {
 type RoleListQuery struct {
 	OrganizationGUID string
 	Page             PageRequest
+	// NoMemberCounts: the caller shows no member counts (the invite
+	// form), so the page's roles are read without their counters
+	// (UserRoleCount 0) unless the page is sorted by them.
+	NoMemberCounts bool
 }
 
 // RoleSearchTooBroad answers a role search whose every word names more

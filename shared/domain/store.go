@@ -136,6 +136,11 @@ type InvitationStore interface {
 	// accepted invitations costs a list nothing. No domain error (none:
 	// empty).
 	ListInvitationsOfRole(ctx context.Context, roleID int64) ([]Invitation, error)
+	// ListInvitationsOfPerson returns the invitations sent to an e-mail
+	// address (compared in lower case), newest first, from one bounded
+	// read whatever the histories of their roles (the newest of them when
+	// an address has very many). No domain error (none: empty).
+	ListInvitationsOfPerson(ctx context.Context, email string) ([]Invitation, error)
 	// SaveAcceptance applies an acceptance atomically. KindConflict when the
 	// invitation was accepted meanwhile, or a new user (id or sub) or new
 	// membership exists already; KindGone when the invitation is no longer

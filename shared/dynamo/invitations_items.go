@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/edu-invite/invite/shared/domain"
@@ -52,7 +53,8 @@ type invitationRecord struct {
 }
 
 // invitationRoleRecord links an invitation to one of its roles; gsi1 lists
-// the invitations of a role. It expires with its invitation.
+// the invitations of a role, gsi2 those sent to an address (a person's
+// invitations). It expires with its invitation.
 type invitationRoleRecord struct {
 	itemKey
 	indexKeys
@@ -200,6 +202,8 @@ func newInvitationRoleRecord(inv domain.Invitation, roleID int64) invitationRole
 		indexKeys: indexKeys{
 			GSI1PK: prefixRole + id(roleID),
 			GSI1SK: gsi1sk,
+			GSI2PK: invitationPersonPK(inv.Email),
+			GSI2SK: invitationPersonSK(inv.ID, roleID, inv.Email),
 			GSI4PK: membersIndexPK(roleID),
 			GSI4SK: gsi4sk,
 			TTL:    invitationTTL(inv),
@@ -266,4 +270,32 @@ func invitationLinkSortKeys(invID int64, status domain.InvitationStatus) (gsi1sk
 		return invitationPK(invID), invitationPK(invID)
 	}
 	return prefixInvitationHistory + id(invID), prefixInvitationHistory + fmt.Sprintf("%019d", math.MaxInt64-invID)
+}
+
+// prefixInvitationPerson starts the gsi2 partition of the role links of
+// the invitations sent to one address, trimmed and lower case:
+// INVPERSON#<address> / <id counted down, 19 digits>#<roleId>, newest
+// first, so that a person's invitations are one Query whatever the
+// histories of their roles. The address is personal data: the key is
+// never logged (loggableKey logs primary keys only).
+const prefixInvitationPerson = "INVPERSON#"
+
+// invitationPersonAddress is the form of an address in the person's key.
+func invitationPersonAddress(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+
+// invitationPersonPK is the gsi2 partition of the links of the invitations
+// sent to email; "" (no key) for an invitation without an address.
+func invitationPersonPK(email string) string {
+	if a := invitationPersonAddress(email); a != "" {
+		return prefixInvitationPerson + a
+	}
+	return ""
+}
+
+// invitationPersonSK orders a person's links newest invitation first.
+func invitationPersonSK(invID, roleID int64, email string) string {
+	if invitationPersonAddress(email) == "" {
+		return ""
+	}
+	return fmt.Sprintf("%019d#%s", math.MaxInt64-invID, id(roleID))
 }

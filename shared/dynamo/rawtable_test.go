@@ -53,3 +53,18 @@ func countRawItems(t *testing.T, client rawTable, pk, skPrefix string) int {
 	must(t, err)
 	return len(out.Items)
 }
+
+// removeRawAttributes removes the named attributes of the item pk/sk.
+func removeRawAttributes(t *testing.T, client rawTable, pk, sk string, names ...string) {
+	t.Helper()
+	var refs []string
+	attrs := map[string]string{}
+	for i, name := range names {
+		ref := fmt.Sprint("#a", i)
+		attrs[ref] = name
+		refs = append(refs, ref)
+	}
+	_, err := client.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(client.table), Key: rawKey(pk, sk),
+		UpdateExpression: aws.String("REMOVE " + strings.Join(refs, ", ")), ExpressionAttributeNames: attrs})
+	must(t, err)
+}

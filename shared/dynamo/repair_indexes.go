@@ -28,7 +28,8 @@ import (
 //     RebuildMembersIndexOfRole;
 //   - every role: the links of its invitations no longer open, moved to
 //     the history keys, and links without a copy of their invitation
-//     given one (repairHistoryLinks): reads trust the copies;
+//     given one, and links without the person key given it
+//     (repairHistoryLinks): reads trust the copies and keys;
 //   - a role marked organizationsPending (a move whose members were not
 //     all rebuilt): its members' organization items (finishRoleMove);
 //   - every role: its listing items (repairRoleListings), and after the

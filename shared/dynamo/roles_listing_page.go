@@ -61,13 +61,13 @@ func (s *Store) ListRolesPage(ctx context.Context, q domain.RoleListQuery) (page
 		if err != nil {
 			return page, err
 		}
-		got, err := s.rolesOfPage(ctx, scope, ids, true)
+		got, err := s.rolesOfPage(ctx, scope, ids, true, !q.NoMemberCounts)
 		if err != nil {
 			return page, err
 		}
 		return domain.Page[domain.Role]{Items: got.roles, Total: got.total}, nil
 	}
-	state, err := s.rolesOfPage(ctx, scope, nil, true)
+	state, err := s.rolesOfPage(ctx, scope, nil, true, false)
 	if err != nil {
 		return page, err
 	}
@@ -98,7 +98,8 @@ func (s *Store) ListRolesPage(ctx context.Context, q domain.RoleListQuery) (page
 		return c
 	})
 	from := min(q.Page.Offset(), len(candidates))
-	got, err := s.rolesOfPage(ctx, scope, roleIDsOf(candidates[from:min(from+q.Page.Size, len(candidates))]), false)
+	withCounts := !q.NoMemberCounts || sort == domain.RoleSortUserRoleCount
+	got, err := s.rolesOfPage(ctx, scope, roleIDsOf(candidates[from:min(from+q.Page.Size, len(candidates))]), false, withCounts)
 	return domain.Page[domain.Role]{Items: got.roles, Total: int64(len(candidates))}, err
 }
 
@@ -109,9 +110,10 @@ type pageRoles struct {
 }
 
 // rolesOfPage reads in one BatchGetItem (more past 100 keys) the roles of
-// a page, in the order of ids, with their member counters (UserRoleCount),
-// and with state the scope's count.
-func (s *Store) rolesOfPage(ctx context.Context, scope string, ids []int64, state bool) (pageRoles, error) {
+// a page, in the order of ids, with counts their member counters
+// (UserRoleCount; 4 keys a role, so a page of 25 with them takes two
+// requests), and with state the scope's count.
+func (s *Store) rolesOfPage(ctx context.Context, scope string, ids []int64, state, counts bool) (pageRoles, error) {
 	var keys []itemKey
 	if state {
 		keys = append(keys, roleCountKey(scope))
@@ -119,7 +121,9 @@ func (s *Store) rolesOfPage(ctx context.Context, scope string, ids []int64, stat
 	for _, roleID := range ids {
 		keys = append(keys, roleKey(roleID))
 	}
-	keys = append(keys, memberCountKeys(ids)...)
+	if counts {
+		keys = append(keys, memberCountKeys(ids)...)
+	}
 	var got pageRoles
 	if len(keys) == 0 {
 		return got, nil
@@ -148,13 +152,13 @@ func (s *Store) rolesOfPage(ctx context.Context, scope string, ids []int64, stat
 			shards[rec.itemKey] = rec
 		}
 	}
-	counts, err := s.memberCountsFrom(ctx, ids, shards)
+	memberCounts, err := s.memberCountsFrom(ctx, ids, shards)
 	if err != nil {
 		return pageRoles{}, err
 	}
 	for _, roleID := range ids {
 		if r, ok := byID[roleID]; ok {
-			r.UserRoleCount = counts[roleID]
+			r.UserRoleCount = memberCounts[roleID]
 			got.roles = append(got.roles, r)
 		}
 	}

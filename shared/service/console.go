@@ -332,7 +332,7 @@ func (s *Service) JobRuns(ctx context.Context, p *auth.Principal) ([]domain.JobR
 // costs what a role list page costs however many roles the scope holds;
 // the page may hold fewer than its size when some roles are left out.
 func (s *Service) InvitableRoles(ctx context.Context, p *auth.Principal, req domain.PageRequest) (domain.Page[domain.Role], error) {
-	page, _, err := s.ListRoles(ctx, p, req, false)
+	page, _, err := s.listRoles(ctx, p, req, false, false) // the form shows no member counts
 	if err != nil {
 		return domain.Page[domain.Role]{}, err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
@@ -31,12 +30,13 @@ func (s *Service) RoleInvitationHistory(ctx context.Context, p *auth.Principal, 
 }
 
 // PersonInvitations are the invitations sent to a person's e-mail address
-// (open, or among the newest of each role's history) in the roles the
-// person holds and whose invitations the caller may read
-// (the caller must see the person: OtherUser), newest first. Invitations
-// are found through the roles' invitation links, as the table keeps no
-// index of invitations by address: an open invitation to a role the person
-// does not hold yet is on that role's page, not here.
+// (open, expired or accepted, in any role) of which the caller may read
+// the invitations of at least one role (mayReadInvitationsOf; the caller
+// must see the person: OtherUser), newest first. They are read by the
+// address (Store.ListInvitationsOfPerson: one bounded read however long
+// the roles' histories are), so an old accepted invitation of a busy role
+// stays on the person's page; invitations of roles the caller may not
+// read, another organization's among them, are left out as if missing.
 func (s *Service) PersonInvitations(ctx context.Context, p *auth.Principal, person UserWithRoles) ([]InvitationWithRoles, error) {
 	if p == nil {
 		return nil, domain.Unauthenticatedf("authentication required")
@@ -48,23 +48,15 @@ func (s *Service) PersonInvitations(ctx context.Context, p *auth.Principal, pers
 	if !p.CanSeeUser(person.User, roles) {
 		return nil, s.refuseUser(ctx, p, person.User, roles, domain.Forbiddenf("no access to user %d", person.User.ID))
 	}
-	seen := map[int64]bool{}
-	var out []domain.Invitation
-	for _, r := range roles {
-		if !mayReadInvitationsOf(p, r) {
-			continue
-		}
-		invs, err := s.Store.ListInvitationsOfRole(ctx, r.ID)
-		if err != nil {
-			return nil, err
-		}
-		for _, inv := range invs {
-			if !seen[inv.ID] && strings.EqualFold(inv.Email, person.User.Email) {
-				seen[inv.ID] = true
-				out = append(out, inv)
-			}
-		}
+	invs, err := s.Store.ListInvitationsOfPerson(ctx, person.User.Email)
+	if err != nil {
+		return nil, err
 	}
-	slices.SortFunc(out, func(a, b domain.Invitation) int { return int(b.ID - a.ID) })
-	return s.withRoles(ctx, out)
+	withRoles, err := s.withRoles(ctx, invs)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(withRoles, func(iw InvitationWithRoles) bool {
+		return !slices.ContainsFunc(iw.Roles, func(r domain.Role) bool { return mayReadInvitationsOf(p, r) })
+	}), nil
 }

@@ -26,6 +26,13 @@ import (
 // store's listings are trusted: data of an older version is listed once
 // the index repair has run, never by reading the scope whole.
 func (s *Service) ListRoles(ctx context.Context, p *auth.Principal, req domain.PageRequest, force bool) (domain.Page[domain.Role], domain.PageRequest, error) {
+	return s.listRoles(ctx, p, req, force, true)
+}
+
+// listRoles is ListRoles, with counts the page's member counts
+// (UserRoleCount); without, for a list that shows none, no counter is
+// read unless the page is sorted by them.
+func (s *Service) listRoles(ctx context.Context, p *auth.Principal, req domain.PageRequest, force, counts bool) (domain.Page[domain.Role], domain.PageRequest, error) {
 	if p == nil {
 		return domain.Page[domain.Role]{}, req, domain.Unauthenticatedf("authentication required")
 	}
@@ -37,12 +44,12 @@ func (s *Service) ListRoles(ctx context.Context, p *auth.Principal, req domain.P
 	var err error
 	switch scope {
 	case auth.RolesAll:
-		page, err = s.Store.ListRolesPage(ctx, domain.RoleListQuery{Page: req})
+		page, err = s.Store.ListRolesPage(ctx, domain.RoleListQuery{Page: req, NoMemberCounts: !counts})
 	case auth.RolesOfOrganization:
-		page, err = s.organizationRolesPage(ctx, p, req)
+		page, err = s.organizationRolesPage(ctx, p, req, counts)
 	case auth.RolesHeld:
 		// The roles the caller holds (a few, read by id): in memory.
-		if page, err = s.rolesPageInMemory(ctx, p, req); err == nil {
+		if page, err = s.rolesPageInMemory(ctx, p, req); err == nil && counts {
 			err = s.countMembers(ctx, page.Items)
 		}
 	default:
@@ -63,8 +70,8 @@ var RoleForcedPageSize = 1000
 // other organizations merged in: the store is asked for the first
 // offset+size roles of its listing, the held ones that match are added,
 // and the window is cut from the union.
-func (s *Service) organizationRolesPage(ctx context.Context, p *auth.Principal, req domain.PageRequest) (domain.Page[domain.Role], error) {
-	q := domain.RoleListQuery{OrganizationGUID: p.OrganizationGUID, Page: req}
+func (s *Service) organizationRolesPage(ctx context.Context, p *auth.Principal, req domain.PageRequest, counts bool) (domain.Page[domain.Role], error) {
+	q := domain.RoleListQuery{OrganizationGUID: p.OrganizationGUID, Page: req, NoMemberCounts: !counts}
 	var held []int64
 	for id, a := range p.Memberships {
 		if a.AtLeast(domain.Inviter) {
@@ -92,14 +99,39 @@ func (s *Service) organizationRolesPage(ctx context.Context, p *auth.Principal, 
 	if err != nil {
 		return page, err
 	}
-	if err := s.countMembers(ctx, others); err != nil {
-		return domain.Page[domain.Role]{}, err
+	// Counted before the cut when the page is sorted by them, else only
+	// those on the page (and none for a list that shows no counts).
+	byCount := req.Sort == domain.RoleSortUserRoleCount
+	if byCount {
+		if err := s.countMembers(ctx, others); err != nil {
+			return domain.Page[domain.Role]{}, err
+		}
 	}
 	union := append(page.Items, others...)
 	sortRoles(union, req.Sort, req.Descending)
 	from := min(req.Offset(), len(union))
-	return domain.Page[domain.Role]{Items: slices.Clone(union[from:min(from+req.Size, len(union))]),
-		Total: page.Total + int64(len(others))}, nil
+	items := slices.Clone(union[from:min(from+req.Size, len(union))])
+	if counts && !byCount {
+		var shown []int // the held roles of other organizations on the page
+		for i, r := range items {
+			if r.OrganizationGUID != p.OrganizationGUID {
+				shown = append(shown, i)
+			}
+		}
+		if len(shown) > 0 {
+			roles := make([]domain.Role, len(shown))
+			for j, i := range shown {
+				roles[j] = items[i]
+			}
+			if err := s.countMembers(ctx, roles); err != nil {
+				return domain.Page[domain.Role]{}, err
+			}
+			for j, i := range shown {
+				items[i] = roles[j]
+			}
+		}
+	}
+	return domain.Page[domain.Role]{Items: items, Total: page.Total + int64(len(others))}, nil
 }
 
 // rolesPageInMemory reads the roles a caller holds (its scope: a few,

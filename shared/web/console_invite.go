@@ -173,7 +173,10 @@ func (p *Pages) consoleInvite(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// A search of the roles or a page of them: the form again, as typed.
-	if r.PostFormValue("searchroles") != "" || r.PostFormValue("page") != "" {
+	// Enter (the default button) searches when the search field holds a
+	// query other than the one the form showed, and sends otherwise.
+	entered := r.PostFormValue("enter") != "" && r.PostFormValue("q") != r.PostFormValue("searched")
+	if r.PostFormValue("searchroles") != "" || r.PostFormValue("page") != "" || entered {
 		p.render(w, r, http.StatusOK, "console/invite", page)
 		return
 	}

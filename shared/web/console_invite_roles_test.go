@@ -263,3 +263,98 @@ func mustID(t *testing.T, s string) int64 {
 	}
 	return id
 }
+
+// TestInviteFormReadsNoMemberCounts: the invite form shows role names, not
+// member counts, so it reads no counters: per kind of caller the page makes
+// exactly the requests of its role listing and chosen roles (a super user:
+// the listing's Query and its BatchGetItem of the page's roles; an
+// inviter: the held roles by id; an institution admin who holds a role of
+// another organization: those and the held role), one more with a chosen
+// role (read by id).
+func TestInviteFormReadsNoMemberCounts(t *testing.T) {
+	f := newConsoleFixture(t, 30, 30)
+	const org = "performance-seed"
+	instAdmin := &auth.Principal{Kind: auth.KindPerson, Name: "admin@example.org", OrganizationGUID: org,
+		Memberships: map[int64]domain.Authority{f.roleID + 1_000_000: domain.Inviter},
+		User:        &domain.User{ID: 990001, InstitutionAdmin: true, OrganizationGUID: org},
+		Person:      &auth.Person{Sub: "admin", Name: "Admin", Email: "admin@example.org"}}
+	elsewhere := domain.Role{ID: f.roleID + 1_000_000, Name: "Held elsewhere", ShortName: "held-elsewhere", OrganizationGUID: "other-org",
+		Auditable: domain.Auditable{CreatedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}}
+	if err := f.pages.cfg.Service.Store.Seed(context.Background(), domain.Seed{Roles: []domain.Role{elsewhere}}); err != nil {
+		t.Fatal(err)
+	}
+	inviter := &auth.Principal{Kind: auth.KindPerson, Name: "inviter@example.org",
+		Memberships: map[int64]domain.Authority{f.roleID: domain.Inviter, f.roleID + 1: domain.Manager, f.roleID + 2: domain.Guest},
+		Person:      &auth.Person{Sub: "inviter", Name: "Inviter", Email: "inviter@example.org"}}
+	chosen := fmt.Sprint("/console/invite?role=", f.roleID)
+	cases := []struct {
+		name     string
+		pr       *auth.Principal
+		target   string
+		requests int64
+		offered  int
+	}{
+		{"super user", f.super, "/console/invite", 2, 25},
+		{"super user, a chosen role", f.super, chosen, 3, 25},
+		{"inviter", inviter, "/console/invite", 1, 2},
+		{"inviter, a chosen role", inviter, chosen, 2, 2},
+		{"institution admin holding a role elsewhere", instAdmin, "/console/invite", 3, 25},
+	}
+	for _, c := range cases {
+		status, body, n := serveInvite(f.pages, f.counter, c.pr, http.MethodGet, c.target)
+		ids, _ := offeredRoles(body)
+		if status != http.StatusOK || len(ids) != c.offered {
+			t.Errorf("%s: status %d, %d roles offered; want 200 and %d", c.name, status, len(ids), c.offered)
+		}
+		if n != c.requests {
+			t.Errorf("%s: %d DynamoDB requests, want %d", c.name, n, c.requests)
+		}
+	}
+}
+
+// TestInviteFormEnter: Enter in a one-line field posts the form with its
+// default button (enter): it sends the invitation, unless the search field
+// holds another query than the one the form showed, which it searches
+// (the form again, as typed, nobody invited).
+func TestInviteFormEnter(t *testing.T) {
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	svc, _ := testkit.NewService(t, func() time.Time { return now })
+	store := svc.Store.(*dynamo.Store)
+	ctx := context.Background()
+	root := &auth.Principal{Kind: auth.KindPerson, SuperUser: true, Name: "root", Person: &auth.Person{Name: "Root"}}
+	r, err := svc.CreateRole(ctx, root, service.RoleInput{Name: "Enter lab", OrganizationGUID: "org-a", DefaultExpiryDays: 30,
+		ApplicationUsages: []service.ApplicationUsageInput{{ManageID: "lms"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := New(Config{Service: svc, Authenticator: &auth.Authenticator{}, Sessions: store, Clock: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expiry := now.AddDate(0, 1, 0).Format(time.DateOnly)
+	cases := []struct {
+		name, q, searched, recipient string
+		status                       int
+		invited                      bool
+	}{
+		{"Enter with the query shown sends", "", "", "first.enter@example.org", http.StatusCreated, true},
+		{"Enter with the search shown sends", "enter", "enter", "second.enter@example.org", http.StatusCreated, true},
+		{"Enter after typing a query searches", "lab", "", "third.enter@example.org", http.StatusOK, false},
+		{"Enter after clearing the query searches", "", "lab", "fourth.enter@example.org", http.StatusOK, false},
+	}
+	for _, c := range cases {
+		form := url.Values{"enter": {"1"}, "q": {c.q}, "searched": {c.searched}, "role": {fmt.Sprint(r.ID)}, "authority": {"GUEST"},
+			"recipients": {c.recipient}, "expiry": {expiry}, "nomail": {"1"}}
+		status, body, _ := serveInvite(pages, nil, root, http.MethodPost, "/console/invite?"+form.Encode())
+		if status != c.status {
+			t.Errorf("%s: status %d, want %d", c.name, status, c.status)
+		}
+		invs, err := store.ListInvitationsOfPerson(ctx, c.recipient)
+		if err != nil || (len(invs) == 1) != c.invited {
+			t.Errorf("%s: %d invitations of %s (%v), want invited %v", c.name, len(invs), c.recipient, err, c.invited)
+		}
+		if !c.invited && !strings.Contains(body, ">"+c.recipient+"</textarea>") {
+			t.Errorf("%s: the typed recipient is not kept", c.name)
+		}
+	}
+}
