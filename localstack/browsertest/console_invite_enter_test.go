@@ -8,10 +8,11 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestInviteFormEnter: in Chromium, without any script of the page's,
-// Enter in the invite form's role search field searches (the form again,
-// the roles found offered, what was typed kept, nobody invited), and Enter
-// in a one-line field of the invitation (the expiry date) sends it.
+// TestInviteFormEnter: in Chromium, Enter in the invite form's role search
+// field searches (the form again, the roles found offered, what was typed
+// kept, nobody invited), and again when pressed a second time on the same
+// query (static/search.js; without scripts that Enter would send), and
+// Enter in a one-line field of the invitation (the expiry date) sends it.
 func TestInviteFormEnter(t *testing.T) {
 	role := roleInOrg(t, "Enter key lab", "org-enter")
 	roleInOrg(t, "Other desk", "org-enter")
@@ -45,6 +46,20 @@ func TestInviteFormEnter(t *testing.T) {
 	must(t, err)
 	if offered != 1 {
 		t.Errorf("the search for %q offers %d roles, want the chosen one that matches", "enter", offered)
+	}
+
+	// The same query again: still a search, never the invitation.
+	must(t, chromedp.Do(ctx, chromedp.Focus(chromedp.CSS("#q"))))
+	resp, err = chromedp.RunResponse(ctx, chromedp.KeyEvent("\r"))
+	must(t, err)
+	if resp == nil || resp.Status != http.StatusOK {
+		t.Fatalf("a second Enter in the role search: %+v, want the form again (200)", resp)
+	}
+	if exists(t, ctx, `li[data-recipient="`+typed+`"]`) {
+		t.Fatal("a second Enter on the same query sent the invitation")
+	}
+	if got := value("#recipients"); got != typed {
+		t.Errorf("the second search lost the typed recipients: %q", got)
 	}
 
 	must(t, chromedp.Do(ctx, chromedp.Focus(chromedp.CSS("#expiry"))))
