@@ -74,14 +74,22 @@ chromium:
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
 
 # The timeout is above go test's default 10 minutes per package: the local
-# stack's tests run ~3 minutes here but may take longer on a loaded machine.
-# The browser tests (localstack/browsertest) need chromium and axe-core.
-# go test runs the packages in the order given, -p (the number of cores) at
-# a time: the slowest go first, so that the many short ones fill in beside
-# them instead of the slowest starting last (./... is alphabetical).
-SLOW_PKGS := ./shared/httpapi ./localstack/stack ./localstack/browsertest ./shared/service ./shared/dynamo
+# stack's tests run ~7 minutes on a quiet 2-core machine and longer on a
+# loaded one. The browser tests (localstack/browsertest) need chromium and
+# axe-core.
+# go test runs the packages in the order given, GO_TEST_P at a time: the
+# slowest go first, so that the many short ones fill in beside them instead
+# of the slowest starting last (./... is alphabetical). Three on two cores:
+# the local stack's tests mostly wait (on SCIM servers that answer late or
+# throttle, retry back-offs, the queue's polls, restarts), using about a
+# third of a core over their run, while every other slow package keeps a
+# core busy (DynamoDB Local's single SQLite thread, the test binary,
+# Chromium); with two at a time, most of a core idled beside the local
+# stack once the CDK side (make test-cdk) was done.
+GO_TEST_P ?= 3
+SLOW_PKGS := ./localstack/stack ./shared/httpapi ./localstack/browsertest ./shared/service ./shared/dynamo
 test-go: npm chromium
-	$(GO) test -count=1 -timeout 30m $(SLOW_PKGS) $$($(GO) list ./... | grep -vxF "$$($(GO) list $(SLOW_PKGS))")
+	$(GO) test -count=1 -p $(GO_TEST_P) -timeout 30m $(SLOW_PKGS) $$($(GO) list ./... | grep -vxF "$$($(GO) list $(SLOW_PKGS))")
 
 ## test-faults: the fault-injection test at the scale of issue 5 (1,000 guests, ~15 min; make test runs 50)
 test-faults: npm
