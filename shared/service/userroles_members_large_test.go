@@ -11,17 +11,19 @@ import (
 )
 
 // TestSearchMembersOfALargeRole: the members search of a role (U9) pages a
-// role with more members than one unpaged answer holds (MaxMembersListed)
-// from its members index, with the true total and order, instead of
-// refusing it.
+// role with more members than one unpaged answer holds (MembersListedBound,
+// lowered here from MaxMembersListed so the role is small enough to seed
+// quickly) and than the search reads whole (MembersSearchBound) from its
+// members index, with the true total and order, instead of refusing it.
 func TestSearchMembersOfALargeRole(t *testing.T) {
 	s, _ := newService(t)
+	s.MembersListedBound, s.MembersSearchBound = 20, 20
 	ctx := context.Background()
 	role, err := s.CreateRole(ctx, root, wikiRole("Large lecture"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	members := service.MaxMembersListed + 50
+	members := s.MembersListedBound + 50
 	seed := domain.Seed{}
 	for i := range int64(members) {
 		uid := 100_001 + i
@@ -32,12 +34,12 @@ func TestSearchMembersOfALargeRole(t *testing.T) {
 	if err := s.Store.Seed(ctx, seed); err != nil {
 		t.Fatal(err)
 	}
-	page, err := s.SearchMembersOfRole(ctx, root, role.ID, true, domain.PageRequest{Size: 10, Number: 500})
+	page, err := s.SearchMembersOfRole(ctx, root, role.ID, true, domain.PageRequest{Size: 10, Number: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if page.Total != int64(members) || len(page.Items) != 10 || page.Items[0].User.Name != "Student 05000" {
-		t.Errorf("page 500: total %d, %d items, first %q; want %d, 10, Student 05000", page.Total, len(page.Items), firstName(page.Items), members)
+	if page.Total != int64(members) || len(page.Items) != 10 || page.Items[0].User.Name != "Student 00050" {
+		t.Errorf("page 5: total %d, %d items, first %q; want %d, 10, Student 00050", page.Total, len(page.Items), firstName(page.Items), members)
 	}
 }
 
