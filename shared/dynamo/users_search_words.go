@@ -29,7 +29,7 @@ const maxKeyWords = 4
 // true. A query of one-letter words only is answered from the first
 // letter's items, as a word's prefix is.
 func (s *Store) searchByWords(ctx context.Context, organizationGUID string, words []string, page domain.PageRequest) (domain.Page[domain.FoundUser], error) {
-	candidates, complete, err := s.mostSelectiveCandidates(ctx, organizationGUID, words)
+	candidates, complete, err := s.mostSelectiveCandidates(ctx, words)
 	if err != nil {
 		return domain.Page[domain.FoundUser]{}, err
 	}
@@ -88,27 +88,63 @@ func keyWords(words []string) []string {
 	return keys[:min(len(keys), maxKeyWords)]
 }
 
-// mostSelectiveCandidates returns the people of the first key word
-// (longest first) that names at most searchBound people; complete is false
-// when every word names more. Any such word gives the exact answer, since
-// its people are all read and filtered on every word (which leaves the
-// intersection, the same from any of them); reading a further word to find
-// a smaller set would cost a request and change nothing else, so the
-// search stops at the first.
-func (s *Store) mostSelectiveCandidates(ctx context.Context, organizationGUID string, words []string) ([]searchCandidate, bool, error) {
+// mostSelectiveCandidates returns the people of a key word that names at
+// most searchBound people, preferring the first in keyWords' order (the
+// likeliest selective: a number, then the longest word) and else the one
+// naming the fewest; complete is false when every key word names more.
+// Any such word gives the exact answer, since its people are all read and
+// filtered on every word (which leaves the intersection, the same from
+// any of them).
+//
+// What a word names is learned cheaply before its people are read whole:
+//
+//   - one key word: its people are counted from their ids (one request,
+//     the whole cost of a word too broad to answer), then read;
+//   - several: the first is read (its read is its count: a selective first
+//     word answers at once) while the people of the others are counted
+//     from their ids, all together; when the first names more than the
+//     bound, the counted word naming the fewest is read.
+//
+// So a query whose words are all too broad costs one request per key word
+// (at most maxKeyWords), sent together rather than one after the other.
+func (s *Store) mostSelectiveCandidates(ctx context.Context, words []string) ([]searchCandidate, bool, error) {
 	keys := keyWords(words)
 	if len(keys) == 0 {
 		// One-letter words only: the people with a word starting with the
 		// first, from its letter items (users_index_letters.go).
 		keys = words[:1]
 	}
-	for _, k := range keys {
-		c, complete, err := s.wordPrefixCandidates(ctx, k)
-		if err != nil || complete {
-			return c, complete, err
+	var first []searchCandidate
+	people := make([]int, len(keys))
+	complete := make([]bool, len(keys))
+	err := allTogether(ctx, len(keys), func(ctx context.Context, i int) error {
+		var err error
+		if i == 0 && len(keys) > 1 {
+			first, complete[0], err = s.wordPrefixCandidates(ctx, keys[0])
+			people[0] = len(first)
+		} else {
+			people[i], complete[i], err = s.countWordPeople(ctx, keys[i])
+		}
+		return err
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	if first != nil && complete[0] {
+		return first, true, nil
+	}
+	best := -1
+	for i := range keys {
+		if complete[i] && (best < 0 || people[i] < people[best]) {
+			best = i
 		}
 	}
-	return nil, false, nil
+	if best < 0 {
+		return nil, false, nil
+	}
+	// Counted a moment ago: a user written since may take the word past
+	// the bound, and the search then says so rather than answer from part.
+	return s.wordPrefixCandidates(ctx, keys[best])
 }
 
 // smallOrganizationCandidates are all the people of an organization when

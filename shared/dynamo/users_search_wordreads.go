@@ -1,0 +1,140 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+)
+
+// The two reads of a word's items (UWORD#<two letters>, begins_with
+// <word>). Both cost DynamoDB the same read units per item, whatever they
+// return; they differ in what crosses the wire and is decoded, which is
+// most of a read's time on DynamoDB Local:
+//
+//   - wordPrefixCandidates: each user's id, sort key and words, what the
+//     search filters and sorts by (a few hundred bytes an item);
+//   - countWordPeople: the ids only (a few bytes an item), to learn whether
+//     a word names at most searchBound people, exactly: a person with two
+//     words starting with the prefix ("anna" and "anna.jansen") has two
+//     items, so a COUNT of items would overstate the people a prefix names
+//     and call a word too broad that is not.
+
+// queryWordItems is one Query of the items of the words starting with
+// prefix, from start (nil: the first), at most limit items; withListing
+// adds each user's sort key and words to its id. next is where the read
+// stopped, nil when it reached the end.
+func (s *Store) queryWordItems(ctx context.Context, prefix string, start item, limit int, withListing bool) (recs []userWordRecord, next item, err error) {
+	in, err := s.partitionQuery("", userWordPK(prefix), sortKeyPrefix(prefix))
+	if err != nil {
+		return nil, nil, err
+	}
+	if withListing {
+		project(in, "userId", "listingSk", "words")
+	} else {
+		project(in, "userId")
+	}
+	in.ExclusiveStartKey = start
+	in.Limit = aws.Int32(int32(limit))
+	out, err := s.db.Query(ctx, in)
+	if err != nil {
+		return nil, nil, fmt.Errorf("query user words: %w", err)
+	}
+	recs = make([]userWordRecord, len(out.Items))
+	for i, it := range out.Items {
+		if err := unmarshal(it, &recs[i]); err != nil {
+			return nil, nil, err
+		}
+	}
+	if len(out.LastEvaluatedKey) == 0 {
+		return recs, nil, nil
+	}
+	return recs, out.LastEvaluatedKey, nil
+}
+
+// wordPrefixCandidates returns the users with a word starting with
+// prefix, reading at most searchBound+1 of them from their word items;
+// complete is false when there are more than searchBound.
+func (s *Store) wordPrefixCandidates(ctx context.Context, prefix string) (candidates []searchCandidate, complete bool, err error) {
+	seen := map[int64]bool{}
+	var start item
+	for {
+		recs, next, err := s.queryWordItems(ctx, prefix, start, s.searchBound+1-len(candidates), true)
+		if err != nil {
+			return nil, false, err
+		}
+		candidates = appendCandidates(candidates, seen, recs)
+		if len(candidates) > s.searchBound {
+			return candidates, false, nil
+		}
+		if next == nil {
+			return candidates, true, nil
+		}
+		start = next
+	}
+}
+
+// appendCandidates adds the users of word items not seen yet.
+func appendCandidates(candidates []searchCandidate, seen map[int64]bool, recs []userWordRecord) []searchCandidate {
+	for _, rec := range recs {
+		if !seen[rec.UserID] {
+			seen[rec.UserID] = true
+			candidates = append(candidates, searchCandidate{ID: rec.UserID, ListingSK: rec.ListingSK, Words: rec.Words})
+		}
+	}
+	return candidates
+}
+
+// countWordPeople counts the people with a word starting with prefix,
+// from their ids only, up to searchBound+1; complete is true when they are
+// at most searchBound.
+func (s *Store) countWordPeople(ctx context.Context, prefix string) (people int, complete bool, err error) {
+	seen := map[int64]bool{}
+	var start item
+	for {
+		recs, next, err := s.queryWordItems(ctx, prefix, start, s.searchBound+1-len(seen), false)
+		if err != nil {
+			return 0, false, err
+		}
+		for _, rec := range recs {
+			seen[rec.UserID] = true
+		}
+		if len(seen) > s.searchBound {
+			return len(seen), false, nil
+		}
+		if next == nil {
+			return len(seen), true, nil
+		}
+		start = next
+	}
+}
+
+// allTogether runs each of n calls in a goroutine of its own (callers keep
+// n small: one per key word) and returns their errors joined; the first
+// error cancels the others' context.
+func allTogether(ctx context.Context, n int, call func(ctx context.Context, i int) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			if errs[i] = call(ctx, i); errs[i] != nil {
+				cancel()
+			}
+		})
+	}
+	wg.Wait()
+	// A call canceled by another's failure only repeats it.
+	for i, err := range errs {
+		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+			errs[i] = nil
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
