@@ -54,6 +54,15 @@ func (s *Store) queryWordItems(ctx context.Context, prefix string, start item, l
 	return recs, out.LastEvaluatedKey, nil
 }
 
+// wordReadLimit is the Limit of every Query of a word's items: bound+1
+// items, enough to learn that a word is too broad when each person has one
+// item of it. A person may have several (the words "anna" and
+// "anna.jansen" both start with "anna"), so a word naming at most the
+// bound can have more items; each further Query reads bound+1 again
+// rather than the people still missing, which near the bound would read
+// one item a request.
+func (s *Store) wordReadLimit() int { return s.searchBound + 1 }
+
 // wordPrefixCandidates returns the users with a word starting with
 // prefix, reading at most searchBound+1 of them from their word items;
 // complete is false when there are more than searchBound.
@@ -61,7 +70,7 @@ func (s *Store) wordPrefixCandidates(ctx context.Context, prefix string) (candid
 	seen := map[int64]bool{}
 	var start item
 	for {
-		recs, next, err := s.queryWordItems(ctx, prefix, start, s.searchBound+1-len(candidates), true)
+		recs, next, err := s.queryWordItems(ctx, prefix, start, s.wordReadLimit(), true)
 		if err != nil {
 			return nil, false, err
 		}
@@ -94,7 +103,7 @@ func (s *Store) countWordPeople(ctx context.Context, prefix string) (people int,
 	seen := map[int64]bool{}
 	var start item
 	for {
-		recs, next, err := s.queryWordItems(ctx, prefix, start, s.searchBound+1-len(seen), false)
+		recs, next, err := s.queryWordItems(ctx, prefix, start, s.wordReadLimit(), false)
 		if err != nil {
 			return 0, false, err
 		}
