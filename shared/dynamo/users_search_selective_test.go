@@ -21,11 +21,11 @@ import (
 )
 
 // wordRead is one Query of a word's items as the store sent it: the
-// prefix and whether it asked for the users' sort keys and words (a read
-// to answer from) or their ids only (a count).
+// prefix, whether it asked for the users' sort keys (a read to answer
+// from) or their ids only (a count), and whether it asked for their words.
 type wordRead struct {
-	prefix      string
-	withListing bool
+	prefix                 string
+	withListing, withWords bool
 }
 
 // wordReadLog records the requests of a store and its Queries of word
@@ -62,16 +62,15 @@ func (l *wordReadLog) record(in *dynamodb.QueryInput) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.reads = append(l.reads, wordRead{prefix: prefix,
-		withListing: strings.Contains(aws.ToString(in.ProjectionExpression), "#") && slices.Contains(valuesOf(in.ExpressionAttributeNames), "words")})
-}
-
-func valuesOf(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for _, v := range m {
-		out = append(out, v)
+	projected := func(attr string) bool {
+		for placeholder, name := range in.ExpressionAttributeNames {
+			if name == attr && strings.Contains(aws.ToString(in.ProjectionExpression), placeholder) {
+				return true
+			}
+		}
+		return false
 	}
-	return out
+	l.reads = append(l.reads, wordRead{prefix: prefix, withListing: projected("listingSk"), withWords: projected("words")})
 }
 
 // selectiveSearchStore seeds people whose words name more or fewer people
@@ -142,8 +141,9 @@ func TestUserSearchReadsTheMostSelectiveWord(t *testing.T) {
 		want             []string
 		broad            bool
 		requests         int64
-		readWhole        []string // words read with sort keys and words, in any order
+		readWhole        []string // words read with sort keys, in any order
 		counted          []string // words read as ids only
+		oneWord          bool     // no read asks for the people's words
 	}{
 		{name: "the second word", query: "jansen wit",
 			want: []string{"Dirk Jansen de Wit", "Kim Jansen de Wit Boer"}, requests: 4,
@@ -154,24 +154,33 @@ func TestUserSearchReadsTheMostSelectiveWord(t *testing.T) {
 		{name: "the fewer of two selective words", query: "jansen boer wit",
 			want: []string{"Kim Jansen de Wit Boer"}, requests: 5,
 			readWhole: []string{"jansen", "wit"}, counted: []string{"boer", "wit"}},
-		{name: "the first word (a number), the others counted alongside", query: "jansen p10",
-			want: []string{"Kim Jansen de Wit Boer"}, requests: 3,
-			readWhole: []string{"p10"}, counted: []string{"jansen"}},
+		{name: "the first word (a number): the others not even counted", query: "jansen p10",
+			want: []string{"Kim Jansen de Wit Boer"}, requests: 2,
+			readWhole: []string{"p10"}},
 		{name: "every word too broad", query: "jansen de", broad: true, requests: 2,
 			readWhole: []string{"jansen"}, counted: []string{"de"}},
 		{name: "three words all too broad", query: "example jansen org", broad: true, requests: 3,
 			readWhole: []string{"example"}, counted: []string{"jansen", "org"}},
 		{name: "one word at the bound", query: "boer",
-			want: []string{"Eva Jansen de Boer", "Fay Jansen de Boer", "Ida de Boer", "Kim Jansen de Wit Boer"}, requests: 3,
-			readWhole: []string{"boer"}, counted: []string{"boer"}},
+			want: []string{"Eva Jansen de Boer", "Fay Jansen de Boer", "Ida de Boer", "Kim Jansen de Wit Boer"}, requests: 2,
+			readWhole: []string{"boer"}, oneWord: true},
 		{name: "one word under the bound", query: "wit",
-			want: []string{"Dirk Jansen de Wit", "Hans de Wit", "Kim Jansen de Wit Boer"}, requests: 3,
-			readWhole: []string{"wit"}, counted: []string{"wit"}},
+			want: []string{"Dirk Jansen de Wit", "Hans de Wit", "Kim Jansen de Wit Boer"}, requests: 2,
+			readWhole: []string{"wit"}, oneWord: true},
 		{name: "one word past the bound", query: "ole", broad: true, requests: 1,
-			counted: []string{"ole"}},
+			readWhole: []string{"ole"}, oneWord: true},
+		{name: "a word and a prefix of it", query: "wit w",
+			want: []string{"Dirk Jansen de Wit", "Hans de Wit", "Kim Jansen de Wit Boer"}, requests: 2,
+			readWhole: []string{"wit"}, oneWord: true},
+		{name: "a word and another one-letter word", query: "wit h",
+			want: []string{"Hans de Wit"}, requests: 2,
+			readWhole: []string{"wit"}},
 		{name: "one word whose people have two items each", query: "olga",
-			want: []string{"Olga Xa", "Olga Xb", "Olga Xc", "Olga Xd"}, requests: 5,
-			readWhole: []string{"olga", "olga"}, counted: []string{"olga", "olga"}},
+			want: []string{"Olga Xa", "Olga Xb", "Olga Xc", "Olga Xd"}, requests: 3,
+			readWhole: []string{"olga", "olga"}, oneWord: true},
+		{name: "behind a broad word, a word whose people have two items each", query: "example olga",
+			want: []string{"Olga Xa", "Olga Xb", "Olga Xc", "Olga Xd"}, requests: 6,
+			readWhole: []string{"example", "olga", "olga"}, counted: []string{"olga", "olga"}},
 		{name: "organization within the bound, every word too broad", org: "org-2", query: "jansen uni",
 			want: []string{"Pim Jansen", "Quin Jansen", "Rob Jansen Vos"}, requests: 5,
 			readWhole: []string{"jansen"}, counted: []string{"uni"}},
@@ -201,6 +210,12 @@ func TestUserSearchReadsTheMostSelectiveWord(t *testing.T) {
 			}
 			var whole, counted []string
 			for _, r := range reads {
+				if r.withWords && c.oneWord {
+					t.Errorf("%q read with the people's words", r.prefix)
+				}
+				if r.withListing && !r.withWords && !c.oneWord {
+					t.Errorf("%q read without the people's words", r.prefix)
+				}
 				if r.withListing {
 					whole = append(whole, r.prefix)
 				} else {

@@ -9,33 +9,29 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 )
 
-// The two reads of a word's items (UWORD#<two letters>, begins_with
-// <word>). Both cost DynamoDB the same read units per item, whatever they
-// return; they differ in what crosses the wire and is decoded, which is
+// The reads of a word's items (UWORD#<two letters>, begins_with <word>).
+// Every read costs DynamoDB the same read units per item, whatever it
+// returns; they differ in what crosses the wire and is decoded, which is
 // most of a read's time on DynamoDB Local:
 //
-//   - wordPrefixCandidates: each user's id, sort key and words, what the
-//     search filters and sorts by (a few hundred bytes an item);
+//   - wordPrefixCandidates: each user's id and sort key, and its words
+//     when the query has words the read word does not imply (a few
+//     hundred bytes an item with them, some tens without);
 //   - countWordPeople: the ids only (a few bytes an item), to learn whether
 //     a word names at most searchBound people, exactly: a person with two
 //     words starting with the prefix ("anna" and "anna.jansen") has two
-//     items, so a COUNT of items would overstate the people a prefix names
-//     and call a word too broad that is not.
+//     items, so a COUNT of items (Select COUNT) would overstate the people
+//     a prefix names and call a word too broad that is not.
 
 // queryWordItems is one Query of the items of the words starting with
-// prefix, from start (nil: the first), at most limit items; withListing
-// adds each user's sort key and words to its id. next is where the read
-// stopped, nil when it reached the end.
-func (s *Store) queryWordItems(ctx context.Context, prefix string, start item, limit int, withListing bool) (recs []userWordRecord, next item, err error) {
+// prefix, from start (nil: the first), at most limit items, projected to
+// attrs. next is where the read stopped, nil when it reached the end.
+func (s *Store) queryWordItems(ctx context.Context, prefix string, start item, limit int, attrs ...string) (recs []userWordRecord, next item, err error) {
 	in, err := s.partitionQuery("", userWordPK(prefix), sortKeyPrefix(prefix))
 	if err != nil {
 		return nil, nil, err
 	}
-	if withListing {
-		project(in, "userId", "listingSk", "words")
-	} else {
-		project(in, "userId")
-	}
+	project(in, attrs...)
 	in.ExclusiveStartKey = start
 	in.Limit = aws.Int32(int32(limit))
 	out, err := s.db.Query(ctx, in)
@@ -65,14 +61,30 @@ func (s *Store) wordReadLimit() int { return s.searchBound + 1 }
 
 // wordPrefixCandidates returns the users with a word starting with
 // prefix, reading at most searchBound+1 of them from their word items;
-// complete is false when there are more than searchBound.
-func (s *Store) wordPrefixCandidates(ctx context.Context, prefix string) (candidates []searchCandidate, complete bool, err error) {
+// complete is false when there are more than searchBound. Without
+// withWords their words are not read: each candidate then carries prefix
+// as its one known word (it has a word starting with it), which is all a
+// query made of prefix and prefixes of it asks.
+func (s *Store) wordPrefixCandidates(ctx context.Context, prefix string, withWords bool) (candidates []searchCandidate, complete bool, err error) {
+	attrs := []string{"userId", "listingSk"}
+	if withWords {
+		attrs = append(attrs, "words")
+	}
 	seen := map[int64]bool{}
 	var start item
 	for {
-		recs, next, err := s.queryWordItems(ctx, prefix, start, s.wordReadLimit(), true)
+		recs, next, err := s.queryWordItems(ctx, prefix, start, s.wordReadLimit(), attrs...)
 		if err != nil {
 			return nil, false, err
+		}
+		if !withWords {
+			for i := range recs {
+				// An item of an older version (no sort key) keeps no
+				// words and so matches nothing, as when words are read.
+				if recs[i].ListingSK != "" {
+					recs[i].Words = []string{prefix}
+				}
+			}
 		}
 		candidates = appendCandidates(candidates, seen, recs)
 		if len(candidates) > s.searchBound {
@@ -103,7 +115,7 @@ func (s *Store) countWordPeople(ctx context.Context, prefix string) (people int,
 	seen := map[int64]bool{}
 	var start item
 	for {
-		recs, next, err := s.queryWordItems(ctx, prefix, start, s.wordReadLimit(), false)
+		recs, next, err := s.queryWordItems(ctx, prefix, start, s.wordReadLimit(), "userId")
 		if err != nil {
 			return 0, false, err
 		}

@@ -88,25 +88,22 @@ func keyWords(words []string) []string {
 	return keys[:min(len(keys), maxKeyWords)]
 }
 
-// mostSelectiveCandidates returns the people of a key word that names at
-// most searchBound people, preferring the first in keyWords' order (the
-// likeliest selective: a number, then the longest word) and else the one
-// naming the fewest; complete is false when every key word names more.
-// Any such word gives the exact answer, since its people are all read and
-// filtered on every word (which leaves the intersection, the same from
-// any of them).
+// mostSelectiveCandidates returns the people of the first key word
+// (keyWords' order: a number, then the longest word, the likeliest
+// selective) when it names at most searchBound people, else of the other
+// key word naming the fewest; complete is false when every key word names
+// more. Any such word gives the exact answer, since its people are all
+// read and filtered on every word (which leaves the intersection, the same
+// from any of them).
 //
-// What a word names is learned cheaply before its people are read whole:
-//
-//   - one key word: its people are counted from their ids (one request,
-//     the whole cost of a word too broad to answer), then read;
-//   - several: the first is read (its read is its count: a selective first
-//     word answers at once) while the people of the others are counted
-//     from their ids, all together; when the first names more than the
-//     bound, the counted word naming the fewest is read.
-//
-// So a query whose words are all too broad costs one request per key word
-// (at most maxKeyWords), sent together rather than one after the other.
+// The first key word is read alone, with what filtering and sorting need,
+// so that a selective first word answers in that one Query. When it names
+// more than the bound, the people of the other key words are counted from
+// their ids only, all together (countWordPeople: one Query each, at most
+// maxKeyWords−1), and only the one naming the fewest is read again with
+// its sort keys and words. A query whose words are all too broad costs
+// one read of its first word and one round of counts, rather than a read
+// of every word one after the other.
 func (s *Store) mostSelectiveCandidates(ctx context.Context, words []string) ([]searchCandidate, bool, error) {
 	keys := keyWords(words)
 	if len(keys) == 0 {
@@ -114,28 +111,24 @@ func (s *Store) mostSelectiveCandidates(ctx context.Context, words []string) ([]
 		// first, from its letter items (users_index_letters.go).
 		keys = words[:1]
 	}
-	var first []searchCandidate
-	people := make([]int, len(keys))
-	complete := make([]bool, len(keys))
-	err := allTogether(ctx, len(keys), func(ctx context.Context, i int) error {
+	first, complete, err := s.wordPrefixCandidates(ctx, keys[0], needsWords(keys[0], words))
+	if err != nil || complete || len(keys) == 1 {
+		return first, complete, err
+	}
+	others := keys[1:]
+	people := make([]int, len(others))
+	counted := make([]bool, len(others))
+	err = allTogether(ctx, len(others), func(ctx context.Context, i int) error {
 		var err error
-		if i == 0 && len(keys) > 1 {
-			first, complete[0], err = s.wordPrefixCandidates(ctx, keys[0])
-			people[0] = len(first)
-		} else {
-			people[i], complete[i], err = s.countWordPeople(ctx, keys[i])
-		}
+		people[i], counted[i], err = s.countWordPeople(ctx, others[i])
 		return err
 	})
 	if err != nil {
 		return nil, false, err
 	}
-	if first != nil && complete[0] {
-		return first, true, nil
-	}
 	best := -1
-	for i := range keys {
-		if complete[i] && (best < 0 || people[i] < people[best]) {
+	for i := range others {
+		if counted[i] && (best < 0 || people[i] < people[best]) {
 			best = i
 		}
 	}
@@ -144,7 +137,15 @@ func (s *Store) mostSelectiveCandidates(ctx context.Context, words []string) ([]
 	}
 	// Counted a moment ago: a user written since may take the word past
 	// the bound, and the search then says so rather than answer from part.
-	return s.wordPrefixCandidates(ctx, keys[best])
+	return s.wordPrefixCandidates(ctx, others[best], needsWords(others[best], words))
+}
+
+// needsWords tells whether the people read from key's items must carry
+// their words: when some query word is not a prefix of key (whoever has a
+// word starting with key has one starting with each of its prefixes).
+// A query of one word reads its people's ids and sort keys only.
+func needsWords(key string, words []string) bool {
+	return slices.ContainsFunc(words, func(w string) bool { return !strings.HasPrefix(key, w) })
 }
 
 // smallOrganizationCandidates are all the people of an organization when
