@@ -10,17 +10,16 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// maxKeyWords bounds the query words whose people a search reads to find
-// the most selective one (one Query each); further words only filter.
+// maxKeyWords bounds the query words whose people a search reads or counts
+// to find a selective one (one Query each); further words only filter.
 const maxKeyWords = 4
 
 // searchByWords answers a word query exactly or not at all. Each word of
-// two or more letters (the longest maxKeyWords) names the people with a
-// word starting with it; the search reads at most searchBound+1 of them
-// per word, in keyWords' order, and answers from the first word whose
-// people it read whole (a selective one), keeping those whose words start
-// with every query word (the intersection), then, for an organization,
-// those of the organization.
+// two or more letters (the key words, at most maxKeyWords) names the
+// people with a word starting with it; the search answers from a key word
+// whose people it read whole (at most searchBound: mostSelectiveCandidates
+// says which), keeping those whose words start with every query word (the
+// intersection), then, for an organization, those of the organization.
 // The total is exact and the page is the true page by name, because every
 // match is among the people read. When every word names more than
 // searchBound people, an organization with at most searchBound people is
