@@ -193,41 +193,6 @@ func (s *Store) queryWindow(ctx context.Context, in *dynamodb.QueryInput, offset
 	return items[offset:], nil
 }
 
-// wordPrefixCandidates returns the users with a word starting with
-// prefix, reading at most searchBound+1 of them from their word items;
-// complete is false when there are more than searchBound.
-func (s *Store) wordPrefixCandidates(ctx context.Context, prefix string) (candidates []searchCandidate, complete bool, err error) {
-	in, err := s.partitionQuery("", userWordPK(prefix), sortKeyPrefix(prefix))
-	if err != nil {
-		return nil, false, err
-	}
-	project(in, "userId", "listingSk", "words")
-	in.TableName = aws.String(s.table)
-	seen := map[int64]bool{}
-	for len(candidates) <= s.searchBound {
-		in.Limit = aws.Int32(int32(s.searchBound + 1 - len(candidates)))
-		out, err := s.db.Query(ctx, in)
-		if err != nil {
-			return nil, false, fmt.Errorf("query user words: %w", err)
-		}
-		for _, it := range out.Items {
-			var rec userWordRecord
-			if err := unmarshal(it, &rec); err != nil {
-				return nil, false, err
-			}
-			if !seen[rec.UserID] {
-				seen[rec.UserID] = true
-				candidates = append(candidates, searchCandidate{ID: rec.UserID, ListingSK: rec.ListingSK, Words: rec.Words})
-			}
-		}
-		if len(out.LastEvaluatedKey) == 0 {
-			return candidates, len(candidates) <= s.searchBound, nil
-		}
-		in.ExclusiveStartKey = out.LastEvaluatedKey
-	}
-	return candidates, false, nil
-}
-
 // getUsers reads users by id (BatchGetItem); absent ones are left out.
 func (s *Store) getUsers(ctx context.Context, ids []int64) ([]domain.FoundUser, error) {
 	keys := make([]itemKey, len(ids))

@@ -10,17 +10,16 @@ import (
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// maxKeyWords bounds the query words whose people a search reads to find
-// the most selective one (one Query each); further words only filter.
+// maxKeyWords bounds the query words whose people a search reads or counts
+// to find a selective one (one Query each); further words only filter.
 const maxKeyWords = 4
 
 // searchByWords answers a word query exactly or not at all. Each word of
-// two or more letters (the longest maxKeyWords) names the people with a
-// word starting with it; the search reads at most searchBound+1 of them
-// per word, in keyWords' order, and answers from the first word whose
-// people it read whole (a selective one), keeping those whose words start
-// with every query word (the intersection), then, for an organization,
-// those of the organization.
+// two or more letters (the key words, at most maxKeyWords) names the
+// people with a word starting with it; the search answers from a key word
+// whose people it read whole (at most searchBound: mostSelectiveCandidates
+// says which), keeping those whose words start with every query word (the
+// intersection), then, for an organization, those of the organization.
 // The total is exact and the page is the true page by name, because every
 // match is among the people read. When every word names more than
 // searchBound people, an organization with at most searchBound people is
@@ -29,7 +28,7 @@ const maxKeyWords = 4
 // true. A query of one-letter words only is answered from the first
 // letter's items, as a word's prefix is.
 func (s *Store) searchByWords(ctx context.Context, organizationGUID string, words []string, page domain.PageRequest) (domain.Page[domain.FoundUser], error) {
-	candidates, complete, err := s.mostSelectiveCandidates(ctx, organizationGUID, words)
+	candidates, complete, err := s.mostSelectiveCandidates(ctx, words)
 	if err != nil {
 		return domain.Page[domain.FoundUser]{}, err
 	}
@@ -89,26 +88,63 @@ func keyWords(words []string) []string {
 }
 
 // mostSelectiveCandidates returns the people of the first key word
-// (longest first) that names at most searchBound people; complete is false
-// when every word names more. Any such word gives the exact answer, since
-// its people are all read and filtered on every word (which leaves the
-// intersection, the same from any of them); reading a further word to find
-// a smaller set would cost a request and change nothing else, so the
-// search stops at the first.
-func (s *Store) mostSelectiveCandidates(ctx context.Context, organizationGUID string, words []string) ([]searchCandidate, bool, error) {
+// (keyWords' order: a number, then the longest word, the likeliest
+// selective) when it names at most searchBound people, else of the other
+// key word naming the fewest; complete is false when every key word names
+// more. Any such word gives the exact answer, since its people are all
+// read and filtered on every word (which leaves the intersection, the same
+// from any of them).
+//
+// The first key word is read alone, with what filtering and sorting need,
+// so that a selective first word answers in that one Query. When it names
+// more than the bound, the people of the other key words are counted from
+// their ids only, all together (countWordPeople: one Query each, at most
+// maxKeyWords−1), and only the one naming the fewest is read again with
+// its sort keys and words. A query whose words are all too broad costs
+// one read of its first word and one round of counts, rather than a read
+// of every word one after the other.
+func (s *Store) mostSelectiveCandidates(ctx context.Context, words []string) ([]searchCandidate, bool, error) {
 	keys := keyWords(words)
 	if len(keys) == 0 {
 		// One-letter words only: the people with a word starting with the
 		// first, from its letter items (users_index_letters.go).
 		keys = words[:1]
 	}
-	for _, k := range keys {
-		c, complete, err := s.wordPrefixCandidates(ctx, k)
-		if err != nil || complete {
-			return c, complete, err
+	first, complete, err := s.wordPrefixCandidates(ctx, keys[0], needsWords(keys[0], words))
+	if err != nil || complete || len(keys) == 1 {
+		return first, complete, err
+	}
+	others := keys[1:]
+	people := make([]int, len(others))
+	counted := make([]bool, len(others))
+	err = allTogether(ctx, len(others), func(ctx context.Context, i int) error {
+		var err error
+		people[i], counted[i], err = s.countWordPeople(ctx, others[i])
+		return err
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	best := -1
+	for i := range others {
+		if counted[i] && (best < 0 || people[i] < people[best]) {
+			best = i
 		}
 	}
-	return nil, false, nil
+	if best < 0 {
+		return nil, false, nil
+	}
+	// Counted a moment ago: a user written since may take the word past
+	// the bound, and the search then says so rather than answer from part.
+	return s.wordPrefixCandidates(ctx, others[best], needsWords(others[best], words))
+}
+
+// needsWords tells whether the people read from key's items must carry
+// their words: when some query word is not a prefix of key (whoever has a
+// word starting with key has one starting with each of its prefixes).
+// A query of one word reads its people's ids and sort keys only.
+func needsWords(key string, words []string) bool {
+	return slices.ContainsFunc(words, func(w string) bool { return !strings.HasPrefix(key, w) })
 }
 
 // smallOrganizationCandidates are all the people of an organization when

@@ -145,8 +145,13 @@ func loadTruth(b *testing.B) *truthFixture {
 	client, table := truthTable(b, plan, &items, &requests, &written)
 	store := dynamo.New(client, table, nil)
 	store.SetSeedWriters(envInt("TRUTH_SEED_WRITERS", dynamo.DefaultSeedWriters))
+	// TRUTH_SEARCH_BOUND lowers the user search's bound, so that a reduced
+	// scale shows what words too broad to answer cost (each reads the
+	// bound, not the table).
+	bound := envInt("TRUTH_SEARCH_BOUND", dynamo.DefaultSearchBound)
+	store.SetSearchBound(bound)
 	f := &truthFixture{svc: &service.Service{Store: store, Queue: nopQueue{}, PublicBaseURL: "https://invite.example.org"},
-		store: store, items: &items, requests: &requests, bound: dynamo.DefaultSearchBound, bigRole: 1}
+		store: store, items: &items, requests: &requests, bound: bound, bigRole: 1}
 	now := time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC)
 	f.roles = plan.rolesOf(now)
 	seeded := seedTruth(b, client, table, store, plan, now, &written)
