@@ -189,6 +189,8 @@ bench: npm
 ## NATIONAL_SEED_UNTIL (RFC 3339 time) stops seeding at the first chunk boundary after it and asks the queries
 ## at the scale reached; NATIONAL_SEED_WRITERS writes in flight (default 8), NATIONAL_SEED_CHUNK roles or users per
 ## chunk (default 5000). Progress (users/s, items/s, ETA) goes to build/bench-national.txt as each chunk ends.
+## NATIONAL_NO_FSYNC=1 runs DynamoDB Local with its syncs made no-ops (localstack/nofsync, built with cc): on disk
+## the seed is 2.4 times faster, and a crash mid-run can corrupt the table (delete the folder then).
 ## Delete NATIONAL_DB_DIR to seed from scratch.
 NATIONAL_USERS ?= 1000000
 NATIONAL_ROLES ?= 10000
@@ -197,9 +199,13 @@ NATIONAL_DB_DIR ?= $(CURDIR)/$(BUILD_DIR)/national-db
 NATIONAL_SEED_UNTIL ?=
 NATIONAL_SEED_WRITERS ?= 8
 NATIONAL_SEED_CHUNK ?= 5000
+NATIONAL_NO_FSYNC ?=
 bench-national: npm
 	@mkdir -p $(BUILD_DIR)
-	@TRUTH_USERS=$(NATIONAL_USERS) TRUTH_ROLES=$(NATIONAL_ROLES) TRUTH_BIG_ROLE=$(NATIONAL_BIG_ROLE) \
+	@preload=; if [ "$(NATIONAL_NO_FSYNC)" = 1 ]; then \
+		cc -O2 -shared -fPIC -o $(BUILD_DIR)/nofsync.so localstack/nofsync/nofsync.c || exit 1; \
+		preload=$(abspath $(BUILD_DIR))/nofsync.so; fi; \
+	LD_PRELOAD=$$preload TRUTH_USERS=$(NATIONAL_USERS) TRUTH_ROLES=$(NATIONAL_ROLES) TRUTH_BIG_ROLE=$(NATIONAL_BIG_ROLE) \
 		TRUTH_DB_DIR=$(abspath $(NATIONAL_DB_DIR)) TRUTH_SEED_UNTIL=$(NATIONAL_SEED_UNTIL) \
 		TRUTH_SEED_WRITERS=$(NATIONAL_SEED_WRITERS) TRUTH_SEED_CHUNK=$(NATIONAL_SEED_CHUNK) \
 		$(GO) test -count=1 -timeout 24h -run '^$$' -bench Truth -benchtime 1x -v ./shared/service/ \
