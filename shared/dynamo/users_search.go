@@ -228,6 +228,11 @@ func (s *Store) wordPrefixCandidates(ctx context.Context, prefix string) (candid
 	return candidates, false, nil
 }
 
+// GetUsersWithRoles implements domain.UserSearchStore.
+func (s *Store) GetUsersWithRoles(ctx context.Context, ids []int64) ([]domain.FoundUser, error) {
+	return s.getUsers(ctx, ids)
+}
+
 // getUsers reads users by id (BatchGetItem); absent ones are left out.
 func (s *Store) getUsers(ctx context.Context, ids []int64) ([]domain.FoundUser, error) {
 	keys := make([]itemKey, len(ids))

@@ -61,6 +61,9 @@ type Service struct {
 	// organization carries in its request (DefaultRoleMoveBudget when 0);
 	// a role move job carries the rest.
 	RoleMoveBudget int
+	// CRMProfilesBound is how many profiles a CRM profile search by
+	// organisation answers (DefaultCRMProfilesBound when 0).
+	CRMProfilesBound int
 	// Lifecycle tunes reminders and expiry; the zero value is the default.
 	Lifecycle Lifecycle
 	// Session is the session configuration of U6 (users_config.go).
