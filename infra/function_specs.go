@@ -171,11 +171,13 @@ var functionSpecs = []functionSpec{
 		// pending token item as the API's two steps do.
 		Table: tableAccess{
 			// Job runs: the operations page shows them; a reconcile started
-			// from the console is queued as its own job item.
+			// from the console is queued as its own job item, and a role
+			// moved to another organization on the role form queues a role
+			// move job (JOB#job#<id>) with the members past its budget.
 			Reads: []string{partitionSPLink, partitionJobRun},
 			Writes: kinds(membershipItems, roleItems, []string{partitionInvitation, partitionInvitationQuota, partitionMail,
 				partitionCRM, partitionRegistry, partitionRegistryChange, partitionToken, partitionTokenID, partitionPendingToken, partitionSession,
-				partitionOrganization, partitionJobRun + "reconcile#"}, []string{partitionAuthFailure}),
+				partitionOrganization, partitionJobRun + "reconcile#", partitionJobRun + "job#"}, []string{partitionAuthFailure}),
 			Indexes: kinds(peopleIndexes, invitationIndexes, []string{indexPersonSessions, indexAllTokens, indexAudit,
 				indexSPLinks, indexOutbox, indexDeadLetters, indexMailbox, indexInvitationPerson}),
 		},

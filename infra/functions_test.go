@@ -85,7 +85,7 @@ func TestFunctionEnvironment(t *testing.T) {
 		"tokens":      join(common, oidc),
 		"system":      join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "PERFORMANCE_SEED_ALLOWED", "CONNECTION_SECRET_PREFIX", "RECONCILE_FUNCTION_NAME", "JOBS_FUNCTION_NAME"}),
 		"web": join(common, oidc, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "CONNECTION_SECRET_PREFIX",
-			"OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET_ARN", "SESSION_IDLE_TIMEOUT", "RECONCILE_FUNCTION_NAME"}),
+			"OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET_ARN", "SESSION_IDLE_TIMEOUT", "RECONCILE_FUNCTION_NAME", "JOBS_FUNCTION_NAME"}),
 		"provisioner":  join(common, []string{"SCIM_QUEUE_URL", "SCIM_DLQ_URL", "SCIM_MAX_RECEIVE_COUNT"}),
 		"expiry":       join(common, mail, []string{"SCIM_QUEUE_URL", "PUBLIC_BASE_URL", "JOBS_FUNCTION_NAME"}),
 		"cleanup":      common,

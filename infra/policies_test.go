@@ -163,9 +163,9 @@ var (
 		patterns(iPeople, iInvitation, keysOf("SP#*", "OUTBOX#*", "DLQ#*", "MAILBOX#*", "AUDIT", "TOKENS", "EXPIRES#*", "INVEXPIRES#*", "TOKENEXPIRES#*", "CRMORGS")),
 		patterns(patterns(pMembership, pRoles, keysOf("INV#*", "MAIL#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "JOB#*", "ORGANIZATIONS")), keysOf("AUTHFAIL#*")))
 	webTable = tableGrants(
-		patterns(patterns(keysOf("SPLINK#*", "JOB#*"), pMembership, pRoles, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "TOKENPENDING#*", "SESSION#*", "ORGANIZATIONS", "JOB#reconcile#*")), keysOf("AUTHFAIL#*")),
+		patterns(patterns(keysOf("SPLINK#*", "JOB#*"), pMembership, pRoles, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "TOKENPENDING#*", "SESSION#*", "ORGANIZATIONS", "JOB#reconcile#*", "JOB#job#*")), keysOf("AUTHFAIL#*")),
 		patterns(iPeople, iInvitation, keysOf("PERSONSESSIONS#*", "TOKENS", "AUDIT", "SP#*", "OUTBOX#*", "DLQ#*", "MAILBOX#*", "INVPERSON#*")),
-		patterns(patterns(pMembership, pRoles, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "TOKENPENDING#*", "SESSION#*", "ORGANIZATIONS", "JOB#reconcile#*")), keysOf("AUTHFAIL#*")))
+		patterns(patterns(pMembership, pRoles, keysOf("INV#*", "INVQUOTA#*", "MAIL#*", "CRMORG#*", "REGISTRY", "REGISTRYAUDIT", "TOKEN#*", "TOKENID#*", "TOKENPENDING#*", "SESSION#*", "ORGANIZATIONS", "JOB#reconcile#*", "JOB#job#*")), keysOf("AUTHFAIL#*")))
 	provisionerTable = tableGrants(
 		keysOf("USER#*", "ROLE#*", "REGISTRY", "SPLINK#*", "DELIVERY#*", "AUDIT#*", "SEQ#audit*", "SPGUARD#*"),
 		keysOf("SP#*", "ROLE#*", "UR#*"),
@@ -200,7 +200,7 @@ var expectedGrants = map[string]grantSet{
 	"crm":          union(logsWrite, originVerify, crmTable, queueSend, mailSend, machineCallers),
 	"tokens":       union(logsWrite, originVerify, tokensTable),
 	"system":       union(logsWrite, originVerify, systemTable, queueSend, mailSend, connSecrets, spSecretsRead, grants([]string{"lambda:InvokeFunction"}, "function invite reconcile", "function invite jobs")),
-	"web":          union(logsWrite, originVerify, webTable, queueSend, mailSend, oidcClient, connSecrets, spSecretsRead, grants([]string{"lambda:InvokeFunction"}, "function invite reconcile")),
+	"web":          union(logsWrite, originVerify, webTable, queueSend, mailSend, oidcClient, connSecrets, spSecretsRead, grants([]string{"lambda:InvokeFunction"}, "function invite reconcile", "function invite jobs")),
 	"provisioner":  union(logsWrite, provisionerTable, queueConsume, deadLetterSend, spSecrets),
 	"expiry":       union(logsWrite, expiryTable, queueSend, mailSend, grants([]string{"lambda:InvokeFunction"}, "function invite jobs")),
 	"cleanup":      union(logsWrite, cleanupTable),

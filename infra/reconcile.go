@@ -37,6 +37,15 @@ func wireRoleDeletionContinuation(roles, jobs serviceFunction) {
 	wireInvoke(roles, jobs, "JOBS_FUNCTION_NAME")
 }
 
+// wireRoleMoveContinuation lets the web function (the console's role
+// form) hand the members of a role moved to another organization past its
+// request's budget to a role move job in the jobs function
+// (service.continueRoleMove). The roles function (PUT /api/v1/roles) has
+// the same wiring for its deletions (wireRoleDeletionContinuation).
+func wireRoleMoveContinuation(web, jobs serviceFunction) {
+	wireInvoke(web, jobs, "JOBS_FUNCTION_NAME")
+}
+
 // wireJobsSelfContinuation lets the jobs function queue an expiry job in
 // itself when its own expiry run reaches its time limit with memberships
 // left, so that a cohort of any size goes on without the hourly wait. Its

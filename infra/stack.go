@@ -101,6 +101,7 @@ func NewInviteStack(scope constructs.Construct, id string, props *InviteStackPro
 	wireOnDemandJobs(functions["system"], functions["jobs"])
 	wireExpiryContinuation(functions["expiry"], functions["jobs"])
 	wireRoleDeletionContinuation(functions["roles"], functions["jobs"])
+	wireRoleMoveContinuation(functions["web"], functions["jobs"])
 	wireJobsSelfContinuation(functions["jobs"])
 
 	if cfg.OIDCIssuer == "" || cfg.OIDCAudience == "" {

@@ -22,6 +22,11 @@ const (
 	// its DELETE request (or the job before) left; started by the role's
 	// deletion, never by the jobs API.
 	JobRoleDeletion JobKind = "role-deletion"
+	// JobRoleMove carries the members of a role moved to another
+	// organization that its update request (or the job before) left into
+	// the new organization's user listing; started by the move, never by
+	// the jobs API.
+	JobRoleMove JobKind = "role-move"
 )
 
 // JobRequest is one on-demand job as the API starts it and the runner
@@ -39,10 +44,11 @@ type JobRequest struct {
 	// Roles and Users are the performance seed's sizes.
 	Roles int `json:"roles,omitempty"`
 	Users int `json:"users,omitempty"`
-	// Cursor continues an index repair that a run left unfinished.
+	// Cursor continues an index repair, or a role move, that a run left
+	// unfinished.
 	Cursor string `json:"cursor,omitempty"`
 	// RoleID is the deleted role whose memberships a role deletion job
-	// removes.
+	// removes, or the moved role whose members a role move job carries.
 	RoleID int64 `json:"roleId,omitempty"`
 }
 

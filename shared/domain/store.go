@@ -48,6 +48,13 @@ type RoleStore interface {
 	// KindNotFound when the role is gone, ErrVersionConflict when it changed,
 	// KindConflict when the new name is taken.
 	UpdateRole(ctx context.Context, r Role, deliveries []Delivery) error
+	// MoveRoleMembers carries the members of a role UpdateRole moved to
+	// another organization (or whose earlier move is unfinished) into
+	// their new organization's user listing, from cursor ("" is the
+	// start), until it has done budget members (0: no bound) or stopAt
+	// has passed (zero: none); next continues it, "" when every member is
+	// done (or nothing was to do). No domain error.
+	MoveRoleMembers(ctx context.Context, roleID int64, cursor string, budget int, stopAt time.Time) (next string, err error)
 	// DeleteRole removes the role, its unique name and application links and
 	// writes the deliveries, in one transaction, and keeps the role as a
 	// deletion in progress (GetRoleDeletion); memberships of the role are

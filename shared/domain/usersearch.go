@@ -42,6 +42,10 @@ type UserSearchStore interface {
 	// when the user's item summarizes them (FoundUser.UserRolesKnown), so
 	// that a search page reads no membership; the others the caller reads.
 	SearchUsersWithRoles(ctx context.Context, q UserSearch) (Page[FoundUser], error)
+	// GetUsersWithRoles reads users by id (a BatchGetItem per 100) with
+	// their memberships as SearchUsersWithRoles gives them; a missing user
+	// is left out. No domain error.
+	GetUsersWithRoles(ctx context.Context, ids []int64) ([]FoundUser, error)
 	// ListInstitutionAdmins returns the users with institutionAdmin set for
 	// the organization, sorted by name. No domain error (none: empty).
 	ListInstitutionAdmins(ctx context.Context, organizationGUID string) ([]User, error)

@@ -277,7 +277,11 @@ func (w *concurrentWorld) randomWrite(rnd *rand.Rand, deleter bool) {
 		} else {
 			r.OrganizationGUID = w.orgs[rnd.IntN(len(w.orgs))]
 		}
-		w.outcome("update role", w.s.UpdateRole(ctx(t), r, nil))
+		if w.outcome("update role", w.s.UpdateRole(ctx(t), r, nil)) {
+			// As the service carries a moved role's members after it.
+			_, err := w.s.MoveRoleMembers(ctx(t), roleID, "", 0, time.Time{})
+			w.outcome("carry the role's members", err)
+		}
 	case 8:
 		w.newRole(w.orgs[rnd.IntN(len(w.orgs))])
 	case 9:

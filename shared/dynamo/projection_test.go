@@ -103,6 +103,7 @@ func writtenThroughTheStore(t *testing.T, s *dynamo.Store) (roleIDs, userIDs []i
 	must(t, err)
 	r.OrganizationGUID = "org-1"
 	must(t, s.UpdateRole(ctx(t), r, nil))
+	carryMembers(t, s, 3)
 
 	// Removals: one keeping its user, a role deletion, a user's last membership.
 	keep, err := s.GetUser(ctx(t), 10)
@@ -376,6 +377,7 @@ func TestRepairsChangeNothingAfterRandomWrites(t *testing.T) {
 				r.OrganizationGUID = orgs[rnd.IntN(len(orgs))]
 			}
 			must(t, s.UpdateRole(ctx(t), r, nil))
+			carryMembers(t, s, r.ID)
 		case k == 8 || len(roleIDs) < 2:
 			newRole()
 		case k == 10: // a role deleted, its memberships after it (as the service does)

@@ -30,14 +30,11 @@ func (s *Store) CreateRole(ctx context.Context, r domain.Role, deliveries []doma
 // UpdateRole replaces the role if its stored version is r.Version. It reads
 // the stored role first to learn the old name and applications; the version
 // condition makes the read and the write one consistent step. A role moved
-// to another organization (or whose earlier move was not finished) then
-// has its members' organization items rebuilt (roles_move.go).
+// to another organization (or whose earlier move was not finished) is
+// marked; MoveRoleMembers then carries its members (roles_move.go).
 func (s *Store) UpdateRole(ctx context.Context, r domain.Role, deliveries []domain.Delivery) error {
-	pending, err := s.updateRole(ctx, r, deliveries)
-	if err != nil || !pending {
-		return err
-	}
-	return s.finishRoleMove(ctx, r.ID, r.Version+1)
+	_, err := s.updateRole(ctx, r, deliveries)
+	return err
 }
 
 // updateRole is UpdateRole's transaction; pending: the role is marked

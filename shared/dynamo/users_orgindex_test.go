@@ -226,6 +226,7 @@ func TestOrganizationIndexFollowsARoleMove(t *testing.T) {
 	must(t, err)
 	r.OrganizationGUID = "org-9"
 	must(t, s.UpdateRole(ctx(t), r, nil))
+	carryMembers(t, s, 1)
 	if got := orgListing(t, s, "org-1"); len(got) != 0 {
 		t.Errorf("org-1 after its only role moved: %q", got)
 	}

@@ -193,6 +193,11 @@ func (s *Store) queryWindow(ctx context.Context, in *dynamodb.QueryInput, offset
 	return items[offset:], nil
 }
 
+// GetUsersWithRoles implements domain.UserSearchStore.
+func (s *Store) GetUsersWithRoles(ctx context.Context, ids []int64) ([]domain.FoundUser, error) {
+	return s.getUsers(ctx, ids)
+}
+
 // getUsers reads users by id (BatchGetItem); absent ones are left out.
 func (s *Store) getUsers(ctx context.Context, ids []int64) ([]domain.FoundUser, error) {
 	keys := make([]itemKey, len(ids))

@@ -365,8 +365,10 @@ func (s *Service) ChosenInvitableRoles(ctx context.Context, p *auth.Principal, i
 }
 
 // SearchPeople is the console's user search: SearchUsers' scope and
-// search, without each user's roles (their page shows those), so that a
-// page of results costs the store's bounded search only.
+// search, without each user's roles (their page shows those). A super
+// user's page costs the store's bounded search only; an organization's
+// also reads the page's roles (one BatchGetItem), to show only people who
+// hold a role of the organization now or administer it (users_scope.go).
 func (s *Service) SearchPeople(ctx context.Context, p *auth.Principal, page domain.PageRequest) (domain.Page[domain.User], error) {
 	if p == nil {
 		return domain.Page[domain.User]{}, domain.Unauthenticatedf("authentication required")
@@ -376,8 +378,21 @@ func (s *Service) SearchPeople(ctx context.Context, p *auth.Principal, page doma
 		return domain.Page[domain.User]{}, domain.Forbiddenf("only super users, institution admins and organization tokens search users")
 	}
 	q := domain.UserSearch{Page: page}
-	if !all {
-		q.OrganizationGUID = org
+	if all {
+		return s.Store.SearchUsers(ctx, q)
 	}
-	return s.Store.SearchUsers(ctx, q)
+	q.OrganizationGUID = org
+	found, err := s.Store.SearchUsersWithRoles(ctx, q)
+	if err != nil {
+		return domain.Page[domain.User]{}, err
+	}
+	items, err := s.summariesInScope(ctx, org, found.Items)
+	if err != nil {
+		return domain.Page[domain.User]{}, err
+	}
+	users := make([]domain.User, len(items))
+	for i, sum := range items {
+		users[i] = sum.User
+	}
+	return domain.Page[domain.User]{Items: users, Total: found.Total}, nil
 }

@@ -1,9 +1,10 @@
 package service
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/edu-invite/invite/shared/auth"
@@ -57,14 +58,19 @@ func (s *Service) CRMOrganisationUsers(ctx context.Context, p *auth.Principal, o
 	if err != nil {
 		return nil, err
 	}
+	ids := make([]int64, len(contacts))
+	for i, c := range contacts {
+		ids[i] = c.UserID
+	}
+	read, err := s.Store.GetUsers(ctx, ids) // a BatchGetItem per 100 contacts
+	if err != nil {
+		return nil, err
+	}
 	users := map[string]*domain.User{}
 	for _, c := range contacts {
-		u, err := s.Store.GetUser(ctx, c.UserID)
-		if domain.IsNotFound(err) {
+		u, ok := read[c.UserID]
+		if !ok {
 			continue
-		}
-		if err != nil {
-			return nil, err
 		}
 		users[c.ContactID] = &u
 		if connected == nil || *connected {
@@ -113,7 +119,9 @@ type CRMProfile struct {
 }
 
 // CRMProfileResult is C7's answer: code 0 "OK" with profiles, or code 50
-// when nothing matched, as the reference answers.
+// when nothing matched, as the reference answers; code 51
+// (CRMProfilesPartialCode) with the first profiles when a search by
+// organisation matched more than it answers.
 type CRMProfileResult struct {
 	Message  string
 	Code     int
@@ -132,12 +140,13 @@ func (s *Service) CRMProfiles(ctx context.Context, p *auth.Principal, q CRMProfi
 	}
 	q.UID, q.IDP, q.GUID, q.Role = strings.TrimSpace(q.UID), strings.TrimSpace(q.IDP), strings.TrimSpace(q.GUID), strings.TrimSpace(q.Role)
 	var profiles []CRMProfile
+	var more bool
 	var err error
 	switch {
 	case q.UID != "" && q.IDP != "":
 		profiles, err = s.crmProfilesBySub(ctx, crmSubPrefix+":"+q.IDP+":"+q.UID)
 	case q.GUID != "":
-		profiles, err = s.crmProfilesOfOrganisation(ctx, q.GUID, q.Role)
+		profiles, more, err = s.crmProfilesOfOrganisation(ctx, q.GUID, q.Role)
 	default:
 		return CRMProfileResult{}, domain.Invalidf("search by uid and idp, or by guid (and role)")
 	}
@@ -147,6 +156,10 @@ func (s *Service) CRMProfiles(ctx context.Context, p *auth.Principal, q CRMProfi
 	profiles = inBoundOrganizationProfiles(p, profiles)
 	if len(profiles) == 0 {
 		return CRMProfileResult{Message: "Could not find any profiles with the given search parameters", Code: 50, Profiles: []CRMProfile{}}, nil
+	}
+	if more {
+		return CRMProfileResult{Code: CRMProfilesPartialCode, Profiles: profiles,
+			Message: fmt.Sprintf("More than %d profiles match: these are the first %d by the organisation's roles; search by role, or by uid and idp", len(profiles), len(profiles))}, nil
 	}
 	return CRMProfileResult{Message: "OK", Code: 0, Profiles: profiles}, nil
 }
@@ -183,31 +196,57 @@ func (s *Service) crmProfilesBySub(ctx context.Context, sub string) ([]CRMProfil
 	return nil, nil
 }
 
+// DefaultCRMProfilesBound is how many profiles one CRM profile search by
+// organisation answers (CRMProfilesBound when set): some 1 KB each, well
+// inside a Lambda answer's 6 MB and a request's time, for an organisation
+// of any size. Past it the answer holds that many and says so
+// (CRMProfilesPartialCode).
+const DefaultCRMProfilesBound = 1000
+
+// CRMProfilesPartialCode is the code of a profile search by organisation
+// that matched more profiles than it answers: not 0, so that an
+// integrator who takes code 0 as the complete list never mistakes a part
+// for the whole (and ends the roles of the people left out).
+const CRMProfilesPartialCode = 51
+
+func (s *Service) crmProfilesBound() int {
+	if s.CRMProfilesBound > 0 {
+		return s.CRMProfilesBound
+	}
+	return DefaultCRMProfilesBound
+}
+
 // crmProfilesOfOrganisation lists the members of the organisation's CRM
-// roles (with role: of the roles with that CRM role name or abbreviation).
-func (s *Service) crmProfilesOfOrganisation(ctx context.Context, organisationID, roleName string) ([]CRMProfile, error) {
+// roles (with role: of the roles with that CRM role name or
+// abbreviation), by user id. It lists the roles' members until it has
+// found one more person than the bound (more: true, and the first bound
+// of them, walking the roles by name and each role's members by its
+// index), then reads their users with a BatchGetItem per 100 (their role
+// summaries; a Query only for a user without one) and the roles they hold
+// with one more: a bounded number of requests whatever the roles' sizes.
+func (s *Service) crmProfilesOfOrganisation(ctx context.Context, organisationID, roleName string) (profiles []CRMProfile, more bool, err error) {
 	org, err := s.Store.GetCRMOrganisation(ctx, organisationID)
 	if domain.IsNotFound(err) {
-		return nil, nil
+		return nil, false, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	roles, err := s.Store.ListRolesByOrganization(ctx, organisationID)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
+	bound := s.crmProfilesBound()
 	seen := map[int64]bool{}
 	var userIDs []int64
 	for _, r := range roles {
 		if r.CRMRoleID == "" || (roleName != "" && !strings.EqualFold(r.CRMRoleName, roleName) && !strings.EqualFold(r.CRMRoleAbbrevation, roleName)) {
 			continue
 		}
-		token := ""
-		for {
-			page, next, err := s.Store.ListUserRolesOfRole(ctx, r.ID, token, 100)
+		for token := ""; len(userIDs) <= bound; {
+			page, next, err := s.Store.ListUserRolesOfRole(ctx, r.ID, token, min(bound+1-len(userIDs), 1000))
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			for _, ur := range page {
 				if !seen[ur.UserID] {
@@ -220,24 +259,40 @@ func (s *Service) crmProfilesOfOrganisation(ctx context.Context, organisationID,
 			}
 			token = next
 		}
+		if len(userIDs) > bound {
+			break
+		}
 	}
-	sort.Slice(userIDs, func(i, j int) bool { return userIDs[i] < userIDs[j] })
-	var out []CRMProfile
-	for _, id := range userIDs {
-		u, err := s.Store.GetUser(ctx, id)
-		if domain.IsNotFound(err) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		prof, err := s.crmProfileOf(ctx, u, org)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, prof)
+	if more = len(userIDs) > bound; more {
+		userIDs = userIDs[:bound]
 	}
-	return out, nil
+	found, err := s.Store.GetUsersWithRoles(ctx, userIDs)
+	if err != nil {
+		return nil, false, err
+	}
+	perUser, err := s.userRolesOfUsers(ctx, found)
+	if err != nil {
+		return nil, false, err
+	}
+	var held []domain.UserRole
+	for _, urs := range perUser {
+		held = append(held, urs...)
+	}
+	heldRoles, err := s.rolesOf(ctx, held)
+	if err != nil {
+		return nil, false, err
+	}
+	for i, f := range found {
+		prof := CRMProfile{User: f.User, Organisation: org, Authorisations: []domain.Role{}}
+		for _, ur := range perUser[i] {
+			if r := heldRoles[ur.RoleID]; r.CRMRoleID != "" {
+				prof.Authorisations = append(prof.Authorisations, r)
+			}
+		}
+		profiles = append(profiles, prof)
+	}
+	slices.SortFunc(profiles, func(a, b CRMProfile) int { return cmp.Compare(a.User.ID, b.User.ID) })
+	return profiles, more, nil
 }
 
 func (s *Service) crmProfileOf(ctx context.Context, u domain.User, org domain.CRMOrganisation) (CRMProfile, error) {

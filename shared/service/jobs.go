@@ -152,6 +152,10 @@ func (s *Service) runJob(ctx context.Context, req domain.JobRequest) (any, error
 		// Queued by a role's deletion with members left; queues the next
 		// itself when its time runs out.
 		return s.resumeRoleDeletion(ctx, p, req.RoleID)
+	case domain.JobRoleMove:
+		// Queued by a role's move with members left; queues the next
+		// itself when its time runs out.
+		return s.resumeRoleMove(ctx, p, req.RoleID, req.Cursor)
 	}
 	return nil, fmt.Errorf("no job %q", req.Kind)
 }

@@ -76,6 +76,9 @@ func (s *Service) UpdateRole(ctx context.Context, p *auth.Principal, id int64, i
 	updated.Version++
 	s.dispatch(ctx, deliveries)
 	s.recordRoleUpdate(ctx, p, stored, updated)
+	if err := s.carryMembersOfRole(ctx, p, id); err != nil {
+		return domain.Role{}, err
+	}
 	updated.UserRoleCount = s.roleMemberCount(ctx, id)
 	return updated, nil
 }

@@ -57,6 +57,13 @@ type Service struct {
 	// removes itself before it hands the rest to a role deletion job (0:
 	// DefaultRoleDeletionBudget).
 	RoleDeletionBudget int
+	// RoleMoveBudget is how many members a role's move to another
+	// organization carries in its request (DefaultRoleMoveBudget when 0);
+	// a role move job carries the rest.
+	RoleMoveBudget int
+	// CRMProfilesBound is how many profiles a CRM profile search by
+	// organisation answers (DefaultCRMProfilesBound when 0).
+	CRMProfilesBound int
 	// Lifecycle tunes reminders and expiry; the zero value is the default.
 	Lifecycle Lifecycle
 	// Session is the session configuration of U6 (users_config.go).

@@ -179,28 +179,11 @@ func (s *Service) SearchUsers(ctx context.Context, p *auth.Principal, page domai
 	if err != nil {
 		return domain.Page[UserSummary]{}, err
 	}
-	out := domain.Page[UserSummary]{Total: found.Total, Items: make([]UserSummary, 0, len(found.Items))}
-	perUser, err := s.userRolesOfUsers(ctx, found.Items)
+	items, err := s.summariesInScope(ctx, q.OrganizationGUID, found.Items)
 	if err != nil {
 		return domain.Page[UserSummary]{}, err
 	}
-	var pageUserRoles []domain.UserRole
-	for _, urs := range perUser {
-		pageUserRoles = append(pageUserRoles, urs...)
-	}
-	roles, err := s.rolesOf(ctx, pageUserRoles)
-	if err != nil {
-		return domain.Page[UserSummary]{}, err
-	}
-	for i, f := range found.Items {
-		sum := UserSummary{User: f.User, Roles: []RoleSummary{}}
-		for _, ur := range perUser[i] {
-			if r, ok := roles[ur.RoleID]; ok {
-				sum.Roles = append(sum.Roles, RoleSummary{UserRole: ur, RoleName: r.Name})
-			}
-		}
-		out.Items = append(out.Items, sum)
-	}
+	out := domain.Page[UserSummary]{Total: found.Total, Items: items}
 	sortUserSummaries(out.Items, page.Sort, page.Descending)
 	return out, nil
 }
