@@ -155,6 +155,11 @@ type InvitationStore interface {
 	// ErrVersionConflict when one of them changed; KindInvalid for a new user
 	// without sub or a changed sub.
 	SaveAcceptance(ctx context.Context, a Acceptance) error
+	// AcceptanceWrites says how many writes SaveAcceptance would make of a
+	// in its one transaction and how many one transaction may hold (more
+	// fail it), writing nothing; it reads what SaveAcceptance reads (the
+	// roles, for new memberships). KindNotFound when the user is gone.
+	AcceptanceWrites(ctx context.Context, a Acceptance) (writes, limit int, err error)
 }
 
 // Acceptance is everything that changes when an invitation is accepted.

@@ -16,20 +16,50 @@ import (
 // first write, so when it was accepted concurrently that is the reported
 // reason even if other conditions failed too.
 func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
+	t, relist, err := s.acceptanceTxn(ctx, a)
+	if err != nil {
+		return err
+	}
+	if err := t.commit(ctx); err != nil {
+		return err
+	}
+	return s.relistLater(ctx, relist, a.User)
+}
+
+// AcceptanceWrites says how many writes SaveAcceptance would make of a in
+// its one transaction, and how many one transaction may hold, writing
+// nothing. It builds the same transaction SaveAcceptance commits, so the
+// two cannot disagree: an invitation can be refused when it is made rather
+// than fail when its guest accepts it.
+func (s *Store) AcceptanceWrites(ctx context.Context, a domain.Acceptance) (writes, limit int, err error) {
+	t, _, err := s.acceptanceTxn(ctx, a)
+	if err != nil {
+		return 0, maxTransactionItems, err
+	}
+	if t.err != nil {
+		return 0, maxTransactionItems, t.err
+	}
+	return len(t.items), maxTransactionItems, nil
+}
+
+// acceptanceTxn builds the transaction of an acceptance, reading what its
+// derived items need, and returns it with the memberships to relist after
+// it commits (those the transaction had no room for).
+func (s *Store) acceptanceTxn(ctx context.Context, a domain.Acceptance) (*txn, []domain.UserRole, error) {
 	inv, u := a.Invitation, a.User
 	st := newProjectionState()
 	var stored domain.User
 	var changes []change
 	if a.NewUser {
 		if u.Sub == "" {
-			return domain.Invalidf("a new user needs a sub")
+			return nil, nil, domain.Invalidf("a new user needs a sub")
 		}
 		changes = append(changes, createdUser(u))
 	} else {
 		var summary userRolesState
 		var err error
 		if stored, summary, err = s.storedUserWithRoles(ctx, u.ID); err != nil {
-			return err
+			return nil, nil, err
 		}
 		st.summaries[u.ID] = summary
 		changes = append(changes, changedUser(stored, u))
@@ -45,7 +75,7 @@ func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 	}
 	st, err := s.readProjectionState(ctx, st, changes)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	p := projectChanges(st, changes...)
 
@@ -57,7 +87,7 @@ func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 	if a.NewUser {
 		userItem, err := newUserItem(u, p.firstRoles[u.ID])
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		t.putNew(userItem, always(domain.Conflictf("user %d already exists", u.ID)))
 		t.putNew(newUserSubRecord(u), always(domain.Conflictf("a user with sub %q already exists", u.Sub)))
@@ -70,10 +100,7 @@ func (s *Store) SaveAcceptance(ctx context.Context, a domain.Acceptance) error {
 	relist := t.apply(p, len(a.Audit)+len(a.Deliveries))
 	t.putAudit(a.Audit)
 	t.putDeliveries(a.Deliveries)
-	if err := t.commit(ctx); err != nil {
-		return err
-	}
-	return s.relistLater(ctx, relist, u)
+	return t, relist, nil
 }
 
 // acceptedInvitationFailure explains why an invitation could not be
