@@ -137,8 +137,7 @@ func (s *Service) grant(ctx context.Context, p *auth.Principal, inv domain.Invit
 			g.acc.Audit = append(g.acc.Audit, s.auditEntry(ctx, p, ur, role, user.Email, domain.AuditUpdate))
 			continue
 		}
-		ur := domain.UserRole{UserID: user.ID, RoleID: role.ID, Inviter: inv.InviterName, EndDate: endDate, CreatedAt: now,
-			GuestRoleIncluded: inv.GuestRoleIncluded, Authority: inv.IntendedAuthority, Language: inv.Language}
+		ur := newMembership(inv, user, role, now)
 		g.acc.NewUserRoles = append(g.acc.NewUserRoles, ur)
 		g.fresh = append(g.fresh, role)
 		if ur.Provisioned() {
@@ -146,6 +145,13 @@ func (s *Service) grant(ctx context.Context, p *auth.Principal, inv domain.Invit
 		}
 	}
 	return g, byID, nil
+}
+
+// newMembership is the membership of user in role that accepting inv at
+// now makes when the user holds none yet.
+func newMembership(inv domain.Invitation, user domain.User, role domain.Role, now time.Time) domain.UserRole {
+	return domain.UserRole{UserID: user.ID, RoleID: role.ID, Inviter: inv.InviterName, EndDate: membershipEnd(inv, role, now), CreatedAt: now,
+		GuestRoleIncluded: inv.GuestRoleIncluded, Authority: inv.IntendedAuthority, Language: inv.Language}
 }
 
 // membershipsByRole are the user's memberships by role id (none for a new

@@ -111,6 +111,10 @@ func (s *Service) Invite(ctx context.Context, p *auth.Principal, in InvitationIn
 		return InvitationResult{}, err
 	}
 	settings := invitationSettingsOf(in, roles)
+	if err := s.checkAcceptanceFits(ctx, p, domain.Invitation{IntendedAuthority: intended, GuestRoleIncluded: in.GuestRoleIncluded,
+		Language: lang, RoleExpiryDate: in.RoleExpiryDate, OrganizationGUID: org, InviterName: p.Name}, roles); err != nil {
+		return InvitationResult{}, err
+	}
 	if err := s.reserveInvitations(ctx, p, len(recipients)); err != nil {
 		return InvitationResult{}, err
 	}

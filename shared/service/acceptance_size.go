@@ -1,0 +1,102 @@
+package service
+
+import (
+	"context"
+
+	"github.com/edu-invite/invite/shared/auth"
+	"github.com/edu-invite/invite/shared/domain"
+)
+
+// An acceptance is written in one transaction, and a transaction holds a
+// bounded number of writes: an invitation whose acceptance would not fit
+// could be sent but never accepted. So an invitation is sized when it is
+// made, as the largest acceptance it can lead to, and refused if that
+// would not fit.
+
+// checkAcceptanceFits refuses (KindInvalid) an invitation to roles whose
+// acceptance by a new user could not be written in one transaction, saying
+// how many of the roles one invitation can hold.
+func (s *Service) checkAcceptanceFits(ctx context.Context, p *auth.Principal, inv domain.Invitation, roles []domain.Role) error {
+	if len(roles) == 0 {
+		return nil
+	}
+	fits, err := s.acceptanceFits(ctx, p, inv, roles)
+	if err != nil || fits {
+		return err
+	}
+	// The most of the first roles that fit: the writes grow with the
+	// roles, so a bisection finds it in a few sizings (refusals only).
+	most, over := 0, len(roles)
+	for over-most > 1 {
+		mid := (most + over) / 2
+		fits, err := s.acceptanceFits(ctx, p, inv, roles[:mid])
+		if err != nil {
+			return err
+		}
+		if fits {
+			most = mid
+		} else {
+			over = mid
+		}
+	}
+	return domain.Invalidf("an invitation can hold at most %d of these roles, as its acceptance is saved all at once: invite to fewer roles per invitation", most)
+}
+
+// acceptanceFits says whether the largest acceptance of inv limited to
+// roles fits in one transaction.
+func (s *Service) acceptanceFits(ctx context.Context, p *auth.Principal, inv domain.Invitation, roles []domain.Role) (bool, error) {
+	acc, err := s.largestAcceptance(ctx, p, inv, roles)
+	if err != nil {
+		return false, err
+	}
+	writes, limit, err := s.Store.AcceptanceWrites(ctx, acc)
+	if err != nil {
+		return false, err
+	}
+	return writes <= limit, nil
+}
+
+// largestAcceptance is the acceptance of inv (to roles) with the most
+// writes: by a new user, who holds none of the roles and is known at no SP
+// (so every membership is new and every SP gets the user created), with a
+// name of more words than a user's search entries keep (the accepting
+// person's name is not known yet). It is built as Accept builds one
+// (newMembership, acceptanceDeliveries, auditEntry) and never written.
+func (s *Service) largestAcceptance(ctx context.Context, p *auth.Principal, inv domain.Invitation, roles []domain.Role) (domain.Acceptance, error) {
+	now := s.now()
+	inv.RoleIDs = roleIDs(roles)
+	inv.Status, inv.AcceptedAt = domain.InvitationAccepted, &now
+	if inv.ID == 0 {
+		inv.ID = 1 // any: it is not written, but an acceptance without one writes no invitation
+	}
+	user := domain.User{ID: 1, Sub: "sizing", Name: longestName, Email: "sizing@example.org",
+		EduPersonPrincipalName: "sizing@eppn.example", OrganizationGUID: inv.OrganizationGUID,
+		InternalPlaceholderIdentifier: inv.InternalPlaceholderIdentifier, CreatedAt: now, LastActivity: now}
+	if inv.IntendedAuthority == domain.InstitutionAdmin && inv.OrganizationGUID != "" {
+		user.InstitutionAdmin, user.InstitutionAdminByInvite = true, true
+	}
+	acc := domain.Acceptance{Invitation: inv, User: user, NewUser: true}
+	var provisioned []domain.Role
+	for i, role := range roles {
+		ur := newMembership(inv, user, role, now)
+		ur.ID = int64(i + 1)
+		acc.NewUserRoles = append(acc.NewUserRoles, ur)
+		acc.Audit = append(acc.Audit, s.auditEntry(ctx, p, ur, role, user.Email, domain.AuditAdd))
+		if ur.Provisioned() {
+			provisioned = append(provisioned, role)
+		}
+	}
+	for i := range acc.Audit {
+		acc.Audit[i].ID = int64(i + 1)
+	}
+	deliveries, err := s.acceptanceDeliveries(ctx, user, true, provisioned)
+	if err != nil {
+		return domain.Acceptance{}, err
+	}
+	acc.Deliveries = deliveries
+	return acc, nil
+}
+
+// longestName has more distinct words, each of its own first letter, than
+// a user's search entries keep: the most search items a name can make.
+const longestName = "aa bb cc dd ee ff gg hh ii jj kk ll mm nn oo pp qq rr ss tt uu vv ww xx yy zz"
