@@ -39,8 +39,21 @@ func (s *Service) checkAcceptanceFits(ctx context.Context, p *auth.Principal, in
 			over = mid
 		}
 	}
-	return domain.Invalidf("an invitation can hold at most %d of these roles, as its acceptance is saved all at once: invite to fewer roles per invitation", most)
+	return &TooManyRolesError{Most: most,
+		err: domain.Invalidf("an invitation can hold at most %d of these roles, as its acceptance is saved all at once: invite to fewer roles per invitation", most)}
 }
+
+// TooManyRolesError refuses an invitation to more roles than its
+// acceptance could save (KindInvalid); Most is how many of its roles, in
+// the order given, one invitation can hold, for pages to say in their
+// language.
+type TooManyRolesError struct {
+	Most int
+	err  error
+}
+
+func (e *TooManyRolesError) Error() string { return e.err.Error() }
+func (e *TooManyRolesError) Unwrap() error { return e.err }
 
 // acceptanceFits says whether the largest acceptance of inv limited to
 // roles fits in one transaction.

@@ -228,6 +228,9 @@ func (p *Pages) consoleInvite(w http.ResponseWriter, r *http.Request) {
 			return
 		case domain.KindInvalid, domain.KindNotFound:
 			page.Errors["roles"] = i18n.T(lang, "console.invite.err.refused", err.Error())
+			if tooMany := (*service.TooManyRolesError)(nil); errors.As(err, &tooMany) {
+				page.Errors["roles"] = i18n.T(lang, "console.invite.err.tooManyRoles", tooMany.Most)
+			}
 			p.render(w, r, http.StatusBadRequest, "console/invite", page)
 			return
 		case domain.KindLimit: // the daily number of invitations
