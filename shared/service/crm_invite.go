@@ -29,6 +29,12 @@ func (s *Service) newCRMInvitation(ctx context.Context, p *auth.Principal, organ
 // call), others are withdrawn, a new one is created and, if mail is
 // wanted, e-mailed. created reports whether a new invitation was made.
 func (s *Service) crmInvite(ctx context.Context, p *auth.Principal, org domain.CRMOrganisation, contactID, email string, roles []domain.Role, mail bool) (bool, error) {
+	// Refused before any invitation is withdrawn, as an invitation to
+	// the roles could not be accepted.
+	if err := s.checkAcceptanceFits(ctx, p, domain.Invitation{IntendedAuthority: domain.Guest, Language: domain.English,
+		OrganizationGUID: org.OrganisationID, InviterName: p.Name}, roles); err != nil {
+		return false, err
+	}
 	invs, err := s.Store.ListCRMInvitations(ctx, org.OrganisationID, contactID)
 	if err != nil {
 		return false, err
