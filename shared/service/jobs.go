@@ -41,15 +41,22 @@ func (s *Service) StartJob(ctx context.Context, p *auth.Principal, in JobInput) 
 	default:
 		return "", domain.Invalidf("no job %q", in.Kind)
 	}
-	req := domain.JobRequest{ID: newIdentifier(), Kind: in.Kind, StartedBy: p.Name, CallerKind: string(p.Kind),
-		Roles: in.Roles, Users: in.Users, Cursor: in.Cursor}
+	return s.launchJob(ctx, p, domain.JobRequest{Kind: in.Kind, Roles: in.Roles, Users: in.Users, Cursor: in.Cursor})
+}
+
+// launchJob starts an on-demand job of p's: req (its kind and what it is
+// about) gets an id and its caller, its run is queued, and the job runs in
+// the jobs function (s.Jobs), else in this process. A job that cannot be
+// started is recorded as failed and is the caller's error.
+func (s *Service) launchJob(ctx context.Context, p *auth.Principal, req domain.JobRequest) (string, error) {
+	req.ID, req.StartedBy, req.CallerKind = newIdentifier(), p.Name, string(p.Kind)
 	if p.User != nil {
 		req.CallerUserID = p.User.ID
 	}
 	if err := s.queueJobRun(ctx, domain.OnDemandJobName(req.ID)); err != nil {
 		return "", err
 	}
-	s.log().InfoContext(ctx, "job started", "job", req.ID, "kind", req.Kind, "caller", p.LogID())
+	s.log().InfoContext(ctx, "job started", "job", req.ID, "kind", req.Kind, "role", req.RoleID, "caller", p.LogID())
 	if s.Jobs != nil {
 		if err := s.Jobs.StartJob(ctx, req); err != nil {
 			s.RecordJobRun(ctx, domain.OnDemandJobName(req.ID), s.now(), nil, err)

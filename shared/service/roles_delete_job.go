@@ -43,23 +43,7 @@ type RoleDeletionResult struct {
 // caller's error: the deletion stays in progress, and a repeated DELETE
 // goes on with it.
 func (s *Service) continueRoleDeletion(ctx context.Context, p *auth.Principal, roleID int64) (string, error) {
-	req := domain.JobRequest{ID: newIdentifier(), Kind: domain.JobRoleDeletion, StartedBy: p.Name, CallerKind: string(p.Kind), RoleID: roleID}
-	if p.User != nil {
-		req.CallerUserID = p.User.ID
-	}
-	if err := s.queueJobRun(ctx, domain.OnDemandJobName(req.ID)); err != nil {
-		return "", err
-	}
-	s.log().InfoContext(ctx, "role deletion continues in a job", "job", req.ID, "role", roleID, "caller", p.LogID())
-	if s.Jobs != nil {
-		if err := s.Jobs.StartJob(ctx, req); err != nil {
-			s.RecordJobRun(ctx, domain.OnDemandJobName(req.ID), s.now(), nil, err)
-			return "", err
-		}
-		return req.ID, nil
-	}
-	go func() { _, _ = s.RunJob(context.WithoutCancel(ctx), req) }()
-	return req.ID, nil
+	return s.launchJob(ctx, p, domain.JobRequest{Kind: domain.JobRoleDeletion, RoleID: roleID})
 }
 
 // resumeRoleDeletion is a role deletion job: it removes the deleted

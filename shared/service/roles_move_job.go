@@ -63,24 +63,7 @@ func (s *Service) carryMembersOfRole(ctx context.Context, p *auth.Principal, rol
 // the role stays marked, and its next update or the index repair carries
 // its members.
 func (s *Service) continueRoleMove(ctx context.Context, p *auth.Principal, roleID int64, cursor string) (string, error) {
-	req := domain.JobRequest{ID: newIdentifier(), Kind: domain.JobRoleMove, StartedBy: p.Name, CallerKind: string(p.Kind),
-		RoleID: roleID, Cursor: cursor}
-	if p.User != nil {
-		req.CallerUserID = p.User.ID
-	}
-	if err := s.queueJobRun(ctx, domain.OnDemandJobName(req.ID)); err != nil {
-		return "", err
-	}
-	s.log().InfoContext(ctx, "role move continues in a job", "job", req.ID, "role", roleID, "caller", p.LogID())
-	if s.Jobs != nil {
-		if err := s.Jobs.StartJob(ctx, req); err != nil {
-			s.RecordJobRun(ctx, domain.OnDemandJobName(req.ID), s.now(), nil, err)
-			return "", err
-		}
-		return req.ID, nil
-	}
-	go func() { _, _ = s.RunJob(context.WithoutCancel(ctx), req) }()
-	return req.ID, nil
+	return s.launchJob(ctx, p, domain.JobRequest{Kind: domain.JobRoleMove, RoleID: roleID, Cursor: cursor})
 }
 
 // resumeRoleMove is a role move job: it carries the moved role's members
