@@ -20,27 +20,78 @@ func (s *Service) checkAcceptanceFits(ctx context.Context, p *auth.Principal, in
 	if len(roles) == 0 {
 		return nil
 	}
-	fits, err := s.acceptanceFits(ctx, p, inv, roles)
-	if err != nil || fits {
+	most, fit, err := mostThatFit(len(roles), func(n int) (bool, error) { return s.acceptanceFits(ctx, p, inv, roles[:n]) })
+	if err != nil || fit {
 		return err
 	}
-	// The most of the first roles that fit: the writes grow with the
-	// roles, so a bisection finds it in a few sizings (refusals only).
-	most, over := 0, len(roles)
+	return &TooManyRolesError{Most: most,
+		err: domain.Invalidf("an invitation can hold at most %d of these roles, as its acceptance is saved all at once: invite to fewer roles per invitation", most)}
+}
+
+// checkGrantFits refuses (KindInvalid) a grant made without invitation
+// (user-role provisioning, the CRM's) whose commit could not be written in
+// one transaction, before anything of it is written, saying how many of
+// its new memberships, in the order given, one request can make. The
+// grant is sized as commitGrant would write it, its ids not yet drawn.
+func (s *Service) checkGrantFits(ctx context.Context, p *auth.Principal, g pendingGrant) error {
+	if len(g.fresh) == 0 {
+		return nil
+	}
+	most, fit, err := mostThatFit(len(g.fresh), func(n int) (bool, error) { return s.grantFits(ctx, p, g.firstRoles(n)) })
+	if err != nil || fit {
+		return err
+	}
+	return &TooManyRolesError{Most: most,
+		err: domain.Invalidf("at most %d of these roles can be granted in one request, as a grant is saved all at once: grant fewer roles per request", most)}
+}
+
+// mostThatFit says whether all n fit and, if not, the most of the first
+// that do: the writes grow with the roles, so a bisection finds it in a
+// few sizings (refusals only).
+func mostThatFit(n int, fits func(n int) (bool, error)) (most int, all bool, err error) {
+	if all, err = fits(n); err != nil || all {
+		return n, all, err
+	}
+	over := n
 	for over-most > 1 {
 		mid := (most + over) / 2
-		fits, err := s.acceptanceFits(ctx, p, inv, roles[:mid])
+		ok, err := fits(mid)
 		if err != nil {
-			return err
+			return 0, false, err
 		}
-		if fits {
+		if ok {
 			most = mid
 		} else {
 			over = mid
 		}
 	}
-	return &TooManyRolesError{Most: most,
-		err: domain.Invalidf("an invitation can hold at most %d of these roles, as its acceptance is saved all at once: invite to fewer roles per invitation", most)}
+	return most, false, nil
+}
+
+// grantFits says whether g, committed, fits in one transaction. The ids
+// it has not drawn yet (the user's, its memberships', its audit entries')
+// are stand-ins: the number of writes does not depend on them.
+func (s *Service) grantFits(ctx context.Context, p *auth.Principal, g pendingGrant) (bool, error) {
+	acc, err := s.grantAcceptance(ctx, p, g)
+	if err != nil {
+		return false, err
+	}
+	if acc.User.ID == 0 {
+		acc.User.ID = 1
+	}
+	for i := range acc.NewUserRoles {
+		acc.NewUserRoles[i].ID, acc.NewUserRoles[i].UserID = int64(i+1), acc.User.ID
+	}
+	for i := range acc.Audit {
+		if acc.Audit[i].ID == 0 {
+			acc.Audit[i].ID = int64(i + 1)
+		}
+	}
+	writes, limit, err := s.Store.AcceptanceWrites(ctx, acc)
+	if err != nil {
+		return false, err
+	}
+	return writes <= limit, nil
 }
 
 // TooManyRolesError refuses an invitation to more roles than its

@@ -106,25 +106,44 @@ func notHeld(roles []domain.Role, held map[int64]bool) []domain.Role {
 // roles that are not wanted any more, and returns the roles the user still
 // holds. Non-CRM memberships and CRM roles of other organisations stay.
 func (s *Service) crmRemoveUnlisted(ctx context.Context, p *auth.Principal, user domain.User, organisationID string, wanted []domain.Role) (map[int64]bool, error) {
+	u, err := s.crmUnlisted(ctx, user, organisationID, wanted)
+	if err != nil {
+		return nil, err
+	}
+	return u.held, s.crmRemove(ctx, p, user, u.gone, u.roles, false)
+}
+
+// crmUnlistedMemberships are a user's memberships split by a CRM profile:
+// those of the organisation's CRM roles it no longer lists (gone) and the
+// roles the user holds after they are removed (held).
+type crmUnlistedMemberships struct {
+	held  map[int64]bool
+	gone  []domain.UserRole
+	roles map[int64]domain.Role
+}
+
+// crmUnlisted reads which of the user's memberships a CRM profile listing
+// wanted removes, writing nothing, so that a request can be refused
+// before any of them goes.
+func (s *Service) crmUnlisted(ctx context.Context, user domain.User, organisationID string, wanted []domain.Role) (crmUnlistedMemberships, error) {
 	keep := map[int64]bool{}
 	for _, r := range wanted {
 		keep[r.ID] = true
 	}
 	memberships, roles, err := s.membershipsWithRoles(ctx, user.ID)
 	if err != nil {
-		return nil, err
+		return crmUnlistedMemberships{}, err
 	}
-	held := map[int64]bool{}
-	var gone []domain.UserRole
+	out := crmUnlistedMemberships{held: map[int64]bool{}, roles: roles}
 	for _, ur := range memberships {
 		role := roles[ur.RoleID]
 		if role.CRMRoleID != "" && role.OrganizationGUID == organisationID && !keep[ur.RoleID] {
-			gone = append(gone, ur)
+			out.gone = append(out.gone, ur)
 			continue
 		}
-		held[ur.RoleID] = true
+		out.held[ur.RoleID] = true
 	}
-	return held, s.crmRemove(ctx, p, user, gone, roles, false)
+	return out, nil
 }
 
 func (s *Service) membershipsWithRoles(ctx context.Context, userID int64) ([]domain.UserRole, map[int64]domain.Role, error) {

@@ -16,25 +16,34 @@ func (s *Service) newCRMInvitation(ctx context.Context, p *auth.Principal, organ
 	if err != nil {
 		return domain.Invitation{}, "", err
 	}
-	now := s.now()
 	secret, digest := newInvitationSecret()
-	return domain.Invitation{ID: id, IntendedAuthority: domain.Guest, Language: domain.English, Status: domain.InvitationOpen,
+	inv := s.crmInvitation(p, organisationID, contactID, email, roles)
+	inv.ID, inv.HashDigest = id, digest
+	return inv, secret, nil
+}
+
+// crmInvitation is a CRM invitation before its id and secret are drawn.
+func (s *Service) crmInvitation(p *auth.Principal, organisationID, contactID, email string, roles []domain.Role) domain.Invitation {
+	now := s.now()
+	return domain.Invitation{IntendedAuthority: domain.Guest, Language: domain.English, Status: domain.InvitationOpen,
 		Email: email, EnforceEmailEquality: true, CreatedAt: now, ExpiryDate: now.Add(crmInvitationValidity),
 		OrganizationGUID: organisationID, RemoteAPIUser: p.Name, CRMContactID: contactID, CRMOrganisationID: organisationID,
-		RoleIDs: roleIDs(roles), InviterName: p.Name, InviterAuthority: auth.CRMInviterAuthority, HashDigest: digest}, secret, nil
+		RoleIDs: roleIDs(roles), InviterName: p.Name, InviterAuthority: auth.CRMInviterAuthority}
+}
+
+// checkCRMInvitationFits refuses a CRM invitation to roles whose
+// acceptance could not be saved at once; callers ask before they write
+// anything (the organisation, a removal, a withdrawn invitation).
+func (s *Service) checkCRMInvitationFits(ctx context.Context, p *auth.Principal, organisationID string, roles []domain.Role) error {
+	return s.checkAcceptanceFits(ctx, p, s.crmInvitation(p, organisationID, "", "", nil), roles)
 }
 
 // crmInvite makes sure the contact has one open invitation to exactly the
 // roles it lacks: an identical open one is kept (the CRM may repeat a
 // call), others are withdrawn, a new one is created and, if mail is
 // wanted, e-mailed. created reports whether a new invitation was made.
+// The caller has sized the invitation (checkCRMInvitationFits).
 func (s *Service) crmInvite(ctx context.Context, p *auth.Principal, org domain.CRMOrganisation, contactID, email string, roles []domain.Role, mail bool) (bool, error) {
-	// Refused before any invitation is withdrawn, as an invitation to
-	// the roles could not be accepted.
-	if err := s.checkAcceptanceFits(ctx, p, domain.Invitation{IntendedAuthority: domain.Guest, Language: domain.English,
-		OrganizationGUID: org.OrganisationID, InviterName: p.Name}, roles); err != nil {
-		return false, err
-	}
 	invs, err := s.Store.ListCRMInvitations(ctx, org.OrganisationID, contactID)
 	if err != nil {
 		return false, err
@@ -160,6 +169,11 @@ func (s *Service) CRMSendInvitation(ctx context.Context, p *auth.Principal, in C
 			held[ur.RoleID] = true
 		}
 		roles = notHeld(roles, held)
+	}
+	// Refused before any invitation is withdrawn, as an invitation to
+	// the roles could not be accepted.
+	if err := s.checkCRMInvitationFits(ctx, p, org.OrganisationID, roles); err != nil {
+		return "", err
 	}
 	if _, err := s.crmInvite(ctx, p, org, in.ContactID, email, roles, true); err != nil {
 		return "", err

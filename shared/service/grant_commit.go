@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"slices"
 
 	"github.com/edu-invite/invite/shared/auth"
 	"github.com/edu-invite/invite/shared/domain"
@@ -33,24 +34,54 @@ type pendingGrant struct {
 // deliveries are written in one transaction, and the deliveries are then
 // dispatched. It returns the committed acceptance.
 func (s *Service) commitGrant(ctx context.Context, p *auth.Principal, g pendingGrant) (domain.Acceptance, error) {
-	acc := g.acc
+	acc, err := s.grantAcceptance(ctx, p, g)
+	if err != nil {
+		return domain.Acceptance{}, err
+	}
 	if err := s.assignIDs(ctx, &acc); err != nil {
 		return domain.Acceptance{}, err
 	}
-	for i, ur := range acc.NewUserRoles {
-		acc.Audit = append(acc.Audit, s.auditEntry(ctx, p, ur, g.fresh[i], acc.User.Email, domain.AuditAdd))
-	}
 	if err := s.assignAuditIDs(ctx, acc.Audit); err != nil {
 		return domain.Acceptance{}, err
+	}
+	if err := s.Store.SaveAcceptance(ctx, acc); err != nil {
+		return domain.Acceptance{}, err
+	}
+	s.dispatch(ctx, acc.Deliveries)
+	return acc, nil
+}
+
+// grantAcceptance is the acceptance that commits g, before its new
+// memberships and audit entries are numbered: g's with the ADD audit entry
+// of each new membership and the deliveries (the user creation at each SP
+// that does not know the user, the group adds, the follow-ups). It reads
+// and writes nothing else, so a grant can be sized before it is made.
+func (s *Service) grantAcceptance(ctx context.Context, p *auth.Principal, g pendingGrant) (domain.Acceptance, error) {
+	acc := g.acc
+	acc.NewUserRoles = slices.Clone(acc.NewUserRoles)
+	acc.Audit = slices.Clone(acc.Audit)
+	for i, ur := range acc.NewUserRoles {
+		acc.Audit = append(acc.Audit, s.auditEntry(ctx, p, ur, g.fresh[i], acc.User.Email, domain.AuditAdd))
 	}
 	deliveries, err := s.acceptanceDeliveries(ctx, acc.User, acc.NewUser, g.provisioned)
 	if err != nil {
 		return domain.Acceptance{}, err
 	}
 	acc.Deliveries = append(deliveries, g.followUps...)
-	if err := s.Store.SaveAcceptance(ctx, acc); err != nil {
-		return domain.Acceptance{}, err
-	}
-	s.dispatch(ctx, acc.Deliveries)
 	return acc, nil
+}
+
+// firstRoles is g limited to its first n new memberships (and the
+// deliveries and invitation roles of those): what a grant of fewer roles
+// would commit.
+func (g pendingGrant) firstRoles(n int) pendingGrant {
+	out := g
+	out.acc.NewUserRoles, out.fresh = g.acc.NewUserRoles[:n:n], g.fresh[:n:n]
+	left := map[int64]bool{}
+	for _, r := range g.fresh[n:] {
+		left[r.ID] = true
+	}
+	out.provisioned = slices.DeleteFunc(slices.Clone(g.provisioned), func(r domain.Role) bool { return left[r.ID] })
+	out.acc.Invitation.RoleIDs = slices.DeleteFunc(slices.Clone(g.acc.Invitation.RoleIDs), func(id int64) bool { return left[id] })
+	return out
 }

@@ -83,12 +83,8 @@ func (s *Service) ProvisionUserRoles(ctx context.Context, p *auth.Principal, in 
 	isNew := domain.IsNotFound(err)
 	existing := map[int64]domain.UserRole{}
 	switch {
-	case isNew:
-		id, err := s.Store.NextIDs(ctx, "user", 1)
-		if err != nil {
-			return ProvisionedUser{}, err
-		}
-		user = domain.User{ID: id, Sub: sub, Email: email, EduPersonPrincipalName: strings.TrimSpace(in.EduPersonPrincipalName),
+	case isNew: // its id is drawn once the grant is known to fit
+		user = domain.User{Sub: sub, Email: email, EduPersonPrincipalName: strings.TrimSpace(in.EduPersonPrincipalName),
 			GivenName: strings.TrimSpace(in.GivenName), FamilyName: strings.TrimSpace(in.FamilyName), Name: strings.TrimSpace(in.Name),
 			SchacHomeOrganization: schacHome, OrganizationGUID: firstNonEmpty(p.OrganizationGUID, roles[0].OrganizationGUID),
 			CreatedAt: now}
@@ -118,6 +114,20 @@ func (s *Service) ProvisionUserRoles(ctx context.Context, p *auth.Principal, in 
 		g.fresh = append(g.fresh, role)
 		if ur.Provisioned() { // only guests reach the applications
 			g.provisioned = append(g.provisioned, role)
+		}
+	}
+	// Refused before anything is written, the user's id included.
+	if err := s.checkGrantFits(ctx, p, g); err != nil {
+		return ProvisionedUser{}, err
+	}
+	if isNew {
+		id, err := s.Store.NextIDs(ctx, "user", 1)
+		if err != nil {
+			return ProvisionedUser{}, err
+		}
+		result.User.ID, g.acc.User.ID = id, id
+		for i := range g.acc.NewUserRoles {
+			g.acc.NewUserRoles[i].UserID = id
 		}
 	}
 	var added []domain.UserRole
