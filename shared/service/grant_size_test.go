@@ -135,3 +135,61 @@ func assertNothingGranted(t *testing.T, s *service.Service, sub string, roles []
 		t.Errorf("%d CRM invitations (%v) after a refusal", len(invs), err)
 	}
 }
+
+// A CRM profile refused for its size, whether it would provision the
+// contact's user directly or invite the contact, is refused before it
+// writes anything: the organisation keeps its name and the membership the
+// profile no longer lists stays.
+func TestCRMProfileRefusedForItsSizeChangesNothing(t *testing.T) {
+	tests := []struct {
+		name      string
+		provision bool
+	}{
+		{"provisioned directly", true},
+		{"invited", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, q := newService(t)
+			ctx := context.Background()
+			roles, crmRoles := createCRMRoles(t, s, 30)
+			in := crmInput("c-1", true)
+			in.UID, in.SchacHomeOrganisation, in.Roles = "pat", "uni.example", crmRoles[:1]
+			if res, err := s.CRMProfile(ctx, crmCaller, in); err != nil || res != service.CRMCreated {
+				t.Fatalf("%q %v", res, err)
+			}
+			user, err := s.Store.GetUserBySub(ctx, "urn:collab:person:uni.example:pat")
+			if err != nil {
+				t.Fatal(err)
+			}
+			invsBefore, err := s.Store.ListCRMInvitations(ctx, "org-crm", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			queued := len(q.Deliveries())
+
+			refused := in
+			refused.Organisation.Name, refused.Roles = "Renamed Org", crmRoles[1:]
+			if !tt.provision {
+				refused.UID, refused.SchacHomeOrganisation, refused.SuppressInvitation = "", "", false
+			}
+			_, err = s.CRMProfile(ctx, crmCaller, refused)
+			if tooMany := (*service.TooManyRolesError)(nil); !errors.As(err, &tooMany) || domain.KindOf(err) != domain.KindInvalid {
+				t.Fatalf("profile with %d roles: err %v, want refused for its size", len(refused.Roles), err)
+			}
+			if org, err := s.Store.GetCRMOrganisation(ctx, "org-crm"); err != nil || org.Name != "CRM Org" {
+				t.Errorf("organisation %+v (%v) after a refusal, want it unchanged", org, err)
+			}
+			urs, err := s.Store.ListUserRolesOfUser(ctx, user.ID)
+			if err != nil || len(urs) != 1 || urs[0].RoleID != roles[0].ID {
+				t.Errorf("memberships %+v (%v) after a refusal, want the one of role %d", urs, err, roles[0].ID)
+			}
+			if invs, err := s.Store.ListCRMInvitations(ctx, "org-crm", ""); err != nil || len(invs) != len(invsBefore) {
+				t.Errorf("%d CRM invitations (%v) after a refusal, want %d", len(invs), err, len(invsBefore))
+			}
+			if got := len(q.Deliveries()); got != queued {
+				t.Errorf("%d deliveries queued after a refusal", got-queued)
+			}
+		})
+	}
+}
