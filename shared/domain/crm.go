@@ -17,6 +17,13 @@ type CRMContact struct {
 	UserID         int64
 }
 
+// CRMInvitationLink names an invitation of a CRM contact of an
+// organisation.
+type CRMInvitationLink struct {
+	ContactID    string
+	InvitationID int64
+}
+
 // CRMStore keeps what links CRM organisations and contacts to users and
 // invitations. Users themselves are written only through UserStore,
 // InvitationStore.SaveAcceptance and LifecycleStore.ApplyRemoval.
@@ -45,6 +52,13 @@ type CRMStore interface {
 	// ListCRMContacts returns the contacts of an organisation, by contact id.
 	// No domain error (none: empty).
 	ListCRMContacts(ctx context.Context, organisationID string) ([]CRMContact, error)
+	// ListCRMContactsAfter returns at most limit contacts of an
+	// organisation after the contact after ("": from the first), by contact
+	// id; more is set when there may be more. No domain error.
+	ListCRMContactsAfter(ctx context.Context, organisationID, after string, limit int) (contacts []CRMContact, more bool, err error)
+	// GetCRMContacts reads contacts of an organisation by contact id; absent
+	// ones are left out. No domain error.
+	GetCRMContacts(ctx context.Context, organisationID string, contactIDs []string) (map[string]CRMContact, error)
 	// ListCRMContactsByContactID returns a contact's links in every
 	// organisation. No domain error (none: empty).
 	ListCRMContactsByContactID(ctx context.Context, contactID string) ([]CRMContact, error)
@@ -57,6 +71,14 @@ type CRMStore interface {
 	// organisation (contactID empty: of every contact), by id. No domain error
 	// (none: empty).
 	ListCRMInvitations(ctx context.Context, organisationID, contactID string) ([]Invitation, error)
+	// ListCRMInvitationLinksAfter returns at most limit links to the
+	// invitations of an organisation's contacts after the link after (zero:
+	// from the first), by contact id and then invitation id, without reading
+	// the invitations; more is set when there may be more. No domain error.
+	ListCRMInvitationLinksAfter(ctx context.Context, organisationID string, after CRMInvitationLink, limit int) (links []CRMInvitationLink, more bool, err error)
+	// GetCRMInvitations reads invitations by id, by id; absent ones are left
+	// out. No domain error.
+	GetCRMInvitations(ctx context.Context, ids []int64) ([]Invitation, error)
 	// RenewCRMInvitation replaces an invitation whose stored version is
 	// inv.Version (a resend: new expiry and secret). KindNotFound when the
 	// invitation is gone, ErrVersionConflict when it changed.

@@ -38,71 +38,158 @@ type CRMUserEntry struct {
 // the invitation has expired. connected=true asks for the paired contacts
 // only, false for the invited ones only (with the user's data when the
 // contact has one), nil for both (paired wins). An unknown organisation has
-// no contacts.
+// no contacts. The answer holds at most CRMProfilesBound contacts: with
+// more it is refused (KindInvalid), for a map keyed by contact id has no
+// room to say that it is a part, and the reads stop once the bound is
+// passed.
 func (s *Service) CRMOrganisationUsers(ctx context.Context, p *auth.Principal, organisationID string, connected *bool) (map[string]CRMUserEntry, error) {
 	if err := requireCRM(p); err != nil {
 		return nil, err
 	}
-	out := map[string]CRMUserEntry{}
 	if strings.TrimSpace(organisationID) == "" {
 		return nil, domain.Invalidf("org_guid is required")
 	}
 	org, err := s.Store.GetCRMOrganisation(ctx, organisationID)
 	if domain.IsNotFound(err) {
-		return out, nil
+		return map[string]CRMUserEntry{}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	contacts, err := s.Store.ListCRMContacts(ctx, organisationID)
-	if err != nil {
+	bound := s.crmProfilesBound()
+	out := map[string]CRMUserEntry{}
+	if connected == nil || *connected {
+		if err := s.crmPairedContacts(ctx, org, bound, out); err != nil {
+			return nil, err
+		}
+		if connected != nil {
+			return out, nil
+		}
+	}
+	if err := s.crmInvitedContacts(ctx, org, bound, out); err != nil {
 		return nil, err
 	}
-	ids := make([]int64, len(contacts))
-	for i, c := range contacts {
-		ids[i] = c.UserID
-	}
-	read, err := s.Store.GetUsers(ctx, ids) // a BatchGetItem per 100 contacts
-	if err != nil {
-		return nil, err
-	}
-	users := map[string]*domain.User{}
-	for _, c := range contacts {
-		u, ok := read[c.UserID]
-		if !ok {
-			continue
+	if connected != nil { // the invited only: with their users' data
+		if err := s.crmUsersOfInvited(ctx, org, out); err != nil {
+			return nil, err
 		}
-		users[c.ContactID] = &u
-		if connected == nil || *connected {
-			out[c.ContactID] = CRMUserEntry{ContactID: c.ContactID, User: &u, Email: u.Email, Organisation: org, Status: CRMPaired}
-		}
-	}
-	if connected != nil && *connected {
-		return out, nil
-	}
-	invs, err := s.Store.ListCRMInvitations(ctx, organisationID, "")
-	if err != nil {
-		return nil, err
-	}
-	now := s.now()
-	for _, inv := range invs {
-		if inv.Status != domain.InvitationOpen {
-			continue
-		}
-		if e, ok := out[inv.CRMContactID]; ok && (e.Status == CRMPaired || e.Status == CRMInProcess) {
-			continue // paired wins; an invitation still open wins over an expired one
-		}
-		status := CRMInProcess
-		if inv.Expired(now) {
-			status = CRMNotPaired
-		}
-		e := CRMUserEntry{ContactID: inv.CRMContactID, Email: inv.Email, Organisation: org, Status: status}
-		if u := users[inv.CRMContactID]; u != nil {
-			e.User, e.Email = u, u.Email
-		}
-		out[inv.CRMContactID] = e
 	}
 	return out, nil
+}
+
+// crmLookupTooLarge refuses an organisation lookup of more than bound
+// contacts, saying how to ask for less.
+func crmLookupTooLarge(organisationID string, bound int) error {
+	return domain.Invalidf("organisation %q has more than %d contacts to answer: ask for the paired (connected=true) and the invited (connected=false) apart, or search profiles by guid and role, or by uid and idp", organisationID, bound)
+}
+
+// crmPairedContacts adds the organisation's contacts linked to a user,
+// reading one more contact than the bound lets in (a Query, and a
+// BatchGetItem per 100 of their users), and more only for links to users
+// that are gone, until more than bound are found.
+func (s *Service) crmPairedContacts(ctx context.Context, org domain.CRMOrganisation, bound int, out map[string]CRMUserEntry) error {
+	for after := ""; ; {
+		contacts, more, err := s.Store.ListCRMContactsAfter(ctx, org.OrganisationID, after, bound+1-len(out))
+		if err != nil {
+			return err
+		}
+		ids := make([]int64, len(contacts))
+		for i, c := range contacts {
+			ids[i] = c.UserID
+		}
+		users, err := s.Store.GetUsers(ctx, ids)
+		if err != nil {
+			return err
+		}
+		for _, c := range contacts {
+			if u, ok := users[c.UserID]; ok { // a link to a user that is gone is no user
+				out[c.ContactID] = CRMUserEntry{ContactID: c.ContactID, User: &u, Email: u.Email, Organisation: org, Status: CRMPaired}
+			}
+		}
+		if len(out) > bound {
+			return crmLookupTooLarge(org.OrganisationID, bound)
+		}
+		if !more || len(contacts) == 0 {
+			return nil
+		}
+		after = contacts[len(contacts)-1].ContactID
+	}
+}
+
+// crmInvitedContacts adds the contacts with an open invitation that are
+// not paired in out: In process while one is unexpired, else Not paired,
+// with the address of the newest such invitation. It reads the
+// invitation links a page at a time and the invitations of contacts not
+// paired (a BatchGetItem per 100), until more than bound contacts are in out.
+func (s *Service) crmInvitedContacts(ctx context.Context, org domain.CRMOrganisation, bound int, out map[string]CRMUserEntry) error {
+	now := s.now()
+	newest := map[string]int64{} // the invitation each invited entry shows
+	for after := (domain.CRMInvitationLink{}); ; {
+		links, more, err := s.Store.ListCRMInvitationLinksAfter(ctx, org.OrganisationID, after, 100)
+		if err != nil {
+			return err
+		}
+		var ids []int64
+		for _, l := range links {
+			if out[l.ContactID].Status != CRMPaired {
+				ids = append(ids, l.InvitationID)
+			}
+		}
+		invs, err := s.Store.GetCRMInvitations(ctx, ids)
+		if err != nil {
+			return err
+		}
+		for _, inv := range invs {
+			if inv.Status != domain.InvitationOpen {
+				continue
+			}
+			status := CRMInProcess
+			if inv.Expired(now) {
+				status = CRMNotPaired
+			}
+			if e, ok := out[inv.CRMContactID]; ok && (e.Status == CRMInProcess && status == CRMNotPaired || e.Status == status && newest[inv.CRMContactID] > inv.ID) {
+				continue // an invitation still open wins over an expired one, then the newest
+			}
+			newest[inv.CRMContactID] = inv.ID
+			out[inv.CRMContactID] = CRMUserEntry{ContactID: inv.CRMContactID, Email: inv.Email, Organisation: org, Status: status}
+		}
+		if len(out) > bound {
+			return crmLookupTooLarge(org.OrganisationID, bound)
+		}
+		if !more || len(links) == 0 {
+			return nil
+		}
+		after = links[len(links)-1]
+	}
+}
+
+// crmUsersOfInvited gives the invited entries of contacts linked to a user
+// that user's data (a BatchGetItem per 100 contacts, then users).
+func (s *Service) crmUsersOfInvited(ctx context.Context, org domain.CRMOrganisation, out map[string]CRMUserEntry) error {
+	contactIDs := make([]string, 0, len(out))
+	for id := range out {
+		contactIDs = append(contactIDs, id)
+	}
+	contacts, err := s.Store.GetCRMContacts(ctx, org.OrganisationID, contactIDs)
+	if err != nil || len(contacts) == 0 {
+		return err
+	}
+	ids := make([]int64, 0, len(contacts))
+	for _, c := range contacts {
+		ids = append(ids, c.UserID)
+	}
+	users, err := s.Store.GetUsers(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for id, c := range contacts {
+		if u, ok := users[c.UserID]; ok {
+			e := out[id]
+			e.User, e.Email = &u, u.Email
+			out[id] = e
+		}
+	}
+	return nil
 }
 
 // CRMProfileQuery is C7's search: by uid and idp, or by guid (a CRM
