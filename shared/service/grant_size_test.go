@@ -193,3 +193,72 @@ func TestCRMProfileRefusedForItsSizeChangesNothing(t *testing.T) {
 		})
 	}
 }
+
+// A grant to a user the service knows is sized as the grant it is: the
+// roles the user holds already are no new memberships and do not count, so
+// a request naming the held role and as many others as fit succeeds, and
+// one more is refused with the user's memberships unchanged.
+func TestGrantToAKnownUserIsSizedAsItIs(t *testing.T) {
+	const sub = "urn:collab:person:uni.example:pat"
+	tests := []struct {
+		name  string
+		grant func(s *service.Service, roles []domain.Role, crmRoles []service.CRMRoleInput) error
+	}{
+		{"user-role provisioning", func(s *service.Service, roles []domain.Role, _ []service.CRMRoleInput) error {
+			var ids []int64
+			for _, r := range roles {
+				ids = append(ids, r.ID)
+			}
+			_, err := s.ProvisionUserRoles(context.Background(), root, service.UserRoleProvisioningInput{RoleIDs: ids, Email: "pat@uni.example"})
+			return err
+		}},
+		{"CRM direct provisioning", func(s *service.Service, _ []domain.Role, crmRoles []service.CRMRoleInput) error {
+			in := crmInput("c-1", true)
+			in.UID, in.SchacHomeOrganisation, in.Roles = "pat", "uni.example", crmRoles
+			_, err := s.CRMProfile(context.Background(), crmCaller, in)
+			return err
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, q := newService(t)
+			ctx := context.Background()
+			roles, crmRoles := createCRMRoles(t, s, 30)
+			if err := tt.grant(s, roles[:1], crmRoles[:1]); err != nil {
+				t.Fatal(err)
+			}
+			user, err := s.Store.GetUserBySub(ctx, sub)
+			if err != nil {
+				t.Fatal(err)
+			}
+			memberships := func() int {
+				t.Helper()
+				urs, err := s.Store.ListUserRolesOfUser(ctx, user.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return len(urs)
+			}
+			queued := len(q.Deliveries())
+
+			err = tt.grant(s, roles, crmRoles)
+			var tooMany *service.TooManyRolesError
+			if !errors.As(err, &tooMany) || tooMany.Most < 1 || tooMany.Most >= len(roles)-1 {
+				t.Fatalf("grant of %d roles, 1 held: err %v, want refused naming how many fit", len(roles), err)
+			}
+			most := tooMany.Most
+			if err := tt.grant(s, roles[:most+2], crmRoles[:most+2]); !errors.As(err, &tooMany) || tooMany.Most != most {
+				t.Fatalf("grant of the held role and %d more: err %v, want refused naming %d", most+1, err, most)
+			}
+			if got := memberships(); got != 1 || len(q.Deliveries()) != queued {
+				t.Fatalf("%d memberships and %d deliveries queued after refusals, want 1 and none", got, len(q.Deliveries())-queued)
+			}
+			if err := tt.grant(s, roles[:most+1], crmRoles[:most+1]); err != nil {
+				t.Fatalf("grant of the held role and %d more: %v", most, err)
+			}
+			if got := memberships(); got != most+1 {
+				t.Errorf("%d memberships, want %d", got, most+1)
+			}
+		})
+	}
+}
