@@ -95,9 +95,10 @@ func (s *Service) grantFits(ctx context.Context, p *auth.Principal, g pendingGra
 }
 
 // TooManyRolesError refuses an invitation to more roles than its
-// acceptance could save (KindInvalid); Most is how many of its roles, in
-// the order given, one invitation can hold, for pages to say in their
-// language.
+// acceptance could save, or a grant of more than one save holds
+// (KindInvalid); Most is how many of its roles (of a grant: of those not
+// held yet), in the order given, one invitation or grant can hold, for
+// pages to say in their language.
 type TooManyRolesError struct {
 	Most int
 	err  error

@@ -54,8 +54,8 @@ func (s *Service) commitGrant(ctx context.Context, p *auth.Principal, g pendingG
 // grantAcceptance is the acceptance that commits g, before its new
 // memberships and audit entries are numbered: g's with the ADD audit entry
 // of each new membership and the deliveries (the user creation at each SP
-// that does not know the user, the group adds, the follow-ups). It reads
-// and writes nothing else, so a grant can be sized before it is made.
+// that does not know the user, the group adds, the follow-ups). It writes
+// nothing, so a grant can be sized before it is made.
 func (s *Service) grantAcceptance(ctx context.Context, p *auth.Principal, g pendingGrant) (domain.Acceptance, error) {
 	acc := g.acc
 	acc.NewUserRoles = slices.Clone(acc.NewUserRoles)
