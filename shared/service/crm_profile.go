@@ -147,13 +147,13 @@ func (s *Service) planCRMProvision(ctx context.Context, p *auth.Principal, in CR
 		return crmProvisionPlan{}, err
 	}
 	plan.contactChanged = user.CRMContactID != in.ContactID
-	user.CRMContactID = in.ContactID
 	plan.user, plan.adds = user, notHeld(wanted, plan.unlisted.held)
 	if plan.isNew || len(plan.adds) > 0 {
 		// Sized as it will be committed: an accepted CRM invitation (its id a
 		// stand-in: it is not drawn yet) with the memberships.
 		inv := s.crmInvitation(p, org.OrganisationID, in.ContactID, email, plan.adds)
 		inv.ID = 1
+		user.CRMContactID = in.ContactID
 		if err := s.checkGrantFits(ctx, p, s.crmGrantOf(p, user, plan.isNew, inv, plan.adds)); err != nil {
 			return crmProvisionPlan{}, err
 		}
@@ -179,6 +179,7 @@ func (s *Service) crmProvision(ctx context.Context, p *auth.Principal, in CRMPro
 	} else if err := s.crmRemove(ctx, p, user, plan.unlisted.gone, plan.unlisted.roles, false); err != nil {
 		return "", err
 	}
+	user.CRMContactID = in.ContactID
 	// The link first: should the user's transaction fail, a link to a user
 	// that does not exist reads as no user, and the next call repairs it.
 	if err := s.Store.PutCRMContact(ctx, domain.CRMContact{OrganisationID: org.OrganisationID, ContactID: in.ContactID, UserID: user.ID}); err != nil {
