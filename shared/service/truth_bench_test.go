@@ -36,9 +36,17 @@ func BenchmarkTruth(b *testing.B) {
 	for _, k := range f.kinds() {
 		b.Run(k.name, func(b *testing.B) {
 			var took []time.Duration
+			var first time.Duration
 			var items, requests int64
 			var pageOK, totalOK bool
 			for b.Loop() {
+				// The first ask meets DynamoDB Local's files cold (a national
+				// table is larger than the page cache keeps); it is reported
+				// apart, and the asks measured after it are warm, as a
+				// service's are.
+				start := time.Now()
+				k.ask()
+				first = time.Since(start)
 				took = took[:0]
 				items0, requests0 := f.items.Load(), f.requests.Load()
 				for range truthRuns {
@@ -52,7 +60,8 @@ func BenchmarkTruth(b *testing.B) {
 			slices.Sort(took)
 			b.ReportMetric(float64(items)/truthRuns, "items/page")
 			b.ReportMetric(float64(requests)/truthRuns, "requests/page")
-			b.ReportMetric(float64(took[len(took)*95/100].Microseconds())/1000, "p95-ms")
+			b.ReportMetric(float64(percentile(took, 95).Microseconds())/1000, "p95-ms")
+			b.ReportMetric(float64(first.Microseconds())/1000, "first-ms")
 			b.ReportMetric(boolMetric(pageOK), "page-correct")
 			b.ReportMetric(boolMetric(totalOK), "total-correct")
 			if !pageOK || !totalOK {
@@ -62,7 +71,16 @@ func BenchmarkTruth(b *testing.B) {
 	}
 }
 
-const truthRuns = 20
+// truthRuns is how many asks of each kind are timed: enough that the p95
+// is not simply the slowest ask.
+const truthRuns = 100
+
+// percentile is the nearest-rank p-th percentile of sorted durations: the
+// smallest that at least p% of them do not exceed.
+func percentile(sorted []time.Duration, p int) time.Duration {
+	rank := (len(sorted)*p + 99) / 100
+	return sorted[max(rank, 1)-1]
+}
 
 func boolMetric(ok bool) float64 {
 	if ok {
