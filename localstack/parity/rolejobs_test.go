@@ -71,14 +71,18 @@ func seedMembers(t *testing.T, roleID int64, n int, label string) []int64 {
 func invokesOfJobs(function string) int { return len(env.Log.Calls(function, "lambda:InvokeFunction")) }
 
 // waitUntil polls done every half second for up to 90 s; it fails the
-// test with what is left when that passes.
-func waitUntil(t *testing.T, what string, done func() (bool, string)) {
+// test with what is left when that passes, or at once when a call was
+// denied since the test's denials mark (the work cannot finish then).
+func waitUntil(t *testing.T, what string, denialsMark int, done func() (bool, string)) {
 	t.Helper()
 	deadline := time.Now().Add(90 * time.Second)
 	for {
 		ok, left := done()
 		if ok {
 			return
+		}
+		if denied := env.Log.Denials(); len(denied) > denialsMark {
+			t.Fatalf("%s: still %s after a denied call: %s", what, left, denied[denialsMark])
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("%s: still %s 90 s later", what, left)
@@ -117,6 +121,7 @@ func TestRoleDeletionContinuesInTheJobsFunction(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			noDenials(t)
+			denialsMark := len(env.Log.Denials())
 			ctx := context.Background()
 			budget := roleBudget(t, tc.function, "ROLE_DELETION_BUDGET")
 			id := apiRole(t, "Large deletion "+tc.name, "org-parity")
@@ -138,7 +143,7 @@ func TestRoleDeletionContinuesInTheJobsFunction(t *testing.T) {
 				// the budget and the hand-on.
 				t.Errorf("after the request %d of %d memberships are left, want some removed and some left (budget %d)", n, len(members), budget)
 			}
-			waitUntil(t, "the role's deletion", func() (bool, string) {
+			waitUntil(t, "the role's deletion", denialsMark, func() (bool, string) {
 				_, err := env.Store.GetRoleDeletion(ctx, roleID)
 				n := membershipsLeft()
 				return n == 0 && domain.IsNotFound(err), fmt.Sprintf("%d memberships left, deletion record %v", n, err)
@@ -224,6 +229,7 @@ func TestRoleMoveContinuesInTheJobsFunction(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			noDenials(t)
+			denialsMark := len(env.Log.Denials())
 			ctx := context.Background()
 			budget := roleBudget(t, tc.function, "ROLE_MOVE_BUDGET")
 			from, to := "org-move-from-"+tc.function, "org-move-to-"+tc.function
@@ -247,7 +253,7 @@ func TestRoleMoveContinuesInTheJobsFunction(t *testing.T) {
 			if n := listed(to); n == 0 || n == int64(members) {
 				t.Errorf("after the request %s lists %d of %d members, want some carried and some left (budget %d)", to, n, members, budget)
 			}
-			waitUntil(t, "the role's move", func() (bool, string) {
+			waitUntil(t, "the role's move", denialsMark, func() (bool, string) {
 				moved, left := listed(to), listed(from)
 				return moved == int64(members) && left == 0, fmt.Sprintf("%d listed in %s, %d in %s", moved, to, left, from)
 			})
