@@ -35,6 +35,9 @@ type RoleDeletionResult struct {
 	Done bool `json:"done"`
 	// Continuation is the job that goes on with the members left.
 	Continuation string `json:"continuation,omitempty"`
+	// LeftToAnother: another remover of the role (a concurrent DELETE or
+	// its job) was ahead of this job, which left the rest to it.
+	LeftToAnother bool `json:"leftToAnother,omitempty"`
 }
 
 // continueRoleDeletion hands the members of a deleted role that are left
@@ -64,11 +67,14 @@ func (s *Service) resumeRoleDeletion(ctx context.Context, p *auth.Principal, rol
 	if deadline, ok := ctx.Deadline(); ok {
 		stopAt = deadline.Add(-roleDeletionReserve)
 	}
-	done, err := s.removeMembershipsOfDeletedRole(ctx, p, role, 0, stopAt)
-	if err != nil {
+	outcome, err := s.removeMembershipsOfDeletedRole(ctx, p, role, 0, stopAt)
+	switch {
+	case err != nil:
 		return res, err
-	}
-	if !done {
+	case outcome == removalLeftToAnother:
+		res.LeftToAnother = true
+		return res, nil
+	case outcome == removalStopped:
 		res.Continuation, err = s.continueRoleDeletion(ctx, p, roleID)
 		return res, err
 	}
