@@ -266,3 +266,58 @@ func TestRoleMoveContinuesInTheJobsFunction(t *testing.T) {
 		})
 	}
 }
+
+// TestIndexRepairHandsAMoveOnInTheJobsFunction: a role left marked
+// mid-move (its members not carried: a crash after the role's
+// transaction, here the store's update alone) with more members than the
+// index repair carries in its page of roles. The repair, a job of the jobs
+// function, carries its share and hands the rest to a role move job,
+// which the jobs function starts in itself (its own
+// lambda:InvokeFunction) and which carries every other member.
+func TestIndexRepairHandsAMoveOnInTheJobsFunction(t *testing.T) {
+	noDenials(t)
+	denialsMark := len(env.Log.Denials())
+	ctx := context.Background()
+	from, to := "org-repair-from", "org-repair-to"
+	id := apiRoleWithApp(t, "Large move repaired", from, sharedApplication(t))
+	roleID, _ := strconv.ParseInt(id, 10, 64)
+	// More than the repair's 50 (shared/dynamo repairMoveBudget).
+	const members = 60
+	seedMembers(t, roleID, members, "repaired")
+	role, err := env.Store.GetRole(ctx, roleID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	role.OrganizationGUID = to
+	if err := env.Store.UpdateRole(ctx, role, nil); err != nil {
+		t.Fatal(err)
+	}
+	listed := func(org string) int64 {
+		page, err := env.Store.SearchUsers(ctx, domain.UserSearch{OrganizationGUID: org, Page: domain.PageRequest{Size: 100}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return page.Total
+	}
+	if n := listed(from); n != members {
+		t.Fatalf("before the repair %s lists %d, want the %d members not carried", from, n, members)
+	}
+	fromJobs := invokesOfJobs("jobs")
+	code, job := superUserCall(t, http.MethodPost, "/api/v1/system/index-repair", "")
+	statusURL, _ := job["statusUrl"].(string)
+	if code != http.StatusAccepted || statusURL == "" {
+		t.Fatalf("index repair: %d %v, want 202 with a job", code, job)
+	}
+	job = pollJob(t, statusURL)
+	res, _ := job["result"].(map[string]any)
+	if job["status"] != "succeeded" || res["roleMovesHandedOn"] == nil || res["roleMovesHandedOn"].(float64) < 1 {
+		t.Fatalf("the index repair job %v, want it succeeded with a role move handed on", job)
+	}
+	waitUntil(t, "the repaired role's move", denialsMark, func() (bool, string) {
+		moved, left := listed(to), listed(from)
+		return moved == members && left == 0, fmt.Sprintf("%d listed in %s, %d in %s", moved, to, left, from)
+	})
+	if n := invokesOfJobs("jobs") - fromJobs; n < 1 {
+		t.Errorf("the jobs function did not start the role move job in itself (%d invocations)", n)
+	}
+}
