@@ -104,33 +104,16 @@ func (s *Service) deleteRoleItem(ctx context.Context, p *auth.Principal, role do
 // removeMembersOfDeletedRole is a DELETE's part of the removal of a
 // deleted role's members: its budget, the rest in a role deletion job.
 func (s *Service) removeMembersOfDeletedRole(ctx context.Context, p *auth.Principal, role domain.Role) error {
-	outcome, err := s.removeMembershipsOfDeletedRole(ctx, p, role, s.roleDeletionBudget(), time.Time{})
-	switch {
-	case err != nil:
+	done, err := s.removeMembershipsOfDeletedRole(ctx, p, role, s.roleDeletionBudget(), time.Time{})
+	if err != nil {
 		return err
-	case outcome == removalLeftToAnother:
-		return nil
-	case outcome == removalStopped:
+	}
+	if !done {
 		_, err := s.continueRoleDeletion(ctx, p, role.ID)
 		return err
 	}
 	return s.Store.FinishRoleDeletion(ctx, role.ID)
 }
-
-// removalOutcome says how a removal of a deleted role's members ended.
-type removalOutcome int
-
-const (
-	// removalDone: no membership is left.
-	removalDone removalOutcome = iota
-	// removalStopped: at the budget or the time limit, with members left
-	// for the next job.
-	removalStopped
-	// removalLeftToAnother: another remover of the same role (the other
-	// of two DELETEs, or its job) is ahead of this one, taking the members
-	// this one lists before it can; it goes on and finishes the deletion.
-	removalLeftToAnother
-)
 
 // removeMembershipsOfDeletedRole removes every membership of a deleted
 // role, each with its DELETE audit entry, as any other removal: a member
@@ -143,33 +126,40 @@ const (
 // and the counter says no membership is left; until then it lists again.
 //
 // It stops once it has removed budget members (0: no bound) or at stopAt
-// (zero: none), removalStopped: the caller hands the rest on
-// (continueRoleDeletion). A pass in which it removed none while the
-// counter went down is another remover's, ahead of it: it leaves the rest
-// to that one (removalLeftToAnother) rather than trailing it until its
-// patience runs out and answering a conflict.
-func (s *Service) removeMembershipsOfDeletedRole(ctx context.Context, p *auth.Principal, role domain.Role, budget int, stopAt time.Time) (removalOutcome, error) {
+// (zero: none), with done false: the caller hands the rest on
+// (continueRoleDeletion).
+//
+// A pass in which it removed none while the counter went down is another
+// remover's (the other of two DELETEs of the role, or its job), ahead of
+// this one and taking the members it lists before it can: that is no
+// conflict. A DELETE then hands the rest on as at its budget, and a job
+// goes on at the other's pace; either way the deletion ends in a remover
+// that finishes it, whichever of them stops.
+func (s *Service) removeMembershipsOfDeletedRole(ctx context.Context, p *auth.Principal, role domain.Role, budget int, stopAt time.Time) (done bool, err error) {
 	idle, removedCount := 0, 0
 	membersLeft := func() (int64, error) {
 		counts, err := s.Store.CountMembersOfRoles(ctx, []int64{role.ID})
 		return counts[role.ID], err
 	}
 	for {
+		if !stopAt.IsZero() && !time.Now().Before(stopAt) {
+			return false, nil
+		}
 		before, err := membersLeft()
 		if err != nil {
-			return removalStopped, err
+			return false, err
 		}
 		page, _, err := s.Store.ListUserRolesOfRole(ctx, role.ID, "", 100)
 		if err != nil {
-			return removalStopped, err
+			return false, err
 		}
 		progress := false
 		if len(page) == 0 && before <= 0 {
-			return removalDone, nil
+			return true, nil
 		}
 		for _, ur := range page {
 			if (budget > 0 && removedCount >= budget) || (!stopAt.IsZero() && !time.Now().Before(stopAt)) {
-				return removalStopped, nil
+				return false, nil
 			}
 			err := s.retryConflicts(ctx, func() error {
 				removed, err := s.leaveDeletedRole(ctx, p, role, ur.UserID)
@@ -180,7 +170,7 @@ func (s *Service) removeMembershipsOfDeletedRole(ctx context.Context, p *auth.Pr
 				return err
 			})
 			if err != nil {
-				return removalStopped, err
+				return false, err
 			}
 		}
 		// Removing shifts the pages: start over until none are left. A page
@@ -189,16 +179,23 @@ func (s *Service) removeMembershipsOfDeletedRole(ctx context.Context, p *auth.Pr
 		if !progress {
 			after, err := membersLeft()
 			if err != nil {
-				return removalStopped, err
+				return false, err
 			}
 			if after < before {
-				return removalLeftToAnother, nil
+				if budget > 0 {
+					return false, nil
+				}
+				idle = 0
+				if err := sleepCtx(ctx, conflictRetries[len(conflictRetries)-1]); err != nil {
+					return false, err
+				}
+				continue
 			}
 			if idle++; idle > len(conflictRetries) {
-				return removalStopped, domain.ErrVersionConflict
+				return false, domain.ErrVersionConflict
 			}
 			if err := sleepCtx(ctx, conflictRetries[idle-1]); err != nil {
-				return removalStopped, err
+				return false, err
 			}
 		}
 	}

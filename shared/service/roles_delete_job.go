@@ -35,9 +35,6 @@ type RoleDeletionResult struct {
 	Done bool `json:"done"`
 	// Continuation is the job that goes on with the members left.
 	Continuation string `json:"continuation,omitempty"`
-	// LeftToAnother: another remover of the role (a concurrent DELETE or
-	// its job) was ahead of this job, which left the rest to it.
-	LeftToAnother bool `json:"leftToAnother,omitempty"`
 }
 
 // continueRoleDeletion hands the members of a deleted role that are left
@@ -67,14 +64,11 @@ func (s *Service) resumeRoleDeletion(ctx context.Context, p *auth.Principal, rol
 	if deadline, ok := ctx.Deadline(); ok {
 		stopAt = deadline.Add(-roleDeletionReserve)
 	}
-	outcome, err := s.removeMembershipsOfDeletedRole(ctx, p, role, 0, stopAt)
-	switch {
-	case err != nil:
+	done, err := s.removeMembershipsOfDeletedRole(ctx, p, role, 0, stopAt)
+	if err != nil {
 		return res, err
-	case outcome == removalLeftToAnother:
-		res.LeftToAnother = true
-		return res, nil
-	case outcome == removalStopped:
+	}
+	if !done {
 		res.Continuation, err = s.continueRoleDeletion(ctx, p, roleID)
 		return res, err
 	}
