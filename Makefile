@@ -132,7 +132,7 @@ RIE_VERSION := v0.0.0-20261030222936-bef5c4ba774d
 RIE_BIN     := $(or $(shell $(GO) env GOBIN),$(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin)/aws-lambda-rie
 PARITY_DIR  := $(abspath $(BUILD_DIR))/parity
 # Deployment values the test replaces with local stand-ins (localstack/parity/deployment.go).
-PARITY_CONTEXT := {"oidcIssuer":"https://idp.parity.test","oidcAudience":"invite","oidcClientId":"invite-web","superUsers":"admin@parity.example.org","mailDomain":"parity.example.org","mailFrom":"invite@parity.example.org","scimAllowedAddresses":"127.0.0.1","scimAllowHttp":true,"performanceSeedAllowed":true,"expiryLimit":3}
+PARITY_CONTEXT := {"oidcIssuer":"https://idp.parity.test","oidcAudience":"invite","oidcClientId":"invite-web","superUsers":"admin@parity.example.org","mailDomain":"parity.example.org","mailFrom":"invite@parity.example.org","scimAllowedAddresses":"127.0.0.1","scimAllowHttp":true,"performanceSeedAllowed":true,"expiryLimit":3,"roleDeletionBudget":3,"roleMoveBudget":3}
 test-parity: npm rie
 	$(MAKE) -C infra synth SYNTH_OUT=$(PARITY_DIR)/cdk.out SYNTH_CONTEXT='$(PARITY_CONTEXT)'
 	PARITY_TEMPLATE=$(PARITY_DIR)/cdk.out/InviteStack.template.json PARITY_RIE=$(RIE_BIN) \

@@ -54,6 +54,11 @@ type StackConfig struct {
 	// memberships one expiry run ends before it hands the rest on (0: no
 	// bound but its time limit).
 	ExpiryLimit int
+	// RoleDeletionBudget and RoleMoveBudget are ROLE_DELETION_BUDGET and
+	// ROLE_MOVE_BUDGET of the functions that delete and move roles: the
+	// members a role's deletion or move handles in its request before it
+	// hands the rest to the jobs function (0: the service's default).
+	RoleDeletionBudget, RoleMoveBudget int
 	// InvitationsPerInviterPerDay is INVITATIONS_PER_INVITER_PER_DAY
 	// (a number or "off"; empty: the service's default).
 	InvitationsPerInviterPerDay string
@@ -138,7 +143,11 @@ const (
 	ctxOriginSecretVersion  = "originSecretVersion"
 )
 
-const ctxExpiryLimit = "expiryLimit"
+const (
+	ctxExpiryLimit        = "expiryLimit"
+	ctxRoleDeletionBudget = "roleDeletionBudget"
+	ctxRoleMoveBudget     = "roleMoveBudget"
+)
 
 // identityProviderSettings maps the context keys of how the identity
 // provider is used to the variables the service reads (shared/app/identity.go).
@@ -209,6 +218,8 @@ func LoadStackConfig(lookup ContextLookup) (StackConfig, error) {
 		OIDCIntrospectionClientID:   r.str(ctxIntrospectionClient, ""),
 		InvitationsPerInviterPerDay: strings.ToLower(r.str(ctxInvitationsPerDay, "")),
 		ExpiryLimit:                 r.integer(ctxExpiryLimit, 0),
+		RoleDeletionBudget:          r.integer(ctxRoleDeletionBudget, 0),
+		RoleMoveBudget:              r.integer(ctxRoleMoveBudget, 0),
 		Disclaimer:                  r.str(ctxDisclaimer, ""),
 		SuperUsers:                  r.str(ctxSuperUsers, ""),
 		MailDomain:                  r.str(ctxMailDomain, defaultMailDomain),
@@ -248,6 +259,14 @@ func LoadStackConfig(lookup ContextLookup) (StackConfig, error) {
 	}
 	if cfg.ExpiryLimit < 0 {
 		r.fail("%s: %d is not a positive number of memberships", ctxExpiryLimit, cfg.ExpiryLimit)
+	}
+	for _, b := range []struct {
+		key   string
+		value int
+	}{{ctxRoleDeletionBudget, cfg.RoleDeletionBudget}, {ctxRoleMoveBudget, cfg.RoleMoveBudget}} {
+		if b.value < 0 {
+			r.fail("%s: %d is not a positive number of members", b.key, b.value)
+		}
 	}
 	if v := cfg.InvitationsPerInviterPerDay; v != "" && v != "off" {
 		if n, err := strconv.Atoi(v); err != nil || n < 1 {

@@ -92,6 +92,8 @@ func TestStackConfigRejectsBadValues(t *testing.T) {
 		{"invitationsPerInviterPerDay", "lots", "neither a positive number nor off"},
 		{"expiryLimit", "-5", "not a positive number of memberships"},
 		{"expiryLimit", "1.5", "not a whole number"},
+		{"roleDeletionBudget", "-1", "not a positive number of members"},
+		{"roleMoveBudget", "2.5", "not a whole number"},
 	}
 	for _, c := range cases {
 		t.Run(c.key+"="+fmt.Sprint(c.value), func(t *testing.T) {

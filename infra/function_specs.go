@@ -52,6 +52,11 @@ type functionSpec struct {
 	// EndsExpired: EXPIRY_LIMIT, when the operator sets one (the expiry
 	// run and its continuation in the jobs function).
 	EndsExpired bool
+	// ManagesRoles: ROLE_DELETION_BUDGET and ROLE_MOVE_BUDGET, when the
+	// operator sets them (a role's deletion or its move to another
+	// organization, which hands the members past them to the jobs
+	// function).
+	ManagesRoles bool
 
 	// Routes are HTTP API path prefixes; each gets ANY on the prefix and on
 	// prefix/{proxy+}.
@@ -104,7 +109,7 @@ var functionSpecs = []functionSpec{
 			Writes:  kinds(membershipItems, roleItems, []string{partitionMail, partitionJobRun + "job#"}, []string{partitionAuthFailure}),
 			Indexes: kinds(peopleIndexes, []string{indexInviter}),
 		},
-		SendsToQueue: true, ReadsMachineCallers: true,
+		SendsToQueue: true, ReadsMachineCallers: true, ManagesRoles: true,
 		Routes: []string{"/api/v1/roles", "/api/internal/roles", "/api/external/v1/roles", "/api/external/v1/internal/invite/roles", "/api/external/v1/internal/invite/roles-summary"},
 	},
 	{
@@ -182,7 +187,7 @@ var functionSpecs = []functionSpec{
 				indexSPLinks, indexOutbox, indexDeadLetters, indexMailbox, indexInvitationPerson}),
 		},
 		SendsToQueue: true, SendsMail: true, NeedsPublicURL: true, SignsInPeople: true,
-		ManagesConnections: true, TestsConnections: true,
+		ManagesConnections: true, TestsConnections: true, ManagesRoles: true,
 		Routes: []string{"/invitation", "/login", "/logout", "/my", "/static", "/console"}, RootRoute: true,
 		// The reference client's session routes: under /api/v1, but they
 		// need the browser session.

@@ -129,6 +129,12 @@ func functionEnvironment(spec functionSpec, cfg StackConfig, res serviceResource
 	if spec.EndsExpired && cfg.ExpiryLimit > 0 {
 		env["EXPIRY_LIMIT"] = jsii.String(strconv.Itoa(cfg.ExpiryLimit))
 	}
+	if spec.ManagesRoles && cfg.RoleDeletionBudget > 0 {
+		env["ROLE_DELETION_BUDGET"] = jsii.String(strconv.Itoa(cfg.RoleDeletionBudget))
+	}
+	if spec.ManagesRoles && cfg.RoleMoveBudget > 0 {
+		env["ROLE_MOVE_BUDGET"] = jsii.String(strconv.Itoa(cfg.RoleMoveBudget))
+	}
 	if spec.SignsInPeople {
 		env["OIDC_CLIENT_ID"] = jsii.String(cfg.OIDCClientID)
 		env["OIDC_CLIENT_SECRET_ARN"] = res.Secrets.OIDCClient.SecretArn()

@@ -124,6 +124,11 @@ func TestFunctionEnvironment(t *testing.T) {
 			if s.name == "custom" && (name == "expiry" || name == "jobs") {
 				w = append(w, "EXPIRY_LIMIT")
 			}
+			// The role deletion's and move's request budgets, only when
+			// set, to the functions that delete and move roles.
+			if s.name == "custom" && (name == "roles" || name == "web") {
+				w = append(w, "ROLE_DELETION_BUDGET", "ROLE_MOVE_BUDGET")
+			}
 			// The operator's SCIM address allow-list, only when set, to
 			// every function that checks or calls an SP address.
 			if s.name == "custom" && slices.Contains([]string{"system", "web", "provisioner", "reconcile"}, name) {
@@ -206,6 +211,12 @@ func TestEnvironmentTakesContextValues(t *testing.T) {
 	for _, name := range []string{"expiry", "jobs"} {
 		if got := s.environment(t, name)["EXPIRY_LIMIT"]; got != "2000" {
 			t.Errorf("%s EXPIRY_LIMIT = %v, want 2000", name, got)
+		}
+	}
+	for _, name := range []string{"roles", "web"} {
+		env := s.environment(t, name)
+		if env["ROLE_DELETION_BUDGET"] != "200" || env["ROLE_MOVE_BUDGET"] != "300" {
+			t.Errorf("%s ROLE_DELETION_BUDGET = %v, ROLE_MOVE_BUDGET = %v, want 200 and 300", name, env["ROLE_DELETION_BUDGET"], env["ROLE_MOVE_BUDGET"])
 		}
 	}
 	if got := s.environment(t, "system")["CONNECTION_SECRET_PREFIX"]; got != "invite/scim-connections/" {

@@ -105,6 +105,8 @@ func prepareScenarios(dir string) error {
 		ctxIntrospectionClient:  "invite-api",
 		ctxInvitationsPerDay:    "500",
 		ctxExpiryLimit:          "2000",
+		ctxRoleDeletionBudget:   "200",
+		ctxRoleMoveBudget:       "300",
 		"oidcScopes":            "openid profile email eduperson",
 		"oidcClaimEppn":         "eppn",
 		ctxThrottleRate:         "20",

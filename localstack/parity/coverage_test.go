@@ -50,7 +50,13 @@ var savedApps = map[string]bool{}
 // its id.
 func apiRole(t *testing.T, name, org string) string {
 	t.Helper()
-	app := ensureCoverageApp(t, org)
+	return apiRoleWithApp(t, name, org, ensureCoverageApp(t, org))
+}
+
+// apiRoleWithApp creates a role of the organization, for the saved
+// application, through the API and answers its id.
+func apiRoleWithApp(t *testing.T, name, org, app string) string {
+	t.Helper()
 	body := `{"name":"` + name + `","description":"` + name + ` of the coverage test","organizationGUID":"` + org + `","defaultExpiryDays":30,` +
 		`"applicationUsages":[{"landingPage":"https://coverage.parity.example.org","application":{"manageId":"` + app + `"}}]}`
 	// A warm roles function whose cached registry lacks the new

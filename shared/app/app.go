@@ -66,6 +66,12 @@ type Settings struct {
 	// on before it hands the rest on to a continuation (0, unset: no bound
 	// but the run's time limit; service.Lifecycle.ExpiryLimit).
 	ExpiryLimit int
+	// RoleDeletionBudget from ROLE_DELETION_BUDGET and RoleMoveBudget from
+	// ROLE_MOVE_BUDGET: the members a role's deletion, or its move to
+	// another organization, handles in its own request before it hands the
+	// rest to a job in the jobs function (0, unset: the service's defaults,
+	// service.DefaultRoleDeletionBudget and DefaultRoleMoveBudget).
+	RoleDeletionBudget, RoleMoveBudget int
 	// MaxReceiveCount from SCIM_MAX_RECEIVE_COUNT: the work queue's redrive
 	// count, at which the provisioner dead-letters a delivery itself; 0
 	// (unset) leaves it to SQS.
@@ -152,6 +158,18 @@ func SettingsFromEnv() (Settings, error) {
 		}
 		s.ExpiryLimit = n
 	}
+	for _, b := range []struct {
+		name string
+		to   *int
+	}{{"ROLE_DELETION_BUDGET", &s.RoleDeletionBudget}, {"ROLE_MOVE_BUDGET", &s.RoleMoveBudget}} {
+		if v := os.Getenv(b.name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return s, fmt.Errorf("%s must be a positive integer, not %q", b.name, v)
+			}
+			*b.to = n
+		}
+	}
 	if v := os.Getenv("RECONCILE_MAX_DELETE_SHARE"); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || f <= 0 || f > 1 {
@@ -230,6 +248,7 @@ func New(ctx context.Context, s Settings, cfg aws.Config, clock domain.Clock) (*
 		Store: store, Queue: sqs.NewQueue(sqsClient, s.QueueURL), Registry: registry, Mailer: mailer, Renderer: renderer,
 		Clock: clock, Logger: logger, PublicBaseURL: s.PublicBaseURL, GroupURNPrefix: s.GroupURNPrefix,
 		Lifecycle: service.Lifecycle{ReminderDays: s.ReminderDays, ExpiryLimit: s.ExpiryLimit}, InvitationsPerDay: s.InvitationsPerDay,
+		RoleDeletionBudget: s.RoleDeletionBudget, RoleMoveBudget: s.RoleMoveBudget,
 		Session: sessionSettingsFromEnv(),
 		RegistryAdmin: &service.RegistryAdmin{Store: store, Vault: &secrets.Vault{SM: sm, Prefix: s.ConnectionSecretPrefix},
 			Secrets: resolver, Prober: &scimprobe.Prober{Policy: s.Outbound}, Invalidate: registry.Invalidate,

@@ -37,6 +37,30 @@ func TestExpiryLimitSetting(t *testing.T) {
 	}
 }
 
+// TestRoleBudgetSettings: ROLE_DELETION_BUDGET and ROLE_MOVE_BUDGET bound
+// the members a role's deletion or move handles in its request (unset:
+// the service's default); anything but a positive number stops the
+// function.
+func TestRoleBudgetSettings(t *testing.T) {
+	t.Setenv("TABLE_NAME", "invite")
+	for _, name := range []string{"ROLE_DELETION_BUDGET", "ROLE_MOVE_BUDGET"} {
+		for _, tc := range []struct {
+			value   string
+			want    int
+			wantErr bool
+		}{{"", 0, false}, {"5", 5, false}, {"0", 0, true}, {"-1", 0, true}, {"half", 0, true}} {
+			t.Setenv("ROLE_DELETION_BUDGET", "")
+			t.Setenv("ROLE_MOVE_BUDGET", "")
+			t.Setenv(name, tc.value)
+			s, err := SettingsFromEnv()
+			got := map[string]int{"ROLE_DELETION_BUDGET": s.RoleDeletionBudget, "ROLE_MOVE_BUDGET": s.RoleMoveBudget}
+			if (err != nil) != tc.wantErr || (err == nil && (got[name] != tc.want || got["ROLE_DELETION_BUDGET"]+got["ROLE_MOVE_BUDGET"] != tc.want)) {
+				t.Errorf("%s=%q: %v, %v; want %d for it alone (error %v)", name, tc.value, got, err, tc.want, tc.wantErr)
+			}
+		}
+	}
+}
+
 func TestSuperUsersSetting(t *testing.T) {
 	t.Setenv("TABLE_NAME", "invite")
 	t.Setenv("SUPER_USERS", " urn:collab:person:example.org:admin, boss@example.org\tthird ")

@@ -66,6 +66,20 @@ type IndexRepair struct {
 	Users               int `json:"users"`
 	WordItemsWritten    int `json:"wordItemsWritten"`
 	SummariesWritten    int `json:"roleSummariesWritten"`
+	// RoleMovesLeft are the roles marked mid-move whose members the call
+	// did not all carry (it carries a bounded number per role), each with
+	// the cursor that goes on with them: the caller hands them to role
+	// move jobs.
+	RoleMovesLeft []RoleMoveLeft `json:"-"`
+	// RoleMovesHandedOn counts the role move jobs the repair started.
+	RoleMovesHandedOn int `json:"roleMovesHandedOn,omitempty"`
+}
+
+// RoleMoveLeft is a role's move that a role move job goes on with from
+// Cursor.
+type RoleMoveLeft struct {
+	RoleID int64
+	Cursor string
 }
 
 // IndexRepairStore rebuilds the derived items that data written by older

@@ -31,7 +31,10 @@ import (
 //     given one, and links without the person key given it
 //     (repairHistoryLinks): reads trust the copies and keys;
 //   - a role marked organizationsPending (a move whose members were not
-//     all rebuilt): its members' organization items (finishRoleMove);
+//     all rebuilt): its members' organization items, at most
+//     repairMoveBudget of them; the rest is reported (RoleMovesLeft) for
+//     a role move job, so that a role of 50,000 members does not hold up
+//     the page;
 //   - every role: its listing items (repairRoleListings), and after the
 //     last role the count of roles per scope and the item that says the
 //     listings are complete (finishRoleListings);
@@ -106,7 +109,10 @@ func (s *Store) RepairIndexes(ctx context.Context, cursor string, limit int) (do
 		}
 		for _, roleID := range ids {
 			if version, ok := moved[roleID]; ok && err == nil {
-				err = s.finishRoleMove(ctx, roleID, version)
+				var next string
+				if next, err = s.stepRoleMove(ctx, roleID, version, repairMoveBudget); next != "" {
+					res.RoleMovesLeft = append(res.RoleMovesLeft, domain.RoleMoveLeft{RoleID: roleID, Cursor: next})
+				}
 			}
 		}
 		for _, roleID := range unlisted {
@@ -137,6 +143,10 @@ func (s *Store) RepairIndexes(ctx context.Context, cursor string, limit int) (do
 
 // repairPageMax bounds the roles or users of one call.
 const repairPageMax = 100
+
+// repairMoveBudget bounds the members of one role marked mid-move that a
+// call carries itself.
+const repairMoveBudget = 50
 
 // repairParallel is how many users one call repairs at once.
 const repairParallel = 8

@@ -101,15 +101,15 @@ func (s *Store) rebuildMovedMember(ctx context.Context, userID int64) error {
 	return err
 }
 
-// finishRoleMove rebuilds every member of a moved role at once (the index
-// repair: its own time budget is the page of roles).
-func (s *Store) finishRoleMove(ctx context.Context, roleID, version int64) error {
+// stepRoleMove carries at most budget members of a role marked mid-move
+// at version, from the start (the index repair); next goes on with the
+// rest.
+func (s *Store) stepRoleMove(ctx context.Context, roleID, version int64, budget int) (next string, err error) {
 	cursor, err := encodeRoleMoveCursor(roleMoveCursor{Version: version})
 	if err != nil {
-		return err
+		return "", err
 	}
-	_, err = s.MoveRoleMembers(ctx, roleID, cursor, 0, time.Time{})
-	return err
+	return s.MoveRoleMembers(ctx, roleID, cursor, budget, time.Time{})
 }
 
 // clearRoleMove removes the mark if the role is still at version: an

@@ -183,6 +183,7 @@ func (s *Service) repairAllIndexes(ctx context.Context, p *auth.Principal, curso
 		total.Users += page.Users
 		total.WordItemsWritten += page.WordItemsWritten
 		total.SummariesWritten += page.SummariesWritten
+		total.RoleMovesHandedOn += page.RoleMovesHandedOn
 		total.Done, total.Next = page.Done, page.Next
 		if page.Done || page.Next == "" {
 			return total, nil

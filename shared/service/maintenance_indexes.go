@@ -16,6 +16,16 @@ func (s *Service) RepairIndexes(ctx context.Context, p *auth.Principal, cursor s
 		return domain.IndexRepair{}, err
 	}
 	res, err := s.Store.RepairIndexes(ctx, cursor, limit)
+	// The members of a role marked mid-move that the page did not carry
+	// go on in role move jobs, whatever the role's size.
+	for _, left := range res.RoleMovesLeft {
+		if err != nil {
+			break
+		}
+		if _, err = s.continueRoleMove(ctx, p, left.RoleID, left.Cursor); err == nil {
+			res.RoleMovesHandedOn++
+		}
+	}
 	if err == nil && (res.RoleCountsRepaired+res.WordItemsWritten+res.SummariesWritten > 0 || res.Done) {
 		s.log().InfoContext(ctx, "indexes repaired", "roles", res.Roles, "roleCounts", res.RoleCountsRepaired, "users", res.Users,
 			"wordItems", res.WordItemsWritten, "roleSummaries", res.SummariesWritten, "done", res.Done, "by", p.Name)

@@ -22,44 +22,88 @@ import (
 // in progress (the store keeps the deleted role until its members are
 // gone), so that the caller's retry of the same DELETE finishes it instead
 // of answering 404.
+//
+// A DELETE that finds the role's deletion under way (a repeated DELETE, or
+// two at the same moment, of which the other deleted the role's item
+// first) answers as that deletion does: the role is gone for the caller
+// too, and its members follow. Only once the deletion is finished does the
+// role answer as missing.
 func (s *Service) DeleteRole(ctx context.Context, p *auth.Principal, id int64) error {
 	if p == nil {
 		return domain.Unauthenticatedf("authentication required")
 	}
-	role, err := s.Store.GetRole(ctx, id)
-	inProgress := false
-	if domain.IsNotFound(err) {
-		if deleted, gone := s.Store.GetRoleDeletion(ctx, id); gone == nil {
-			role, err, inProgress = deleted, nil, true
-		}
-	}
-	if err != nil {
-		return err
-	}
-	if !p.CanManageRole(role) {
-		inOrganization, err := s.callerIsInOrganization(ctx, p, role.OrganizationGUID)
+	for attempt := 0; ; attempt++ {
+		role, inProgress, err := s.roleOrItsDeletion(ctx, id)
 		if err != nil {
 			return err
 		}
-		if !inOrganization && p.Memberships[id] == "" {
-			// Another organization's role answers as a missing one.
-			return roleNotFound(id)
-		}
-		return domain.Forbiddenf("no access to role %d", id)
-	}
-	if !inProgress {
-		var deliveries []domain.Delivery
-		for _, sp := range s.Registry.SPsOfRole(role) {
-			d := s.newDelivery(ctx, sp, domain.DeliverGroupDelete, 0, role.ID)
-			d.ExternalID, d.RoleName = role.URN, role.Name
-			deliveries = append(deliveries, d)
-		}
-		if err := s.Store.DeleteRole(ctx, role, deliveries); err != nil {
+		if err := s.mayDeleteRole(ctx, p, role); err != nil {
 			return err
 		}
-		s.dispatch(ctx, deliveries)
-		s.recordRoleChange(ctx, p, role, domain.AuditRoleDeleted)
+		if inProgress {
+			return s.removeMembersOfDeletedRole(ctx, p, role)
+		}
+		err = s.deleteRoleItem(ctx, p, role)
+		if err == nil {
+			return s.removeMembersOfDeletedRole(ctx, p, role)
+		}
+		// The role's item was deleted by a concurrent DELETE (its deletion
+		// is now under way) or changed by an update since it was read:
+		// read it again.
+		if attempt == 2 || !(errors.Is(err, domain.ErrVersionConflict) || domain.IsNotFound(err)) {
+			return err
+		}
 	}
+}
+
+// roleOrItsDeletion reads the role, or its deletion in progress
+// (inProgress); NotFound when there is neither.
+func (s *Service) roleOrItsDeletion(ctx context.Context, id int64) (role domain.Role, inProgress bool, err error) {
+	role, err = s.Store.GetRole(ctx, id)
+	if domain.IsNotFound(err) {
+		if deleted, gone := s.Store.GetRoleDeletion(ctx, id); gone == nil {
+			return deleted, true, nil
+		}
+	}
+	return role, false, err
+}
+
+// mayDeleteRole checks p's right to delete the role.
+func (s *Service) mayDeleteRole(ctx context.Context, p *auth.Principal, role domain.Role) error {
+	if p.CanManageRole(role) {
+		return nil
+	}
+	inOrganization, err := s.callerIsInOrganization(ctx, p, role.OrganizationGUID)
+	if err != nil {
+		return err
+	}
+	if !inOrganization && p.Memberships[role.ID] == "" {
+		// Another organization's role answers as a missing one.
+		return roleNotFound(role.ID)
+	}
+	return domain.Forbiddenf("no access to role %d", role.ID)
+}
+
+// deleteRoleItem deletes the role itself, with its group at every SP, and
+// records it.
+func (s *Service) deleteRoleItem(ctx context.Context, p *auth.Principal, role domain.Role) error {
+	var deliveries []domain.Delivery
+	for _, sp := range s.Registry.SPsOfRole(role) {
+		d := s.newDelivery(ctx, sp, domain.DeliverGroupDelete, 0, role.ID)
+		d.ExternalID, d.RoleName = role.URN, role.Name
+		deliveries = append(deliveries, d)
+	}
+	if err := s.Store.DeleteRole(ctx, role, deliveries); err != nil {
+		return err
+	}
+	s.dispatch(ctx, deliveries)
+	s.recordRoleChange(ctx, p, role, domain.AuditRoleDeleted)
+	return nil
+}
+
+// removeMembersOfDeletedRole is a DELETE's part of the removal of a
+// deleted role's members: its budget, the rest in a role deletion job.
+func (s *Service) removeMembersOfDeletedRole(ctx context.Context, p *auth.Principal, role domain.Role) error {
 	done, err := s.removeMembershipsOfDeletedRole(ctx, p, role, s.roleDeletionBudget(), time.Time{})
 	if err != nil {
 		return err
@@ -84,22 +128,34 @@ func (s *Service) DeleteRole(ctx context.Context, p *auth.Principal, id int64) e
 // It stops once it has removed budget members (0: no bound) or at stopAt
 // (zero: none), with done false: the caller hands the rest on
 // (continueRoleDeletion).
+//
+// A pass in which it removed none while the counter went down is another
+// remover's (the other of two DELETEs of the role, or its job), ahead of
+// this one and taking the members it lists before it can: that is no
+// conflict. A DELETE then hands the rest on as at its budget, and a job
+// goes on at the other's pace; either way the deletion ends in a remover
+// that finishes it, whichever of them stops.
 func (s *Service) removeMembershipsOfDeletedRole(ctx context.Context, p *auth.Principal, role domain.Role, budget int, stopAt time.Time) (done bool, err error) {
 	idle, removedCount := 0, 0
+	membersLeft := func() (int64, error) {
+		counts, err := s.Store.CountMembersOfRoles(ctx, []int64{role.ID})
+		return counts[role.ID], err
+	}
 	for {
+		if !stopAt.IsZero() && !time.Now().Before(stopAt) {
+			return false, nil
+		}
+		before, err := membersLeft()
+		if err != nil {
+			return false, err
+		}
 		page, _, err := s.Store.ListUserRolesOfRole(ctx, role.ID, "", 100)
 		if err != nil {
 			return false, err
 		}
 		progress := false
-		if len(page) == 0 {
-			counts, err := s.Store.CountMembersOfRoles(ctx, []int64{role.ID})
-			if err != nil {
-				return false, err
-			}
-			if counts[role.ID] <= 0 {
-				return true, nil
-			}
+		if len(page) == 0 && before <= 0 {
+			return true, nil
 		}
 		for _, ur := range page {
 			if (budget > 0 && removedCount >= budget) || (!stopAt.IsZero() && !time.Now().Before(stopAt)) {
@@ -119,8 +175,22 @@ func (s *Service) removeMembershipsOfDeletedRole(ctx context.Context, p *auth.Pr
 		}
 		// Removing shifts the pages: start over until none are left. A page
 		// of memberships already removed, or none while the counter holds
-		// some, is the index catching up.
+		// some, is the index catching up, unless another remover took them.
 		if !progress {
+			after, err := membersLeft()
+			if err != nil {
+				return false, err
+			}
+			if after < before {
+				if budget > 0 {
+					return false, nil
+				}
+				idle = 0
+				if err := sleepCtx(ctx, conflictRetries[len(conflictRetries)-1]); err != nil {
+					return false, err
+				}
+				continue
+			}
 			if idle++; idle > len(conflictRetries) {
 				return false, domain.ErrVersionConflict
 			}

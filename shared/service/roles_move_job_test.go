@@ -141,3 +141,69 @@ func TestMovingALargeRoleHandsItsMembersToAJob(t *testing.T) {
 		t.Errorf("an update after the move: %v, jobs %d; want none started", err, len(starter.started))
 	}
 }
+
+// TestIndexRepairHandsALargeMoveOnToAJob: the index repair finds a role
+// marked mid-move whose members were not carried (its role move job never
+// ran) and carries only a bounded number of them in its page of roles;
+// the rest goes to a role move job, which carries every other member and
+// clears the mark. A page of roles therefore costs the same whatever the
+// size of a role moved in it.
+func TestIndexRepairHandsALargeMoveOnToAJob(t *testing.T) {
+	s, _ := newService(t)
+	starter := &recordingStarter{}
+	s.Jobs, s.RoleMoveBudget = starter, 5
+	ctx := context.Background()
+	role := createWikiRole(t, s, "Cohort repaired")
+	seed := domain.Seed{}
+	const members = 80 // more than the request's 5 and the repair's 50
+	for i := range int64(members) {
+		uid := 890_001 + i
+		seed.Users = append(seed.Users, domain.User{ID: uid, Sub: fmt.Sprint("sub-repaired-", uid), Name: fmt.Sprintf("Repaired %02d", i),
+			Email: fmt.Sprint("repaired", uid, "@example.org"), CreatedAt: now})
+		seed.UserRoles = append(seed.UserRoles, domain.UserRole{ID: 900_001 + i, UserID: uid, RoleID: role.ID, Authority: domain.Guest, CreatedAt: now})
+	}
+	if err := s.Store.Seed(ctx, seed); err != nil {
+		t.Fatal(err)
+	}
+	listed := func(org string) int64 {
+		t.Helper()
+		page, err := s.Store.SearchUsers(ctx, domain.UserSearch{OrganizationGUID: org, Page: domain.PageRequest{Size: 100}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return page.Total
+	}
+	in := wikiRole("Cohort repaired")
+	in.OrganizationGUID = "org-repaired"
+	if _, err := s.UpdateRole(ctx, root, role.ID, in); err != nil {
+		t.Fatal(err)
+	}
+	if len(starter.started) != 1 || listed("org-repaired") != 5 {
+		t.Fatalf("after the move's request: jobs %+v, org-repaired lists %d; want one job (never run here) and 5", starter.started, listed("org-repaired"))
+	}
+	// The request's job is lost; the index repair finds the mark.
+	res, err := s.RepairIndexes(ctx, root, "", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := listed("org-repaired"); n <= 5 || n >= members {
+		t.Errorf("after the repair's page org-repaired lists %d, want more than the request's 5 and fewer than all %d", n, members)
+	}
+	if res.RoleMovesHandedOn != 1 || len(starter.started) != 2 {
+		t.Fatalf("the repair handed on %d moves, jobs %+v; want one role move job", res.RoleMovesHandedOn, starter.started)
+	}
+	job := starter.started[1]
+	if job.Kind != domain.JobRoleMove || job.RoleID != role.ID || job.Cursor == "" {
+		t.Fatalf("the repair's job %+v, want a role move of role %d with a cursor", job, role.ID)
+	}
+	if ran, err := s.RunJob(ctx, job); !ran || err != nil {
+		t.Fatalf("the role move job: ran %v, %v", ran, err)
+	}
+	if n, old := listed("org-repaired"), listed("org-test"); n != members || old != 0 {
+		t.Errorf("after the job: org-repaired lists %d, org-test %d; want all %d and none", n, old, members)
+	}
+	// The move is finished: the next repair hands nothing on.
+	if res, err := s.RepairIndexes(ctx, root, "", 100); err != nil || res.RoleMovesHandedOn != 0 || len(starter.started) != 2 {
+		t.Errorf("a repair after the move: %+v, %v, jobs %d; want nothing handed on", res, err, len(starter.started))
+	}
+}
