@@ -1,0 +1,195 @@
+package dynamo_test
+
+import (
+	"encoding/base64"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/edu-invite/invite/shared/domain"
+	"github.com/edu-invite/invite/shared/dynamo"
+)
+
+// memberWalk is one of the API's walks of a role's members: a side (U9)
+// or every member (U10 paged), either way.
+type memberWalk struct {
+	name       string
+	all        bool
+	guests     bool
+	descending bool
+}
+
+var memberWalks = []memberWalk{
+	{"guests", false, true, false},
+	{"guests, descending", false, true, true},
+	{"non-guests", false, false, false},
+	{"non-guests, descending", false, false, true},
+	{"all", true, false, false},
+	{"all, descending", true, false, true},
+}
+
+// first is the walk's first page, by page number 0.
+func (w memberWalk) first(t *testing.T, s *dynamo.Store, roleID int64, size int) (domain.Page[domain.Member], error) {
+	if w.all {
+		_, page, err := s.AllMembersPageOfRole(ctx(t), roleID, w.descending, 0, size)
+		return page, err
+	}
+	_, page, err := s.MembersPageOfRole(ctx(t), roleID, w.guests, w.descending, 0, size)
+	return page, err
+}
+
+// after is the walk's page after a token.
+func (w memberWalk) after(t *testing.T, s *dynamo.Store, roleID int64, token string, size int) (domain.Page[domain.Member], error) {
+	if w.all {
+		_, page, err := s.AllMembersPageOfRoleAfter(ctx(t), roleID, w.descending, token, size)
+		return page, err
+	}
+	_, page, err := s.MembersPageOfRoleAfter(ctx(t), roleID, w.guests, w.descending, token, size)
+	return page, err
+}
+
+// want is the brute-force answer of the walk.
+func (w memberWalk) want(urs []domain.UserRole) []int64 {
+	if w.all {
+		return mergeUnique(urs, w.descending)
+	}
+	return bruteForceMembers(urs, w.guests, w.descending)
+}
+
+// TestMembersWalkByToken: following each page's Next from the first page
+// walks every member of the walk once, in name order, either way, for
+// either side and for every member, with the walk's exact total on every
+// page and no Next on the last; every page by token costs the same
+// requests and no more items than a page's window (the role, the page and
+// one more of each Query, the page's users and the counter), at the first
+// page after the first as at the last, in a role of 60 members and one of
+// 460.
+func TestMembersWalkByToken(t *testing.T) {
+	s, counter, _ := itemCountingStore(t)
+	urs := seedMembers(t, s, 1, 1, 60, true)
+	const size = 7
+	walk := func(t *testing.T, w memberWalk) (requests, items []int64) {
+		want := w.want(urs)
+		page, err := w.first(t, s, 1, size)
+		must(t, err)
+		got := memberIDs(page.Items)
+		for n := 1; page.Next != ""; n++ {
+			if n > len(want) {
+				t.Fatalf("%d pages of %d members: the walk does not end", n, len(want))
+			}
+			r0, i0 := counter.snapshot()
+			page, err = w.after(t, s, 1, page.Next, size)
+			must(t, err)
+			r1, i1 := counter.snapshot()
+			requests, items = append(requests, r1-r0), append(items, i1-i0)
+			got = append(got, memberIDs(page.Items)...)
+			if page.Total != int64(len(want)) {
+				t.Errorf("page %d: total %d, want %d", n, page.Total, len(want))
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("walked %v,\nwant %v", got, want)
+		}
+		return requests, items
+	}
+	for _, members := range []int{60, 460} {
+		if members > len(urs) {
+			urs = append(urs, seedMembers(t, s, 1, int64(len(urs)+1), members-len(urs), false)...)
+		}
+		for _, w := range memberWalks {
+			t.Run(fmt.Sprintf("%d members, %s", members, w.name), func(t *testing.T) {
+				requests, items := walk(t, w)
+				if len(requests) < 2 {
+					t.Fatalf("%d pages by token, want several", len(requests))
+				}
+				// Side: the role (GetItem), two Queries of size+1 and the
+				// side's 4 counter shards. All: the role, one Query of
+				// size+1, the page's users and the 4 counter shards.
+				bound := int64(2*(size+1) + 4)
+				if w.all {
+					bound = int64(size+1) + size + 4
+				}
+				last := len(requests) - 1
+				if requests[0] != requests[last] || requests[0] > 4 {
+					t.Errorf("requests per page by token: %v, want the same at the first and the last, at most 4", requests)
+				}
+				for n, c := range items {
+					if c > bound {
+						t.Errorf("page %d by token read %d items, want at most %d (every page: %v)", n+1, c, bound, items)
+					}
+				}
+				if items[last] > items[0] {
+					t.Errorf("the last page by token read %d items, the first %d", items[last], items[0])
+				}
+			})
+		}
+	}
+}
+
+// TestMembersWalkRefusesOtherTokens: a walk accepts only its own tokens:
+// one of another role, of the other side, of the other direction, of
+// every member for a side (and the other way round), and mangled or
+// forged ones are Invalid, before any read.
+func TestMembersWalkRefusesOtherTokens(t *testing.T) {
+	s, counter, _ := itemCountingStore(t)
+	seedMembers(t, s, 1, 1, 30, true)
+	seedMembers(t, s, 2, 101, 30, true)
+	tokenOf := func(roleID int64, w memberWalk) string {
+		page, err := w.first(t, s, roleID, 5)
+		must(t, err)
+		if page.Next == "" {
+			t.Fatalf("role %d %s: no next page", roleID, w.name)
+		}
+		return page.Next
+	}
+	guestsAsc, guestsDesc, nonGuests, all := memberWalks[0], memberWalks[1], memberWalks[2], memberWalks[4]
+	own := tokenOf(1, guestsAsc)
+	raw, err := base64.RawURLEncoding.DecodeString(own)
+	must(t, err)
+	forged := func(from, to string) string {
+		if !strings.Contains(string(raw), from) {
+			t.Fatalf("token %s has no %q", raw, from)
+		}
+		return base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(raw), from, to, 1)))
+	}
+	// Sanity: the walk's own token is accepted.
+	if _, err := guestsAsc.after(t, s, 1, own, 5); err != nil {
+		t.Fatalf("own token: %v", err)
+	}
+	for _, tc := range []struct {
+		name  string
+		walk  memberWalk
+		token string
+	}{
+		{"another role's token", guestsAsc, tokenOf(2, guestsAsc)},
+		{"the other side's token", guestsAsc, tokenOf(1, nonGuests)},
+		{"the other direction's token", guestsAsc, tokenOf(1, guestsDesc)},
+		{"a side's token for every member", all, own},
+		{"every member's token for a side", guestsAsc, tokenOf(1, all)},
+		{"not base64", guestsAsc, "not a token!"},
+		{"truncated", guestsAsc, own[:len(own)/2]},
+		{"base64 of no JSON", guestsAsc, base64.RawURLEncoding.EncodeToString([]byte("role=1"))},
+		{"an unknown field", guestsAsc, forged(`{"role":1`, `{"x":1,"role":1`)},
+		{"forged role", guestsAsc, forged(`"role":1`, `"role":2`)},
+		{"forged position without a user id", guestsAsc, forged(`"after":["UR#G#`, `"after":["UR#G#x`+strings.Repeat("#", 3)+`","UR#G#`)},
+		{"a position of another class", guestsAsc, forged(`"after":["UR#G#`, `"after":["UR#N#`)},
+		{"no position", guestsAsc, base64.RawURLEncoding.EncodeToString([]byte(`{"role":1,"walk":"guests","after":["",""]}`))},
+		{"an overlong position", guestsAsc, base64.RawURLEncoding.EncodeToString([]byte(`{"role":1,"walk":"guests","after":["UR#G#` + strings.Repeat("a", 1100) + `#5",""]}`))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r0, _ := counter.snapshot()
+			page, err := tc.walk.after(t, s, 1, tc.token, 5)
+			r1, _ := counter.snapshot()
+			if domain.KindOf(err) != domain.KindInvalid {
+				t.Errorf("%s: %v, want Invalid", tc.name, err)
+			}
+			if len(page.Items) != 0 || page.Next != "" || page.Total != 0 {
+				t.Errorf("%s: answered a page: %+v", tc.name, page)
+			}
+			if r1 != r0 {
+				t.Errorf("%s: %d requests before refusing, want none", tc.name, r1-r0)
+			}
+		})
+	}
+}
