@@ -153,7 +153,12 @@ func TestMembersWalkRefusesOtherTokens(t *testing.T) {
 		}
 		return base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(raw), from, to, 1)))
 	}
-	// Sanity: the walk's own token is accepted.
+	encoded := func(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }
+	// The walk's own token, and one forged to a position of the role's
+	// own index, are accepted: a position is no permission.
+	if _, err := guestsAsc.after(t, s, 1, encoded(`{"role":1,"walk":"guests","after":["UR#G#person 001#5",""]}`), 5); err != nil {
+		t.Fatalf("a position in the role's own index: %v", err)
+	}
 	if _, err := guestsAsc.after(t, s, 1, own, 5); err != nil {
 		t.Fatalf("own token: %v", err)
 	}
@@ -169,13 +174,15 @@ func TestMembersWalkRefusesOtherTokens(t *testing.T) {
 		{"every member's token for a side", guestsAsc, tokenOf(1, all)},
 		{"not base64", guestsAsc, "not a token!"},
 		{"truncated", guestsAsc, own[:len(own)/2]},
-		{"base64 of no JSON", guestsAsc, base64.RawURLEncoding.EncodeToString([]byte("role=1"))},
+		{"base64 of no JSON", guestsAsc, encoded("role=1")},
 		{"an unknown field", guestsAsc, forged(`{"role":1`, `{"x":1,"role":1`)},
 		{"forged role", guestsAsc, forged(`"role":1`, `"role":2`)},
-		{"forged position without a user id", guestsAsc, forged(`"after":["UR#G#`, `"after":["UR#G#x`+strings.Repeat("#", 3)+`","UR#G#`)},
-		{"a position of another class", guestsAsc, forged(`"after":["UR#G#`, `"after":["UR#N#`)},
-		{"no position", guestsAsc, base64.RawURLEncoding.EncodeToString([]byte(`{"role":1,"walk":"guests","after":["",""]}`))},
-		{"an overlong position", guestsAsc, base64.RawURLEncoding.EncodeToString([]byte(`{"role":1,"walk":"guests","after":["UR#G#` + strings.Repeat("a", 1100) + `#5",""]}`))},
+		{"a position without a user id", guestsAsc, encoded(`{"role":1,"walk":"guests","after":["UR#G#person 001#x",""]}`)},
+		{"a position without a name", guestsAsc, encoded(`{"role":1,"walk":"guests","after":["UR#G#5",""]}`)},
+		{"a position of another class", guestsAsc, encoded(`{"role":1,"walk":"guests","after":["UR#N#person 001#5",""]}`)},
+		{"one position too many", guestsAsc, encoded(`{"role":1,"walk":"guests","after":["UR#G#person 001#5","","UR#B#person 002#6"]}`)},
+		{"no position", guestsAsc, encoded(`{"role":1,"walk":"guests","after":["",""]}`)},
+		{"an overlong position", guestsAsc, encoded(`{"role":1,"walk":"guests","after":["UR#G#` + strings.Repeat("a", 1100) + `#5",""]}`)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r0, _ := counter.snapshot()
