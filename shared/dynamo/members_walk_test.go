@@ -31,11 +31,16 @@ var memberWalks = []memberWalk{
 
 // first is the walk's first page, by page number 0.
 func (w memberWalk) first(t *testing.T, s *dynamo.Store, roleID int64, size int) (domain.Page[domain.Member], error) {
+	return w.at(t, s, roleID, 0, size)
+}
+
+// at is the walk's page from an offset.
+func (w memberWalk) at(t *testing.T, s *dynamo.Store, roleID int64, offset, size int) (domain.Page[domain.Member], error) {
 	if w.all {
-		_, page, err := s.AllMembersPageOfRole(ctx(t), roleID, w.descending, 0, size)
+		_, page, err := s.AllMembersPageOfRole(ctx(t), roleID, w.descending, offset, size)
 		return page, err
 	}
-	_, page, err := s.MembersPageOfRole(ctx(t), roleID, w.guests, w.descending, 0, size)
+	_, page, err := s.MembersPageOfRole(ctx(t), roleID, w.guests, w.descending, offset, size)
 	return page, err
 }
 
@@ -121,6 +126,37 @@ func TestMembersWalkByToken(t *testing.T) {
 				}
 				if items[last] > items[0] {
 					t.Errorf("the last page by token read %d items, the first %d", items[last], items[0])
+				}
+			})
+		}
+	}
+}
+
+// TestMembersWalkGoesOnFromAnyPageNumber: a page by number, near the
+// start or deep (past the keys-only skip's threshold), gives the token of
+// the page after it: following the tokens from there lists the rest of
+// the walk, each once, in order.
+func TestMembersWalkGoesOnFromAnyPageNumber(t *testing.T) {
+	s, _, _ := itemCountingStore(t)
+	urs := seedMembers(t, s, 1, 1, 330, true)
+	for _, w := range memberWalks {
+		want := w.want(urs)
+		for _, number := range []int{1, 13, 19} { // 19: offset 133, past the skip threshold, some 8 before the non-guests' end
+			const size = 7
+			t.Run(fmt.Sprintf("%s from page %d", w.name, number), func(t *testing.T) {
+				page, err := w.at(t, s, 1, number*size, size)
+				must(t, err)
+				got := memberIDs(page.Items)
+				for n := 0; page.Next != ""; n++ {
+					if n > len(want) {
+						t.Fatal("the walk does not end")
+					}
+					page, err = w.after(t, s, 1, page.Next, size)
+					must(t, err)
+					got = append(got, memberIDs(page.Items)...)
+				}
+				if from := min(number*size, len(want)); !slices.Equal(got, want[from:]) {
+					t.Errorf("walked %v,\nwant %v", got, want[from:])
 				}
 			})
 		}
