@@ -127,6 +127,16 @@ func TestMembersWalkByToken(t *testing.T) {
 				if items[last] > items[0] {
 					t.Errorf("the last page by token read %d items, the first %d", items[last], items[0])
 				}
+				// The same last page by number passes every member before it.
+				want := w.want(urs)
+				_, i0 := counter.snapshot()
+				_, err := w.at(t, s, 1, (len(want)-1)/size*size, size)
+				must(t, err)
+				_, i1 := counter.snapshot()
+				if members == 460 && (i1-i0) < 4*items[last] {
+					t.Errorf("the last page by number read %d items, by token %d: want the token's far fewer", i1-i0, items[last])
+				}
+				t.Logf("%d pages by token, items each %v; the last page by number: %d items", len(items), items, i1-i0)
 			})
 		}
 	}
