@@ -52,8 +52,8 @@ type memberWalkToken struct {
 	After []string `json:"after"`
 }
 
-// encodeMemberWalk is the token of the page after positions (nil when
-// there is none).
+// encodeMemberWalk is the token of the page that starts after the
+// positions.
 func encodeMemberWalk(roleID int64, walk string, desc bool, after []string) (string, error) {
 	raw, err := json.Marshal(memberWalkToken{Role: roleID, Walk: walk, Desc: desc, After: after})
 	if err != nil {
@@ -114,15 +114,16 @@ func memberOfSortKey(sk, prefix string) (int64, bool) {
 }
 
 // walkStartKey is the ExclusiveStartKey after the membership at sort key
-// sk of a role's index (gsi1 or gsi4 attributes): its table key follows
-// from the user id the sort key ends with and the role.
-func walkStartKey(roleID int64, sk, attrPK2, attrSK2 string) map[string]types.AttributeValue {
+// sk of a role's index (whose key attributes are indexPK and indexSK: gsi1
+// or gsi4): its table key follows from the role and the user id the sort
+// key ends with (decodeMemberWalk checked it).
+func walkStartKey(roleID int64, sk, indexPK, indexSK string) map[string]types.AttributeValue {
 	userID, _ := memberOfSortKey(sk, prefixUserRole)
 	key := userRoleKey(userID, roleID)
 	return map[string]types.AttributeValue{
 		attrPK:  &types.AttributeValueMemberS{Value: key.PK},
 		attrSK:  &types.AttributeValueMemberS{Value: key.SK},
-		attrPK2: &types.AttributeValueMemberS{Value: membersIndexPK(roleID)},
-		attrSK2: &types.AttributeValueMemberS{Value: sk},
+		indexPK: &types.AttributeValueMemberS{Value: membersIndexPK(roleID)},
+		indexSK: &types.AttributeValueMemberS{Value: sk},
 	}
 }
