@@ -32,12 +32,23 @@ type MemberStore interface {
 	RoleView(ctx context.Context, roleID int64, after string, size int, spIDsOf func(Role) []string) (view RoleView, err error)
 	// MembersPageOfRole reads a role and one page of its guests (or its
 	// non-guests: any authority but GUEST) by name from its members index,
-	// skipping offset of them, with the side's total, at the cost of a page.
-	// KindNotFound for a missing role.
+	// skipping offset of them, with the side's total; page.Next is the
+	// token of the page after it. KindNotFound for a missing role.
 	MembersPageOfRole(ctx context.Context, roleID int64, guests, descending bool, offset, size int) (role Role, page Page[Member], err error)
+	// MembersPageOfRoleAfter is MembersPageOfRole starting right after a
+	// page token (a Next of the same role, side and direction), at the
+	// same cost at any depth. KindInvalid for any other token, KindNotFound
+	// for a missing role.
+	MembersPageOfRoleAfter(ctx context.Context, roleID int64, guests, descending bool, after string, size int) (role Role, page Page[Member], err error)
 	// AllMembersPageOfRole reads a role and one page of all its members by
 	// name, each with its whole user, skipping offset of them, with the
 	// role's member count, at the cost of a page whatever the role's size.
 	// KindNotFound for a missing role.
+	// page.Next is the token of the page after it.
 	AllMembersPageOfRole(ctx context.Context, roleID int64, descending bool, offset, size int) (role Role, page Page[Member], err error)
+	// AllMembersPageOfRoleAfter is AllMembersPageOfRole starting right
+	// after a page token (a Next of the same role and direction), at the
+	// same cost at any depth. KindInvalid for any other token, KindNotFound
+	// for a missing role.
+	AllMembersPageOfRoleAfter(ctx context.Context, roleID int64, descending bool, after string, size int) (role Role, page Page[Member], err error)
 }

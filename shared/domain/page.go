@@ -16,6 +16,10 @@ type PageRequest struct {
 	Size       int
 	Sort       string
 	Descending bool
+	// After is a page token (the Next of the page before) of a search that
+	// walks by token: the page starts right after it, whatever Number
+	// says (Number then only labels the page).
+	After string
 }
 
 // Offset is the index of the page's first element.
@@ -25,4 +29,8 @@ func (p PageRequest) Offset() int { return p.Number * p.Size }
 type Page[T any] struct {
 	Items []T
 	Total int64
+	// Next is the token of the page after this one (PageRequest.After) in
+	// a search that walks by token; "" when nothing follows or the search
+	// does not.
+	Next string
 }

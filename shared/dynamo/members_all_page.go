@@ -17,8 +17,46 @@ import (
 // of the page's users and the role's member counter (the total; a page of
 // more than 96 members takes one more). So a page costs the same in a role
 // of 50,000 members as in one of 50, plus one small request per 10,000
-// members skipped. A missing role is NotFound.
+// members skipped. page.Next is the token of the page after it
+// (AllMembersPageOfRoleAfter), "" when no member follows. A missing role
+// is NotFound.
 func (s *Store) AllMembersPageOfRole(ctx context.Context, roleID int64, descending bool, offset, size int) (role domain.Role, page domain.Page[domain.Member], err error) {
+	return s.allMembersPage(ctx, roleID, descending, size, func(ctx context.Context) ([]item, int, error) {
+		return s.membersIndexWindow(ctx, roleID, descending, offset, size)
+	})
+}
+
+// AllMembersPageOfRoleAfter is AllMembersPageOfRole from a page token (the
+// Next of the page before) rather than an offset: the index is read right
+// after the token's member, so a page costs the same at any depth. The
+// total is the role's member counter. A token of another role or
+// direction, of a side (MembersPageOfRoleAfter), or a mangled one is
+// Invalid.
+func (s *Store) AllMembersPageOfRoleAfter(ctx context.Context, roleID int64, descending bool, after string, size int) (role domain.Role, page domain.Page[domain.Member], err error) {
+	start, err := decodeMemberWalk(after, roleID, walkAll, descending, []string{prefixUserRole})
+	if err != nil {
+		return domain.Role{}, domain.Page[domain.Member]{}, err
+	}
+	return s.allMembersPage(ctx, roleID, descending, size, func(ctx context.Context) ([]item, int, error) {
+		in, err := s.partitionQuery(indexGSI4, membersIndexPK(roleID), sortKeyPrefix(prefixUserRole))
+		if err != nil {
+			return nil, 0, err
+		}
+		in.ScanIndexForward = aws.Bool(!descending)
+		in.ExclusiveStartKey = walkStartKey(roleID, start[0], attrGSI4PK, attrGSI4SK)
+		items, err := queryUpTo(ctx, s, in, size+1, asItem)
+		if err != nil {
+			return nil, 0, fmt.Errorf("members of role %d: %w", roleID, err)
+		}
+		return items, -1, nil // how many came before the token is not known
+	})
+}
+
+// allMembersPage reads the role and a window of its members index
+// together (size+1 members: one more says whether a member follows; before
+// is how many came before them, -1 unknown), then the page's users and
+// the member counter.
+func (s *Store) allMembersPage(ctx context.Context, roleID int64, descending bool, size int, window func(context.Context) ([]item, int, error)) (role domain.Role, page domain.Page[domain.Member], err error) {
 	var items []item
 	before := 0
 	err = together(ctx, func(gctx context.Context) error {
@@ -27,11 +65,18 @@ func (s *Store) AllMembersPageOfRole(ctx context.Context, roleID int64, descendi
 		return err
 	}, func(gctx context.Context) error {
 		var err error
-		items, before, err = s.membersIndexWindow(gctx, roleID, descending, offset, size)
+		items, before, err = window(gctx)
 		return err
 	})
 	if err != nil {
 		return domain.Role{}, domain.Page[domain.Member]{}, err
+	}
+	more := len(items) > size
+	if more {
+		items = items[:size]
+		if page.Next, err = encodeMemberWalk(roleID, walkAll, descending, []string{stringAttr(items[size-1], attrGSI4SK)}); err != nil {
+			return domain.Role{}, domain.Page[domain.Member]{}, err
+		}
 	}
 	urs, err := decodeUserRoles(items)
 	if err != nil {
@@ -68,7 +113,7 @@ func (s *Store) AllMembersPageOfRole(ctx context.Context, roleID int64, descendi
 			page.Items = append(page.Items, domain.Member{UserRole: ur, User: u})
 		}
 	}
-	if len(items) < size {
+	if !more && before >= 0 {
 		// The page reached the index's end: the members are exactly these
 		// and those before them (the counter may lag a write a moment ago).
 		page.Total = int64(before + len(items))
@@ -76,9 +121,10 @@ func (s *Store) AllMembersPageOfRole(ctx context.Context, roleID int64, descendi
 	return role, page, nil
 }
 
-// membersIndexWindow reads size members of a role's members index after
-// skipping offset of them: the skipped ones as keys only. before is how
-// many were skipped (fewer than offset past the last member).
+// membersIndexWindow reads size+1 members of a role's members index after
+// skipping offset of them (one more than the page says whether a member
+// follows it): the skipped ones as keys only. before is how many were
+// skipped (fewer than offset past the last member).
 func (s *Store) membersIndexWindow(ctx context.Context, roleID int64, descending bool, offset, size int) (items []item, before int, err error) {
 	partition := membersIndexPK(roleID)
 	in, err := s.partitionQuery(indexGSI4, partition, sortKeyPrefix(prefixUserRole))
@@ -102,7 +148,7 @@ func (s *Store) membersIndexWindow(ctx context.Context, roleID int64, descending
 		}
 		in.ExclusiveStartKey = skipped[offset-1]
 	}
-	if items, err = queryUpTo(ctx, s, in, size, asItem); err != nil {
+	if items, err = queryUpTo(ctx, s, in, size+1, asItem); err != nil {
 		return nil, 0, fmt.Errorf("members of role %d: %w", roleID, err)
 	}
 	return items, offset, nil

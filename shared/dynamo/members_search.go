@@ -7,7 +7,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/edu-invite/invite/shared/domain"
 )
@@ -37,32 +36,61 @@ func guestSideFilter(guests bool) expression.ConditionBuilder {
 // It is trusted: a role of an older version, whose side counters are not
 // exact, counts right once RepairIndexes has recounted it
 // (RecountMembersOfRole); there is no second read path. The role is read
-// consistently in the same round trip.
+// consistently in the same round trip. page.Next is the token of the page
+// after it (MembersPageOfRoleAfter), "" when no member follows.
 func (s *Store) MembersPageOfRole(ctx context.Context, roleID int64, guests, descending bool, offset, size int) (role domain.Role, page domain.Page[domain.Member], err error) {
-	var items []item
-	var whole bool
-	var total int
+	return s.sidePage(ctx, roleID, guests, descending, func(ctx context.Context) (sideRead, error) {
+		return s.sideWindow(ctx, roleID, guests, descending, offset, size)
+	})
+}
+
+// MembersPageOfRoleAfter is MembersPageOfRole from a page token (the Next
+// of the page before) rather than an offset: the side's two Queries start
+// right after the token's positions, so a page costs the same at any
+// depth. The total is the side's counter. A token of another role, side
+// or direction, or a mangled one, is Invalid.
+func (s *Store) MembersPageOfRoleAfter(ctx context.Context, roleID int64, guests, descending bool, after string, size int) (role domain.Role, page domain.Page[domain.Member], err error) {
+	starts, err := decodeMemberWalk(after, roleID, walkOfSide(guests), descending, sidePrefixes(guests))
+	if err != nil {
+		return domain.Role{}, domain.Page[domain.Member]{}, err
+	}
+	return s.sidePage(ctx, roleID, guests, descending, func(ctx context.Context) (sideRead, error) {
+		read, err := s.sideFrom(ctx, roleID, guests, descending, starts, size)
+		read.whole = false // how many came before the token is not known: the counter
+		return read, err
+	})
+}
+
+// sidePage reads the role and a window of a side together, then the
+// side's counter unless the window read the whole side.
+func (s *Store) sidePage(ctx context.Context, roleID int64, guests, descending bool, window func(context.Context) (sideRead, error)) (role domain.Role, page domain.Page[domain.Member], err error) {
+	var read sideRead
 	err = together(ctx, func(gctx context.Context) error {
 		var err error
 		role, err = s.getRoleRecord(gctx, roleID)
 		return err
 	}, func(gctx context.Context) error {
 		var err error
-		items, whole, total, err = s.sideWindow(gctx, roleID, guests, descending, offset, size)
+		read, err = window(gctx)
 		return err
 	})
 	if err != nil {
 		return domain.Role{}, domain.Page[domain.Member]{}, err
 	}
-	if page.Items, err = listedMembers(items); err != nil {
+	if page.Items, err = listedMembers(read.items); err != nil {
 		return domain.Role{}, domain.Page[domain.Member]{}, err
 	}
 	if len(page.Items) == 0 {
 		page.Items = nil
 	}
-	if whole {
+	if read.more {
+		if page.Next, err = encodeMemberWalk(roleID, walkOfSide(guests), descending, read.after); err != nil {
+			return domain.Role{}, domain.Page[domain.Member]{}, err
+		}
+	}
+	if read.whole {
 		// The Queries read to the side's end: it has exactly these.
-		page.Total = int64(total)
+		page.Total = int64(read.total)
 		return role, page, nil
 	}
 	if page.Total, err = s.countSideOfRole(ctx, roleID, guests); err != nil {
@@ -78,44 +106,92 @@ func (s *Store) MembersPageOfRole(ctx context.Context, roleID int64, guests, des
 // transfers and decodes keys only.
 const sideSkipFrom = 100
 
-// sideWindow reads the page of a side after offset of its members: the
-// page's items, whether the Queries reached the side's end (whole), and
-// then how many members the side has (total).
-func (s *Store) sideWindow(ctx context.Context, roleID int64, guests, descending bool, offset, size int) (items []item, whole bool, total int, err error) {
-	if offset < sideSkipFrom {
-		items, whole, err = s.membersOfSide(ctx, roleID, guests, descending, offset+size, nil, false)
-		if offset >= len(items) {
-			return nil, whole, len(items), err
-		}
-		return items[offset:], whole, len(items), err
-	}
-	keys, keysWhole, err := s.membersOfSide(ctx, roleID, guests, descending, offset, nil, true)
-	if err != nil {
-		return nil, false, 0, err
-	}
-	if len(keys) < offset {
-		return nil, keysWhole, len(keys), nil // past the side's last member
-	}
-	// Each class goes on after the last of its keys the offset took.
+// sideRead is a window of a side: the page's items; whole when the
+// Queries reached the side's end, and then total is how many members it
+// has; more when a member follows the page; after, per class of the side,
+// the gsi1 sort key of its last member up to the page's end ("" none), the
+// next page's positions.
+type sideRead struct {
+	items []item
+	whole bool
+	total int
+	more  bool
+	after []string
+}
+
+// sidePrefixes are the gsi1 sort key prefixes of a side's classes.
+func sidePrefixes(guests bool) []string {
 	classes := classesOfSide(guests)
-	starts := make([]item, len(classes))
-	for _, k := range keys {
-		for i, c := range classes {
-			if strings.HasPrefix(stringAttr(k, attrGSI1SK), prefixUserRole+c) {
-				starts[i] = k
+	prefixes := make([]string, len(classes))
+	for i, c := range classes {
+		prefixes[i] = prefixUserRole + c
+	}
+	return prefixes
+}
+
+// positionsAfter are the positions of a side's classes after passed (in
+// merged order) from the positions before them.
+func positionsAfter(guests bool, before []string, passed []item) []string {
+	prefixes := sidePrefixes(guests)
+	after := make([]string, len(prefixes))
+	copy(after, before)
+	for _, it := range passed {
+		sk := stringAttr(it, attrGSI1SK)
+		for i, p := range prefixes {
+			if strings.HasPrefix(sk, p) {
+				after[i] = sk
 			}
 		}
 	}
-	items, whole, err = s.membersOfSide(ctx, roleID, guests, descending, size, starts, false)
-	return items, whole, offset + len(items), err
+	return after
+}
+
+// sideWindow reads the page of a side after offset of its members.
+func (s *Store) sideWindow(ctx context.Context, roleID int64, guests, descending bool, offset, size int) (sideRead, error) {
+	if offset < sideSkipFrom {
+		// One more than the page says whether a member follows it.
+		items, whole, err := s.membersOfSide(ctx, roleID, guests, descending, offset+size+1, nil, false)
+		if err != nil {
+			return sideRead{}, err
+		}
+		end := min(len(items), offset+size)
+		read := sideRead{whole: whole, total: len(items), more: len(items) > end, after: positionsAfter(guests, nil, items[:end])}
+		if offset < end {
+			read.items = items[offset:end]
+		}
+		return read, nil
+	}
+	keys, keysWhole, err := s.membersOfSide(ctx, roleID, guests, descending, offset, nil, true)
+	if err != nil {
+		return sideRead{}, err
+	}
+	if len(keys) < offset {
+		return sideRead{whole: keysWhole, total: len(keys)}, nil // past the side's last member
+	}
+	// Each class goes on after the last of its keys the offset took.
+	read, err := s.sideFrom(ctx, roleID, guests, descending, positionsAfter(guests, nil, keys), size)
+	read.total += offset
+	return read, err
+}
+
+// sideFrom reads the page of a side after the positions of its classes
+// (as sideRead.after; "" from the class's start).
+func (s *Store) sideFrom(ctx context.Context, roleID int64, guests, descending bool, starts []string, size int) (sideRead, error) {
+	items, whole, err := s.membersOfSide(ctx, roleID, guests, descending, size+1, starts, false)
+	if err != nil {
+		return sideRead{}, err
+	}
+	end := min(len(items), size)
+	return sideRead{items: items[:end], whole: whole, total: len(items), more: len(items) > end,
+		after: positionsAfter(guests, starts, items[:end])}, nil
 }
 
 // membersOfSide reads the first want members of a side in name order (the
-// members index's), each class after its start item (nil: from its
-// start): each of the side's classes up to want items, the two Queries at
-// once, merged; keysOnly reads their keys alone. whole: the side has no
-// more than these.
-func (s *Store) membersOfSide(ctx context.Context, roleID int64, guests, descending bool, want int, starts []item, keysOnly bool) (members []item, whole bool, err error) {
+// members index's), each class after its start position (a gsi1 sort key;
+// nil or "": from its start): each of the side's classes up to want items,
+// the two Queries at once, merged; keysOnly reads their keys alone. whole:
+// the side has no more than these.
+func (s *Store) membersOfSide(ctx context.Context, roleID int64, guests, descending bool, want int, starts []string, keysOnly bool) (members []item, whole bool, err error) {
 	classes := classesOfSide(guests)
 	read := make([][]item, len(classes))
 	query := func(i int) func(context.Context) error {
@@ -128,11 +204,8 @@ func (s *Store) membersOfSide(ctx context.Context, roleID int64, guests, descend
 			if keysOnly {
 				project(in, attrPK, attrSK, attrGSI1PK, attrGSI1SK)
 			}
-			if starts != nil && starts[i] != nil {
-				in.ExclusiveStartKey = map[string]types.AttributeValue{}
-				for _, name := range []string{attrPK, attrSK, attrGSI1PK, attrGSI1SK} {
-					in.ExclusiveStartKey[name] = starts[i][name]
-				}
+			if starts != nil && starts[i] != "" {
+				in.ExclusiveStartKey = walkStartKey(roleID, starts[i], attrGSI1PK, attrGSI1SK)
 			}
 			read[i], err = queryUpTo(ctx, s, in, want, asItem)
 			return err

@@ -17,6 +17,17 @@ func userRoleMatrixCases() (cases []matrixCase) {
 			want: upTo(200, "inviter")},
 		matrixCase{name: "U9 non-guests of a role of another organization", method: "GET", path: "/api/external/v1/user_roles/search/{roleB}/false",
 			want: foreignObject(200)},
+		// A page token the list does not accept is a 400 only to those who
+		// may see the role's members; another organization's role stays
+		// missing, token or not.
+		matrixCase{name: "U9 guests of a role, a page token it does not accept", method: "GET", path: "/api/v1/user_roles/search/{roleA}/true?pageToken=bad",
+			want: upTo(400, "inviter")},
+		matrixCase{name: "U9 non-guests of a role of another organization, a page token", method: "GET", path: "/api/external/v1/user_roles/search/{roleB}/false?pageToken=bad",
+			want: foreignObject(400)},
+		matrixCase{name: "U10 members of a role, a page token it does not accept", method: "GET", path: "/api/external/v1/user_roles/roles/{roleA}?pageToken=bad",
+			want: upTo(400, "inviter")},
+		matrixCase{name: "U10 members of a role of another organization, a page token", method: "GET", path: "/api/v1/user_roles/roles/{roleB}?pageSize=2&pageToken=bad",
+			want: foreignObject(400)},
 		// Provisioning without an invitation: administrators and tokens only.
 		matrixCase{name: "U8 provision a guest into a role", method: "POST", path: "/api/v1/user_roles/user_role_provisioning",
 			body: `{"roleIdentifiers":[{roleA}],"email":"pat@example.org","givenName":"Pat"}`,

@@ -10,20 +10,24 @@ import (
 
 // membersOfRole answers every membership of a role with its user: as one
 // array (up to service.MaxMembersListed members), or, when the caller asks
-// for a page (pageNumber or pageSize), one page of them by name in the
-// page envelope, so that a role of any size is listed page by page.
+// for a page (pageNumber, pageSize or pageToken), one page of them by name
+// in the page envelope with a Link to the next (walkPageRequest), so that a
+// role of any size is listed page by page.
 func (a *API) membersOfRole(w http.ResponseWriter, r *http.Request) {
 	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {
 		return
 	}
-	if q := r.URL.Query(); q.Has("pageNumber") || q.Has("pageSize") {
-		req, err := pageRequest(r, service.MemberSortName)
+	if q := r.URL.Query(); q.Has("pageNumber") || q.Has("pageSize") || q.Has(pageTokenParam) {
+		req, err := walkPageRequest(r, service.MemberSortName)
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
 		page, err := a.Service.PageMembersOfRole(r.Context(), p, roleID, req)
+		if err == nil {
+			setNextLink(w, r, req, page.Next)
+		}
 		respond(w, r, http.StatusOK, newPage(mapSlice(page.Items, memberJSON), req, page.Total), err)
 		return
 	}
@@ -31,7 +35,8 @@ func (a *API) membersOfRole(w http.ResponseWriter, r *http.Request) {
 	respond(w, r, http.StatusOK, mapSlice(members, memberJSON), err)
 }
 
-// searchMembersOfRole answers a page of a role's guests or non-guests.
+// searchMembersOfRole answers a page of a role's guests or non-guests; by
+// name without a query, with a Link to the next (walkPageRequest).
 func (a *API) searchMembersOfRole(w http.ResponseWriter, r *http.Request) {
 	p, roleID, ok := callerAndPathID(w, r, "roleId")
 	if !ok {
@@ -42,12 +47,15 @@ func (a *API) searchMembersOfRole(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, domain.Invalidf("guests must be true or false"))
 		return
 	}
-	req, err := pageRequest(r, service.MemberSortName, service.MemberSorts...)
+	req, err := walkPageRequest(r, service.MemberSortName, service.MemberSorts...)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	page, err := a.Service.SearchMembersOfRole(r.Context(), p, roleID, guests, req)
+	if err == nil {
+		setNextLink(w, r, req, page.Next)
+	}
 	respond(w, r, http.StatusOK, newPage(mapSlice(page.Items, memberSearchItemJSON), req, page.Total), err)
 }
 

@@ -43,12 +43,22 @@ func (s *Service) membersSearchBound() int {
 // by name, with its whole user, and the role's member count, to those who
 // may see the role's members. A page costs a bounded number of requests
 // however many members the role has, so a role of any size is listed
-// page by page (no MaxMembersListed).
+// page by page (no MaxMembersListed); by page number the members before
+// it are still passed (as keys), by page token (req.After, the Next of
+// the page before) not at all.
 func (s *Service) PageMembersOfRole(ctx context.Context, p *auth.Principal, roleID int64, req domain.PageRequest) (domain.Page[domain.Member], error) {
 	if p == nil {
 		return domain.Page[domain.Member]{}, domain.Unauthenticatedf("authentication required")
 	}
-	role, page, err := s.Store.AllMembersPageOfRole(ctx, roleID, req.Descending, req.Offset(), req.Size)
+	var role domain.Role
+	var page domain.Page[domain.Member]
+	var err error
+	if req.After != "" {
+		role, page, err = s.Store.AllMembersPageOfRoleAfter(ctx, roleID, req.Descending, req.After, req.Size)
+		err = s.tokenRefusal(ctx, p, roleID, err)
+	} else {
+		role, page, err = s.Store.AllMembersPageOfRole(ctx, roleID, req.Descending, req.Offset(), req.Size)
+	}
 	if err != nil {
 		return domain.Page[domain.Member]{}, err
 	}
@@ -132,8 +142,19 @@ func (s *Service) SearchMembersOfRole(ctx context.Context, p *auth.Principal, ro
 		return domain.Page[domain.Member]{}, domain.Unauthenticatedf("authentication required")
 	}
 	byName := req.Sort == "" || req.Sort == MemberSortName
+	if req.After != "" && (strings.TrimSpace(req.Query) != "" || !byName) {
+		return domain.Page[domain.Member]{}, domain.Invalidf("pageToken walks the members by name without a query: leave out query and sort, or pageToken")
+	}
 	if strings.TrimSpace(req.Query) == "" && byName {
-		role, page, err := s.Store.MembersPageOfRole(ctx, roleID, guests, req.Descending, req.Offset(), req.Size)
+		var role domain.Role
+		var page domain.Page[domain.Member]
+		var err error
+		if req.After != "" {
+			role, page, err = s.Store.MembersPageOfRoleAfter(ctx, roleID, guests, req.Descending, req.After, req.Size)
+			err = s.tokenRefusal(ctx, p, roleID, err)
+		} else {
+			role, page, err = s.Store.MembersPageOfRole(ctx, roleID, guests, req.Descending, req.Offset(), req.Size)
+		}
 		if err != nil {
 			return domain.Page[domain.Member]{}, err
 		}
@@ -151,6 +172,25 @@ func (s *Service) SearchMembersOfRole(ctx context.Context, p *auth.Principal, ro
 		return domain.Page[domain.Member]{}, err
 	}
 	return searchMembers(members, guests, req), nil
+}
+
+// tokenRefusal is the answer to a members page by token that the store
+// refused (err): a token it does not accept is Invalid only to those who
+// may see the role's members; to anyone else the role answers as without
+// a token (refused, or missing outside the caller's organization), so that
+// a token never tells of a role the caller may not see.
+func (s *Service) tokenRefusal(ctx context.Context, p *auth.Principal, roleID int64, err error) error {
+	if domain.KindOf(err) != domain.KindInvalid {
+		return err
+	}
+	role, roleErr := s.Store.GetRole(ctx, roleID)
+	if roleErr != nil {
+		return roleErr
+	}
+	if !p.CanSeeMembers(role) {
+		return s.refuseRole(ctx, p, role, domain.Forbiddenf("no access to the members of role %d", roleID))
+	}
+	return err
 }
 
 // searchMembers filters, sorts and pages members in memory.
