@@ -156,10 +156,10 @@ S1_ROLES ?= 500
 TRUTH_USERS ?= 20000
 TRUTH_ROLES ?= 200
 TRUTH_BIG_ROLE ?= 6000
-TRUTH_TABLE = awk 'BEGIN { printf "%-34s %11s %13s %9s %9s %7s %7s\n", "query kind", "items/page", "requests/page", "p95-ms", "first-ms", "page", "total" } \
+TRUTH_TABLE = awk 'BEGIN { printf "%-40s %11s %13s %9s %9s %7s %7s\n", "query kind", "items/page", "requests/page", "p95-ms", "first-ms", "page", "total" } \
 	/^BenchmarkTruth\// && /ns\/op/ { name = $$1; sub(/^BenchmarkTruth\//, "", name); sub(/-[0-9]+$$/, "", name); \
 	  delete v; for (i = 5; i < NF; i += 2) v[$$(i+1)] = $$i; \
-	  printf "%-34s %11s %13s %9s %9s %7s %7s\n", name, v["items/page"], v["requests/page"], v["p95-ms"], v["first-ms"], \
+	  printf "%-40s %11s %13s %9s %9s %7s %7s\n", name, v["items/page"], v["requests/page"], v["p95-ms"], v["first-ms"], \
 	    (v["page-correct"] == "1.000" ? "right" : "WRONG"), (v["total-correct"] == "1.000" ? "right" : "WRONG") } \
 	/^(--- FAIL|FAIL|panic)/ { print }'
 bench: npm

@@ -425,7 +425,43 @@ func (f *truthFixture) bigRoleKinds() []truthKind {
 		{name: "role/all-members-largest-page-3",
 			ask:  func() answer { return asked(f.svc.PageMembersOfRole(ctx, benchAdmin, f.bigRole, page)) },
 			want: pageOf(all, page, id)},
+		deepByToken("role/members-of-largest-deep-by-token", guests, func(req domain.PageRequest) (domain.Page[domain.Member], error) {
+			return f.svc.SearchMembersOfRole(ctx, benchAdmin, f.bigRole, true, req)
+		}),
+		deepByToken("role/all-members-largest-deep-by-token", all, func(req domain.PageRequest) (domain.Page[domain.Member], error) {
+			return f.svc.PageMembersOfRole(ctx, benchAdmin, f.bigRole, req)
+		}),
 	}
+}
+
+// deepByToken is a page four fifths into a side of the largest role, asked
+// as a client walking the role asks it: by the token of the page before.
+// That page is asked once by number, outside the timed asks, for its token.
+func deepByToken(name string, side []truthUser, pageOf func(domain.PageRequest) (domain.Page[domain.Member], error)) truthKind {
+	before := domain.PageRequest{Size: 10, Number: len(side) * 4 / 5 / 10, Sort: "name"}
+	deep := before
+	deep.Number++
+	var want answer
+	for _, u := range side[min(deep.Offset(), len(side)):min(deep.Offset()+deep.Size, len(side))] {
+		want.ids = append(want.ids, u.id)
+	}
+	want.total = int64(len(side))
+	got, err := pageOf(before)
+	if err != nil || got.Next == "" {
+		return truthKind{name: name, ask: func() answer { return answer{err: fmt.Sprintf("no token before the deep page: %v", err)} }, want: want}
+	}
+	deep.After = got.Next
+	return truthKind{name: name, want: want, ask: func() answer {
+		got, err := pageOf(deep)
+		if err != nil {
+			return answer{err: err.Error()}
+		}
+		a := answer{total: got.Total, ids: []int64{}}
+		for _, m := range got.Items {
+			a.ids = append(a.ids, m.User.ID)
+		}
+		return a
+	}}
 }
 
 // roleKinds are the role listings and searches (R1, the console's role
