@@ -99,9 +99,9 @@ func keyWords(words []string) []string {
 // filtering and sorting need (wordPrefixCandidates: one Query chain each,
 // at most maxKeyWords), and the first read to complete within the bound
 // answers: the others are cancelled then. A selective word (a number)
-// reads few items and so completes first, as fast as if read alone; a
-// query whose key words are all too broad costs one round of reads, not
-// one after the other.
+// reads few items and so completes first, without waiting for the broad
+// ones; a query whose key words are all too broad costs one round of
+// reads, not one after the other.
 func (s *Store) keyWordCandidates(ctx context.Context, words []string) ([]searchCandidate, bool, error) {
 	keys := keyWords(words)
 	if len(keys) == 0 {
