@@ -20,20 +20,22 @@ import (
 	"github.com/edu-invite/invite/shared/dynamo/dynamotest"
 )
 
-// wordRead is one Query of a word's items as the store sent it: the
-// prefix, whether it asked for the users' sort keys (a read to answer
-// from) or their ids only (a count), and whether it asked for their words.
+// wordRead is one Query of a word's items as the store began it (a Query
+// cancelled later is still one): the prefix, and whether it asked for the
+// users' sort keys and their words.
 type wordRead struct {
 	prefix                 string
 	withListing, withWords bool
 }
 
 // wordReadLog records the requests of a store and its Queries of word
-// items.
+// items. hold, when set before a search, is called as each Query of word
+// items begins, before it is sent.
 type wordReadLog struct {
 	requests atomic.Int64
 	mu       sync.Mutex
 	reads    []wordRead
+	hold     func()
 }
 
 func (l *wordReadLog) take() (int64, []wordRead) {
@@ -44,7 +46,8 @@ func (l *wordReadLog) take() (int64, []wordRead) {
 	return l.requests.Swap(0), reads
 }
 
-func (l *wordReadLog) record(in *dynamodb.QueryInput) {
+// record logs a Query and tells whether it reads word items.
+func (l *wordReadLog) record(in *dynamodb.QueryInput) bool {
 	var pk, prefix string
 	for _, v := range in.ExpressionAttributeValues {
 		s, ok := v.(*types.AttributeValueMemberS)
@@ -58,7 +61,7 @@ func (l *wordReadLog) record(in *dynamodb.QueryInput) {
 		}
 	}
 	if pk == "" {
-		return
+		return false
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -71,6 +74,7 @@ func (l *wordReadLog) record(in *dynamodb.QueryInput) {
 		return false
 	}
 	l.reads = append(l.reads, wordRead{prefix: prefix, withListing: projected("listingSk"), withWords: projected("words")})
+	return true
 }
 
 // selectiveSearchStore seeds people whose words name more or fewer people
@@ -86,8 +90,8 @@ func selectiveSearchStore(t *testing.T) (*dynamo.Store, *wordReadLog) {
 			return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("logWordReads",
 				func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
 					log.requests.Add(1)
-					if q, ok := in.Parameters.(*dynamodb.QueryInput); ok {
-						log.record(q)
+					if q, ok := in.Parameters.(*dynamodb.QueryInput); ok && log.record(q) && log.hold != nil {
+						log.hold()
 					}
 					return next.HandleInitialize(ctx, in)
 				}), middleware.Before)
@@ -127,68 +131,70 @@ func selectiveSearchStore(t *testing.T) (*dynamo.Store, *wordReadLog) {
 	return s, log
 }
 
-// TestUserSearchReadsTheMostSelectiveWord: whichever key word names at
-// most the bound (the first, the second, the third), the answer is exact;
-// only the first key word and the word naming the fewest people are read
-// with their sort keys and words, the others counted from their ids; a
-// query whose every word is too broad costs one request per key word; one
-// key word is counted before it is read, and its people are counted, not
-// its items.
-func TestUserSearchReadsTheMostSelectiveWord(t *testing.T) {
+// TestUserSearchReadsEveryKeyWordAtOnce: whichever key word names at most
+// the bound (the first, the second, the third), the answer is exact; every
+// key word is read, with the people's sort keys (and their words when the
+// query has other words), and a query whose every word is too broad costs
+// one request per key word; one key word's people are counted, not its
+// items. When one key word answers, the reads of the others are cancelled:
+// a Query begun is logged even when cancelled, and one a cancelled read
+// would have sent next may or may not be, so those cases bound the
+// requests and ask that the answering word was read.
+func TestUserSearchReadsEveryKeyWordAtOnce(t *testing.T) {
 	s, log := selectiveSearchStore(t)
 	cases := []struct {
 		name, org, query string
 		want             []string
 		broad            bool
-		requests         int64
-		readWhole        []string // words read with sort keys, in any order
-		counted          []string // words read as ids only
+		requests         int64    // at most, when another key word's read may be cancelled
+		read             []string // the Queries of word items when none is cancelled, in any order
+		answers          []string // the key words naming at most the bound, when there are others
 		oneWord          bool     // no read asks for the people's words
 	}{
 		{name: "the second word", query: "jansen wit",
-			want: []string{"Dirk Jansen de Wit", "Kim Jansen de Wit Boer"}, requests: 4,
-			readWhole: []string{"jansen", "wit"}, counted: []string{"wit"}},
+			want: []string{"Dirk Jansen de Wit", "Kim Jansen de Wit Boer"}, requests: 3,
+			read: []string{"jansen", "wit"}, answers: []string{"wit"}},
 		{name: "the third word", query: "jansen uni wit",
-			want: []string{"Dirk Jansen de Wit", "Kim Jansen de Wit Boer"}, requests: 5,
-			readWhole: []string{"jansen", "wit"}, counted: []string{"uni", "wit"}},
-		{name: "the fewer of two selective words", query: "jansen boer wit",
-			want: []string{"Kim Jansen de Wit Boer"}, requests: 5,
-			readWhole: []string{"jansen", "wit"}, counted: []string{"boer", "wit"}},
-		{name: "the first word (a number): the others not even counted", query: "jansen p10",
-			want: []string{"Kim Jansen de Wit Boer"}, requests: 2,
-			readWhole: []string{"p10"}},
+			want: []string{"Dirk Jansen de Wit", "Kim Jansen de Wit Boer"}, requests: 4,
+			read: []string{"jansen", "uni", "wit"}, answers: []string{"wit"}},
+		{name: "either of two selective words", query: "jansen boer wit",
+			want: []string{"Kim Jansen de Wit Boer"}, requests: 4,
+			read: []string{"boer", "jansen", "wit"}, answers: []string{"boer", "wit"}},
+		{name: "the first word (a number)", query: "jansen p10",
+			want: []string{"Kim Jansen de Wit Boer"}, requests: 3,
+			read: []string{"jansen", "p10"}, answers: []string{"p10"}},
 		{name: "every word too broad", query: "jansen de", broad: true, requests: 2,
-			readWhole: []string{"jansen"}, counted: []string{"de"}},
+			read: []string{"de", "jansen"}},
 		{name: "three words all too broad", query: "example jansen org", broad: true, requests: 3,
-			readWhole: []string{"example"}, counted: []string{"jansen", "org"}},
+			read: []string{"example", "jansen", "org"}},
 		{name: "one word at the bound", query: "boer",
 			want: []string{"Eva Jansen de Boer", "Fay Jansen de Boer", "Ida de Boer", "Kim Jansen de Wit Boer"}, requests: 2,
-			readWhole: []string{"boer"}, oneWord: true},
+			read: []string{"boer"}, oneWord: true},
 		{name: "one word under the bound", query: "wit",
 			want: []string{"Dirk Jansen de Wit", "Hans de Wit", "Kim Jansen de Wit Boer"}, requests: 2,
-			readWhole: []string{"wit"}, oneWord: true},
+			read: []string{"wit"}, oneWord: true},
 		{name: "one word past the bound", query: "ole", broad: true, requests: 1,
-			readWhole: []string{"ole"}, oneWord: true},
+			read: []string{"ole"}, oneWord: true},
 		{name: "a word and a prefix of it", query: "wit w",
 			want: []string{"Dirk Jansen de Wit", "Hans de Wit", "Kim Jansen de Wit Boer"}, requests: 2,
-			readWhole: []string{"wit"}, oneWord: true},
+			read: []string{"wit"}, oneWord: true},
 		{name: "a word and another one-letter word", query: "wit h",
 			want: []string{"Hans de Wit"}, requests: 2,
-			readWhole: []string{"wit"}},
+			read: []string{"wit"}},
 		{name: "one word whose people have two items each", query: "olga",
 			want: []string{"Olga Xa", "Olga Xb", "Olga Xc", "Olga Xd"}, requests: 3,
-			readWhole: []string{"olga", "olga"}, oneWord: true},
-		{name: "behind a broad word, a word whose people have two items each", query: "example olga",
-			want: []string{"Olga Xa", "Olga Xb", "Olga Xc", "Olga Xd"}, requests: 6,
-			readWhole: []string{"example", "olga", "olga"}, counted: []string{"olga", "olga"}},
+			read: []string{"olga", "olga"}, oneWord: true},
+		{name: "beside a broad word, a word whose people have two items each", query: "example olga",
+			want: []string{"Olga Xa", "Olga Xb", "Olga Xc", "Olga Xd"}, requests: 4,
+			read: []string{"example", "olga", "olga"}, answers: []string{"olga"}},
 		{name: "organization within the bound, every word too broad", org: "org-2", query: "jansen uni",
 			want: []string{"Pim Jansen", "Quin Jansen", "Rob Jansen Vos"}, requests: 5,
-			readWhole: []string{"jansen"}, counted: []string{"uni"}},
+			read: []string{"jansen", "uni"}},
 		{name: "large organization, every word too broad", org: "org-1", query: "jansen uni", broad: true, requests: 3,
-			readWhole: []string{"jansen"}, counted: []string{"uni"}},
+			read: []string{"jansen", "uni"}},
 		{name: "organization, a selective word", org: "org-2", query: "jansen vos",
-			want: []string{"Rob Jansen Vos"}, requests: 5,
-			readWhole: []string{"jansen", "vos"}, counted: []string{"vos"}},
+			want: []string{"Rob Jansen Vos"}, requests: 4,
+			read: []string{"jansen", "vos"}, answers: []string{"vos"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -205,27 +211,81 @@ func TestUserSearchReadsTheMostSelectiveWord(t *testing.T) {
 					t.Errorf("got %v (total %d), want %v", got, page.Total, c.want)
 				}
 			}
-			if requests != c.requests {
-				t.Errorf("%d requests, want %d", requests, c.requests)
-			}
-			var whole, counted []string
+			var read []string
 			for _, r := range reads {
-				if r.withWords && c.oneWord {
-					t.Errorf("%q read with the people's words", r.prefix)
+				if !r.withListing {
+					t.Errorf("%q read without the people's sort keys", r.prefix)
 				}
-				if r.withListing && !r.withWords && !c.oneWord {
-					t.Errorf("%q read without the people's words", r.prefix)
+				if r.withWords == c.oneWord {
+					t.Errorf("%q read with the people's words %v, want %v", r.prefix, r.withWords, !c.oneWord)
 				}
-				if r.withListing {
-					whole = append(whole, r.prefix)
-				} else {
-					counted = append(counted, r.prefix)
+				read = append(read, r.prefix)
+			}
+			slices.Sort(read)
+			if c.answers == nil {
+				if requests != c.requests || !slices.Equal(read, c.read) {
+					t.Errorf("%d requests reading %v, want %d reading %v", requests, read, c.requests, c.read)
+				}
+				return
+			}
+			if requests > c.requests {
+				t.Errorf("%d requests, want at most %d", requests, c.requests)
+			}
+			for _, w := range read {
+				if !slices.Contains(c.read, w) {
+					t.Errorf("read %q, want only %v", w, c.read)
 				}
 			}
-			slices.Sort(whole)
-			slices.Sort(counted)
-			if !slices.Equal(whole, c.readWhole) || !slices.Equal(counted, c.counted) {
-				t.Errorf("read whole %v and counted %v, want %v and %v", whole, counted, c.readWhole, c.counted)
+			if !slices.ContainsFunc(c.answers, func(w string) bool { return slices.Contains(read, w) }) {
+				t.Errorf("read %v, none of %v", read, c.answers)
+			}
+		})
+	}
+}
+
+// TestUserSearchBeginsEveryKeyWordsReadTogether: the reads of the key
+// words are begun together, not one after the other: each Query of word
+// items is held until every key word's read has begun, which reads one
+// after the other never reach (they wait out the hold instead).
+func TestUserSearchBeginsEveryKeyWordsReadTogether(t *testing.T) {
+	s, log := selectiveSearchStore(t)
+	for _, c := range []struct {
+		query string
+		keys  int
+		want  []string // nil: too broad
+	}{
+		{"example jansen org", 3, nil},
+		{"jansen p10", 2, []string{"Kim Jansen de Wit Boer"}},
+		{"jansen uni wit", 3, []string{"Dirk Jansen de Wit", "Kim Jansen de Wit Boer"}},
+	} {
+		t.Run(c.query, func(t *testing.T) {
+			var begun atomic.Int32
+			var timedOut atomic.Bool
+			all := make(chan struct{})
+			log.hold = func() {
+				if begun.Add(1) == int32(c.keys) {
+					close(all)
+				}
+				select {
+				case <-all:
+				case <-time.After(10 * time.Second):
+					timedOut.Store(true)
+				}
+			}
+			defer func() { log.hold = nil }()
+			page, err := s.SearchUsers(ctx(t), domain.UserSearch{Page: domain.PageRequest{Query: c.query, Size: 10}})
+			if c.want == nil {
+				if _, ok := domain.IsSearchTooBroad(err); !ok {
+					t.Fatalf("want a request to narrow the query, got %v", err)
+				}
+			} else {
+				must(t, err)
+				if !slices.Equal(names(page.Items), c.want) {
+					t.Errorf("got %v, want %v", names(page.Items), c.want)
+				}
+			}
+			if timedOut.Load() {
+				t.Errorf("a read waited for the others to begin: %d of %d begun", begun.Load(), c.keys)
 			}
 		})
 	}
@@ -233,8 +293,8 @@ func TestUserSearchReadsTheMostSelectiveWord(t *testing.T) {
 
 // TestUserSearchTotalsAroundTheBound: a word naming exactly the bound is
 // answered with its exact total, one more person makes it too broad, and
-// one fewer brings it back, whether the word is asked alone or behind a
-// broader first word.
+// one fewer brings it back, whether the word is asked alone or beside a
+// broader word.
 func TestUserSearchTotalsAroundTheBound(t *testing.T) {
 	s, _ := selectiveSearchStore(t)
 	ask := func(query string) (int64, bool) {

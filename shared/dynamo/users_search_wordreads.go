@@ -2,26 +2,21 @@ package dynamo
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 )
 
-// The reads of a word's items (UWORD#<two letters>, begins_with <word>).
-// Every read costs DynamoDB the same read units per item, whatever it
-// returns; they differ in what crosses the wire and is decoded, which is
-// most of a read's time on DynamoDB Local:
-//
-//   - wordPrefixCandidates: each user's id and sort key, and its words
-//     when the query has words the read word does not imply (a few
-//     hundred bytes an item with them, some tens without);
-//   - countWordPeople: the ids only (a few bytes an item), to learn whether
-//     a word names at most searchBound people, exactly: a person with two
-//     words starting with the prefix ("anna" and "anna.jansen") has two
-//     items, so a COUNT of items (Select COUNT) would overstate the people
-//     a prefix names and call a word too broad that is not.
+// The reads of a word's items (UWORD#<two letters>, begins_with <word>):
+// wordPrefixCandidates reads each user's id and sort key, and its words
+// when the query has words the read word does not imply (a few hundred
+// bytes an item with them, some tens without). Every read costs DynamoDB
+// the same read units per item, whatever it returns; what crosses the wire
+// and is decoded is most of a read's time on DynamoDB Local. It counts
+// people, not items: a person with two words starting with the prefix
+// ("anna" and "anna.jansen") has two items, so a COUNT of items (Select
+// COUNT) would overstate the people a prefix names and call a word too
+// broad that is not.
 
 // queryWordItems is one Query of the items of the words starting with
 // prefix, from start (nil: the first), at most limit items, projected to
@@ -106,56 +101,4 @@ func appendCandidates(candidates []searchCandidate, seen map[int64]bool, recs []
 		}
 	}
 	return candidates
-}
-
-// countWordPeople counts the people with a word starting with prefix,
-// from their ids only, up to searchBound+1; complete is true when they are
-// at most searchBound.
-func (s *Store) countWordPeople(ctx context.Context, prefix string) (people int, complete bool, err error) {
-	seen := map[int64]bool{}
-	var start item
-	for {
-		recs, next, err := s.queryWordItems(ctx, prefix, start, s.wordReadLimit(), "userId")
-		if err != nil {
-			return 0, false, err
-		}
-		for _, rec := range recs {
-			seen[rec.UserID] = true
-		}
-		if len(seen) > s.searchBound {
-			return len(seen), false, nil
-		}
-		if next == nil {
-			return len(seen), true, nil
-		}
-		start = next
-	}
-}
-
-// allTogether runs each of n calls in a goroutine of its own (callers keep
-// n small: one per key word) and returns their errors joined; the first
-// error cancels the others' context.
-func allTogether(ctx context.Context, n int, call func(ctx context.Context, i int) error) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			if errs[i] = call(ctx, i); errs[i] != nil {
-				cancel()
-			}
-		})
-	}
-	wg.Wait()
-	// A call canceled by another's failure only repeats it.
-	for i, err := range errs {
-		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
-			errs[i] = nil
-		}
-	}
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	return ctx.Err()
 }

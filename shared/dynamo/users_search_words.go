@@ -5,19 +5,21 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/edu-invite/invite/shared/domain"
 )
 
-// maxKeyWords bounds the query words whose people a search reads or counts
-// to find a selective one (one Query each); further words only filter.
+// maxKeyWords bounds the query words whose people a search reads, all at
+// once, to find a selective one (one Query chain each); further words only
+// filter.
 const maxKeyWords = 4
 
 // searchByWords answers a word query exactly or not at all. Each word of
 // two or more letters (the key words, at most maxKeyWords) names the
 // people with a word starting with it; the search answers from a key word
-// whose people it read whole (at most searchBound: mostSelectiveCandidates
+// whose people it read whole (at most searchBound: keyWordCandidates
 // says which), keeping those whose words start with every query word (the
 // intersection), then, for an organization, those of the organization.
 // The total is exact and the page is the true page by name, because every
@@ -28,7 +30,7 @@ const maxKeyWords = 4
 // true. A query of one-letter words only is answered from the first
 // letter's items, as a word's prefix is.
 func (s *Store) searchByWords(ctx context.Context, organizationGUID string, words []string, page domain.PageRequest) (domain.Page[domain.FoundUser], error) {
-	candidates, complete, err := s.mostSelectiveCandidates(ctx, words)
+	candidates, complete, err := s.keyWordCandidates(ctx, words)
 	if err != nil {
 		return domain.Page[domain.FoundUser]{}, err
 	}
@@ -63,10 +65,10 @@ func (s *Store) searchByWords(ctx context.Context, organizationGUID string, word
 	return s.matchingUsersPage(ctx, candidates, words, page)
 }
 
-// keyWords are the distinct query words of two or more letters, in the
-// order the search tries them: words with a digit first (numbers in
+// keyWords are the distinct query words of two or more letters that the
+// search reads, at most maxKeyWords: words with a digit first (numbers in
 // addresses and ids name few people, where a name or a domain names many),
-// then the longest; at most maxKeyWords.
+// then the longest.
 func keyWords(words []string) []string {
 	var keys []string
 	for _, w := range words {
@@ -87,56 +89,53 @@ func keyWords(words []string) []string {
 	return keys[:min(len(keys), maxKeyWords)]
 }
 
-// mostSelectiveCandidates returns the people of the first key word
-// (keyWords' order: a number, then the longest word, the likeliest
-// selective) when it names at most searchBound people, else of the other
-// key word naming the fewest; complete is false when every key word names
-// more. Any such word gives the exact answer, since its people are all
-// read and filtered on every word (which leaves the intersection, the same
-// from any of them).
+// keyWordCandidates returns the people of a key word naming at most
+// searchBound people; complete is false when every key word names more.
+// Any such word gives the exact answer, since its people are all read and
+// filtered on every word (which leaves the intersection, the same from any
+// of them).
 //
-// The first key word is read alone, with what filtering and sorting need,
-// so that a selective first word answers in that one Query. When it names
-// more than the bound, the people of the other key words are counted from
-// their ids only, all together (countWordPeople: one Query each, at most
-// maxKeyWords−1), and only the one naming the fewest is read again with
-// its sort keys and words. A query whose words are all too broad costs
-// one read of its first word and one round of counts, rather than a read
-// of every word one after the other.
-func (s *Store) mostSelectiveCandidates(ctx context.Context, words []string) ([]searchCandidate, bool, error) {
+// Every key word is read at once, each in a goroutine of its own with what
+// filtering and sorting need (wordPrefixCandidates: one Query chain each,
+// at most maxKeyWords), and the first read to complete within the bound
+// answers: the others are cancelled then. A selective word (a number)
+// reads few items and so completes first, without waiting for the broad
+// ones; a query whose key words are all too broad costs one round of
+// reads, not one after the other.
+func (s *Store) keyWordCandidates(ctx context.Context, words []string) ([]searchCandidate, bool, error) {
 	keys := keyWords(words)
 	if len(keys) == 0 {
 		// One-letter words only: the people with a word starting with the
 		// first, from its letter items (users_index_letters.go).
 		keys = words[:1]
 	}
-	first, complete, err := s.wordPrefixCandidates(ctx, keys[0], needsWords(keys[0], words))
-	if err != nil || complete || len(keys) == 1 {
-		return first, complete, err
+	type read struct {
+		candidates []searchCandidate
+		complete   bool
+		err        error
 	}
-	others := keys[1:]
-	people := make([]int, len(others))
-	counted := make([]bool, len(others))
-	err = allTogether(ctx, len(others), func(ctx context.Context, i int) error {
-		var err error
-		people[i], counted[i], err = s.countWordPeople(ctx, others[i])
-		return err
-	})
-	if err != nil {
-		return nil, false, err
+	// Deferred in this order, the reads still going are cancelled first,
+	// then awaited: no read outlives the search.
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	reads := make(chan read, len(keys))
+	for _, key := range keys {
+		wg.Go(func() {
+			var r read
+			r.candidates, r.complete, r.err = s.wordPrefixCandidates(ctx, key, needsWords(key, words))
+			reads <- r
+		})
 	}
-	best := -1
-	for i := range others {
-		if counted[i] && (best < 0 || people[i] < people[best]) {
-			best = i
+	for range keys {
+		// Until this returns, only the caller's context cancels a read:
+		// an error here is the search's own.
+		if r := <-reads; r.err != nil || r.complete {
+			return r.candidates, r.complete, r.err
 		}
 	}
-	if best < 0 {
-		return nil, false, nil
-	}
-	// Counted a moment ago: a user written since may take the word past
-	// the bound, and the search then says so rather than answer from part.
-	return s.wordPrefixCandidates(ctx, others[best], needsWords(others[best], words))
+	return nil, false, nil
 }
 
 // needsWords tells whether the people read from key's items must carry

@@ -129,35 +129,40 @@ func (f *searchCostFixture) forgetSummaries(t *testing.T, users int) {
 	}
 }
 
-// TestAPIUserSearchPageCostsAtMostThreeRequests: a page of GET
-// /api/v1/users/search, by a word or the whole listing, 10 or 100 users,
-// costs at most 3 DynamoDB requests, and answers the same body as the
-// search that reads every user's memberships (data of an older version).
-func TestAPIUserSearchPageCostsAtMostThreeRequests(t *testing.T) {
+// TestAPIUserSearchPageCosts: a page of GET /api/v1/users/search, by a
+// word or the whole listing, 10 or 100 users, costs at most 3 DynamoDB
+// requests, one more per further key word of the query (the key words are
+// read at once; the reads the answer does not need are cancelled, and may
+// or may not have been sent), and answers the same body as the search that
+// reads every user's memberships (data of an older version).
+func TestAPIUserSearchPageCosts(t *testing.T) {
 	f := newSearchCostFixture(t)
-	paths := []string{
-		"/api/v1/users/search?query=searchy&pageSize=10",
-		"/api/v1/users/search?query=searchy&pageSize=10&pageNumber=2",
-		"/api/v1/users/search?query=searchy%20person1&pageSize=10",
-		"/api/v1/users/search?query=searchy&pageSize=100",
-		"/api/v1/users/search?pageSize=10",
-		"/api/v1/users/search?pageSize=10&pageNumber=2",
-		"/api/v1/users/search?pageSize=100&sort=authority&sortDirection=DESC",
-		"/api/external/v1/users/search?query=s&pageSize=100",
+	pages := []struct {
+		path string
+		most int64
+	}{
+		{"/api/v1/users/search?query=searchy&pageSize=10", 3},
+		{"/api/v1/users/search?query=searchy&pageSize=10&pageNumber=2", 3},
+		{"/api/v1/users/search?query=searchy%20person1&pageSize=10", 4},
+		{"/api/v1/users/search?query=searchy&pageSize=100", 3},
+		{"/api/v1/users/search?pageSize=10", 3},
+		{"/api/v1/users/search?pageSize=10&pageNumber=2", 3},
+		{"/api/v1/users/search?pageSize=100&sort=authority&sortDirection=DESC", 3},
+		{"/api/external/v1/users/search?query=s&pageSize=100", 3},
 		// An organization's token: the organization's listing by name.
-		"org:/api/v1/users/search?pageSize=10",
-		"org:/api/v1/users/search?pageSize=10&pageNumber=1&sortDirection=DESC",
+		{"org:/api/v1/users/search?pageSize=10", 3},
+		{"org:/api/v1/users/search?pageSize=10&pageNumber=1&sortDirection=DESC", 3},
 	}
 	bodies := map[string]string{}
-	for _, path := range paths {
-		body, requests := f.get(t, path)
-		if requests > 3 || requests == 0 {
-			t.Errorf("GET %s: %d DynamoDB requests, want 1 to 3", path, requests)
+	for _, p := range pages {
+		body, requests := f.get(t, p.path)
+		if requests > p.most || requests == 0 {
+			t.Errorf("GET %s: %d DynamoDB requests, want 1 to %d", p.path, requests, p.most)
 		}
-		bodies[path] = body
-		t.Logf("GET %s: %d requests", path, requests)
+		bodies[p.path] = body
+		t.Logf("GET %s: %d requests", p.path, requests)
 	}
-	if body := bodies[paths[3]]; !containsAll(body, `"roleName":"Cost role 0"`, `"roleName":"Cost role 2"`, `"authority":"MANAGER"`, `"endDate"`) {
+	if body := bodies[pages[3].path]; !containsAll(body, `"roleName":"Cost role 0"`, `"roleName":"Cost role 2"`, `"authority":"MANAGER"`, `"endDate"`) {
 		t.Errorf("search body lacks role summaries: %s", body)
 	}
 	if body := bodies["org:/api/v1/users/search?pageSize=10"]; !containsAll(body, `"totalElements":30`, `"roleName":"Cost role 0"`) {
@@ -167,20 +172,20 @@ func TestAPIUserSearchPageCostsAtMostThreeRequests(t *testing.T) {
 	// The same pages over user items without a trusted summary: the old
 	// path (a Query per user), dearer, same answer.
 	f.forgetSummaries(t, 40)
-	for _, path := range paths {
-		body, requests := f.get(t, path)
-		t.Logf("GET %s without summaries: %d requests", path, requests)
-		if body != bodies[path] {
-			t.Errorf("GET %s differs without summaries:\n%s\n%s", path, bodies[path], body)
+	for _, p := range pages {
+		body, requests := f.get(t, p.path)
+		t.Logf("GET %s without summaries: %d requests", p.path, requests)
+		if body != bodies[p.path] {
+			t.Errorf("GET %s differs without summaries:\n%s\n%s", p.path, bodies[p.path], body)
 		}
-		if requests <= 3 {
-			t.Errorf("GET %s without summaries: %d requests; the fallback was not taken", path, requests)
+		if requests <= p.most {
+			t.Errorf("GET %s without summaries: %d requests; the fallback was not taken", p.path, requests)
 		}
 	}
 
 	// POST /api/v1/system/index-repair, a job that goes page after page
-	// until done, gives the summaries back: the pages cost 3 requests
-	// again, same bodies.
+	// until done, gives the summaries back: the pages cost what they did,
+	// same bodies.
 	job := awaitJob(t, f.post(t, "/api/v1/system/index-repair"), func(path string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodGet, path, nil)
 		req.Header.Set(auth.APITokenHeader, searchCostToken)
@@ -191,10 +196,10 @@ func TestAPIUserSearchPageCostsAtMostThreeRequests(t *testing.T) {
 	if res, _ := job["result"].(map[string]any); job["status"] != domain.JobSucceeded || res["done"] != true {
 		t.Fatalf("index repair job %v", job)
 	}
-	for _, path := range paths {
-		body, requests := f.get(t, path)
-		if body != bodies[path] || requests > 3 {
-			t.Errorf("GET %s after the repair: %d requests, body differs: %v", path, requests, body != bodies[path])
+	for _, p := range pages {
+		body, requests := f.get(t, p.path)
+		if body != bodies[p.path] || requests > p.most {
+			t.Errorf("GET %s after the repair: %d requests, body differs: %v", p.path, requests, body != bodies[p.path])
 		}
 	}
 }
